@@ -1,0 +1,412 @@
+//! CUBIC (RFC 9438) with the slow start and HyStart of ns-3's `TcpCubic`.
+//!
+//! Window maths is in segments, as in the RFC. Slow start counts bytes acknowledged (ns-3
+//! approximates Linux QUICKACK that way) and HyStart is ns-3's: ACK-train and delay-increase
+//! detection once cwnd ≥ 16 segments.
+
+use super::{AckSample, CcMetrics, CongState, CongestionControl, CongestionKind, Tcb};
+use crate::time::{SimDuration, SimTime};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CubicConfig {
+    /// C in W_cubic(t) = C(t − K)³ + W_max (RFC 9438 §4.2), segments/s³.
+    pub c: f64,
+    /// β_cubic, the multiplicative decrease factor (§4.6).
+    pub beta: f64,
+    /// Release bandwidth faster when W_max shrinks (§4.7).
+    pub fast_convergence: bool,
+    /// Reno-friendly region via W_est (§4.3).
+    pub tcp_friendliness: bool,
+    pub hystart: bool,
+    pub hystart_low_window_segments: u32,
+    pub hystart_min_samples: u32,
+    pub hystart_ack_delta_ms: f64,
+    /// The delay threshold is clamp(delay_min / divisor, min, max). ns-3: divisor 1,
+    /// 4..1000 ms; Linux: divisor 8, 4..16 ms.
+    pub hystart_delay_min_ms: f64,
+    pub hystart_delay_max_ms: f64,
+    pub hystart_delay_divisor: u32,
+    /// Delay samples within this time after an epoch starts are ignored (ns-3 `CubicDelta`).
+    pub cubic_delta_ms: f64,
+}
+
+impl Default for CubicConfig {
+    fn default() -> Self {
+        CubicConfig {
+            c: 0.4,
+            beta: 0.7,
+            fast_convergence: true,
+            tcp_friendliness: true,
+            hystart: true,
+            hystart_low_window_segments: 16,
+            hystart_min_samples: 8,
+            hystart_ack_delta_ms: 2.0,
+            hystart_delay_min_ms: 4.0,
+            hystart_delay_max_ms: 1000.0,
+            hystart_delay_divisor: 1,
+            cubic_delta_ms: 10.0,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Cubic {
+    cfg: CubicConfig,
+    /// W_max: window before the last reduction, in segments.
+    w_max: f64,
+    /// cwnd when ssthresh was last set (switches α in the Reno-friendly region).
+    cwnd_prior: f64,
+    k: f64,
+    /// max(W_max, cwnd_epoch): the plateau of the current cubic curve.
+    origin: f64,
+    epoch_start: Option<SimTime>,
+    w_est: f64,
+    /// Fractional segments of growth not yet applied to cwnd.
+    pending: f64,
+    delay_min: Option<SimDuration>,
+    hystart: HyStart,
+}
+
+#[derive(Clone, Debug, Default)]
+struct HyStart {
+    found: bool,
+    round_start: SimTime,
+    last_ack: SimTime,
+    end_seq: u32,
+    curr_rtt: Option<SimDuration>,
+    samples: u32,
+}
+
+impl Cubic {
+    pub fn new(cfg: CubicConfig) -> Cubic {
+        Cubic {
+            cfg,
+            w_max: 0.0,
+            cwnd_prior: 0.0,
+            k: 0.0,
+            origin: 0.0,
+            epoch_start: None,
+            w_est: 0.0,
+            pending: 0.0,
+            delay_min: None,
+            hystart: HyStart::default(),
+        }
+    }
+
+    /// K = ∛((W_max − cwnd_epoch) / C) (RFC 9438 §4.2, eq. 2).
+    pub fn k_for(&self, w_max: f64, cwnd_epoch: f64) -> f64 {
+        if w_max <= cwnd_epoch {
+            0.0
+        } else {
+            libm::cbrt((w_max - cwnd_epoch) / self.cfg.c)
+        }
+    }
+
+    /// W_cubic(t) = C(t − K)³ + W_max (RFC 9438 §4.2, eq. 1), t in seconds since the epoch.
+    pub fn w_cubic(&self, t: f64) -> f64 {
+        let d = t - self.k;
+        self.cfg.c * d * d * d + self.origin
+    }
+
+    fn hystart_reset(&mut self, tcb: &Tcb, now: SimTime) {
+        let h = &mut self.hystart;
+        h.round_start = now;
+        h.last_ack = now;
+        h.end_seq = tcb.high_tx;
+        h.curr_rtt = None;
+        h.samples = 0;
+    }
+
+    /// ns-3 `HystartUpdate`: leave slow start on a long ACK train or a delay increase.
+    fn hystart_update(&mut self, tcb: &mut Tcb, delay: SimDuration, now: SimTime) {
+        if self.hystart.found {
+            return;
+        }
+        let delay_min = self.delay_min.unwrap_or(delay);
+        let ack_delta = SimDuration::from_secs_f64(self.cfg.hystart_ack_delta_ms / 1e3);
+        let h = &mut self.hystart;
+        if now.saturating_sub(h.last_ack) <= ack_delta {
+            h.last_ack = now;
+            if now.saturating_sub(h.round_start) > delay_min {
+                h.found = true;
+            }
+        }
+        if h.samples < self.cfg.hystart_min_samples {
+            h.curr_rtt = Some(h.curr_rtt.map_or(delay, |c| c.min(delay)));
+            h.samples += 1;
+        } else if let Some(curr) = h.curr_rtt {
+            let lo = SimDuration::from_secs_f64(self.cfg.hystart_delay_min_ms / 1e3);
+            let hi = SimDuration::from_secs_f64(self.cfg.hystart_delay_max_ms / 1e3);
+            let thresh = SimDuration(delay_min.0 / self.cfg.hystart_delay_divisor.max(1) as u64);
+            if curr.0 > delay_min.0 + thresh.max(lo).min(hi).0 {
+                h.found = true;
+            }
+        }
+        if h.found {
+            tcb.ssthresh = tcb.cwnd;
+        }
+    }
+
+    /// Congestion avoidance growth (RFC 9438 §4.2–§4.5).
+    fn avoid(&mut self, tcb: &mut Tcb, segments_acked: u32, now: SimTime) {
+        let mss = tcb.mss as f64;
+        let cwnd = tcb.cwnd as f64 / mss;
+        let epoch_start = match self.epoch_start {
+            Some(t) => t,
+            None => {
+                self.epoch_start = Some(now);
+                self.k = self.k_for(self.w_max, cwnd);
+                self.origin = self.w_max.max(cwnd);
+                self.w_est = cwnd;
+                self.pending = 0.0;
+                now
+            }
+        };
+        let t = (now - epoch_start).as_secs_f64();
+        let rtt = self.delay_min.or(tcb.srtt).map_or(0.0, |d| d.as_secs_f64());
+
+        if self.cfg.tcp_friendliness {
+            // §4.3: W_est grows like Reno with α = 3(1 − β)/(1 + β) until it reaches cwnd_prior.
+            let b = self.cfg.beta;
+            let alpha = if self.w_est >= self.cwnd_prior {
+                1.0
+            } else {
+                3.0 * (1.0 - b) / (1.0 + b)
+            };
+            self.w_est += alpha * segments_acked as f64 / cwnd;
+            if self.w_cubic(t) < self.w_est {
+                if self.w_est >= cwnd + 1.0 {
+                    tcb.cwnd = (self.w_est.floor() * mss) as u32;
+                }
+                return;
+            }
+        }
+        // §4.4/§4.5: target = W_cubic(t + RTT) within [cwnd, 1.5·cwnd]; grow by
+        // (target − cwnd)/cwnd per acknowledged segment.
+        let target = self.w_cubic(t + rtt).clamp(cwnd, 1.5 * cwnd);
+        self.pending += (target - cwnd) / cwnd * segments_acked as f64;
+        if self.pending >= 1.0 {
+            let whole = self.pending.floor();
+            self.pending -= whole;
+            tcb.cwnd += whole as u32 * tcb.mss;
+        }
+    }
+
+    fn reset(&mut self) {
+        self.origin = 0.0;
+        self.k = 0.0;
+        self.epoch_start = None;
+        self.delay_min = None;
+        self.hystart.found = false;
+    }
+}
+
+impl CongestionControl for Cubic {
+    fn name(&self) -> &'static str {
+        "cubic"
+    }
+
+    fn init(&mut self, tcb: &mut Tcb, now: SimTime) {
+        self.hystart_reset(tcb, now);
+    }
+
+    fn on_ack(&mut self, tcb: &mut Tcb, ack: &AckSample) {
+        let Some(rtt) = ack.rtt else { return };
+        if let Some(start) = self.epoch_start {
+            if ack.now.saturating_sub(start)
+                < SimDuration::from_secs_f64(self.cfg.cubic_delta_ms / 1e3)
+            {
+                return; // ns-3: discard delay samples right after a reduction
+            }
+        }
+        self.delay_min = Some(self.delay_min.map_or(rtt, |d| d.min(rtt)));
+        let low = self.cfg.hystart_low_window_segments * tcb.mss;
+        if self.cfg.hystart && tcb.cwnd <= tcb.ssthresh && tcb.cwnd >= low {
+            self.hystart_update(tcb, rtt, ack.now);
+        }
+    }
+
+    fn grow_window(&mut self, tcb: &mut Tcb, mut segments_acked: u32, now: SimTime) {
+        if !tcb.cwnd_limited {
+            return;
+        }
+        if tcb.cwnd < tcb.ssthresh {
+            if self.cfg.hystart && tcb.last_acked > self.hystart.end_seq {
+                self.hystart_reset(tcb, now);
+            }
+            tcb.cwnd += segments_acked * tcb.mss;
+            segments_acked = 0;
+        }
+        if tcb.cwnd >= tcb.ssthresh && segments_acked > 0 {
+            self.avoid(tcb, segments_acked, now);
+        }
+    }
+
+    /// §4.6 multiplicative decrease and §4.7 fast convergence.
+    fn on_congestion(&mut self, tcb: &Tcb, _bytes_in_flight: u32, _kind: CongestionKind) -> u32 {
+        let cwnd = tcb.cwnd_segments() as f64;
+        self.w_max = if self.cfg.fast_convergence && cwnd < self.w_max {
+            cwnd * (1.0 + self.cfg.beta) / 2.0
+        } else {
+            cwnd
+        };
+        self.cwnd_prior = cwnd;
+        self.epoch_start = None;
+        let segs = ((cwnd * self.cfg.beta) as u32).max(2);
+        segs * tcb.mss
+    }
+
+    fn on_state(&mut self, tcb: &mut Tcb, state: CongState, now: SimTime) {
+        if state == CongState::Loss {
+            // §4.8 / ns-3: a timeout restarts the curve and the delay estimate.
+            self.reset();
+            self.hystart_reset(tcb, now);
+        }
+    }
+
+    fn metrics(&self) -> CcMetrics {
+        CcMetrics {
+            w_max_segments: Some(self.w_max),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cc::new_reno::tests::tcb;
+
+    fn cubic() -> Cubic {
+        Cubic::new(CubicConfig::default())
+    }
+
+    #[test]
+    fn k_is_the_cube_root_of_the_window_gap_over_c() {
+        // W_max = 100, cwnd after reduction = 70 → K = ∛(30 / 0.4) = ∛75.
+        let c = cubic();
+        assert!((c.k_for(100.0, 70.0) - 75f64.cbrt()).abs() < 1e-12);
+        assert_eq!(c.k_for(50.0, 70.0), 0.0);
+    }
+
+    #[test]
+    fn w_cubic_returns_to_w_max_at_k_and_is_symmetric_around_it() {
+        let mut c = cubic();
+        c.origin = 100.0;
+        c.k = c.k_for(100.0, 70.0);
+        assert!((c.w_cubic(0.0) - 70.0).abs() < 1e-9);
+        assert!((c.w_cubic(c.k) - 100.0).abs() < 1e-12);
+        let d = 1.5;
+        assert!(((c.w_cubic(c.k + d) - 100.0) + (c.w_cubic(c.k - d) - 100.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn reduction_multiplies_the_window_by_beta() {
+        let mut c = cubic();
+        let t = tcb(100, 200);
+        assert_eq!(c.on_congestion(&t, 100_000, CongestionKind::DupAck), 70_000);
+        assert_eq!(c.w_max, 100.0);
+    }
+
+    #[test]
+    fn fast_convergence_lowers_w_max_when_the_window_shrank_since_the_last_loss() {
+        let mut c = cubic();
+        c.on_congestion(&tcb(100, 200), 0, CongestionKind::DupAck);
+        c.on_congestion(&tcb(80, 200), 0, CongestionKind::DupAck);
+        assert!((c.w_max - 80.0 * 1.7 / 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn without_fast_convergence_w_max_is_the_window_at_loss() {
+        let mut c = Cubic::new(CubicConfig {
+            fast_convergence: false,
+            ..CubicConfig::default()
+        });
+        c.on_congestion(&tcb(100, 200), 0, CongestionKind::DupAck);
+        c.on_congestion(&tcb(80, 200), 0, CongestionKind::DupAck);
+        assert_eq!(c.w_max, 80.0);
+    }
+
+    #[test]
+    fn window_grows_concave_then_plateaus_near_w_max() {
+        let cfg = CubicConfig {
+            tcp_friendliness: false,
+            ..CubicConfig::default()
+        };
+        let mut c = Cubic::new(cfg);
+        let mut t = tcb(100, 200);
+        let ss = c.on_congestion(&t, 0, CongestionKind::DupAck);
+        t.cwnd = ss;
+        t.ssthresh = ss;
+        t.srtt = Some(SimDuration::from_millis(100));
+        // One ACK of the whole window per 100 ms RTT.
+        let mut now = SimTime::ZERO;
+        let mut at_k = 0;
+        let k = c.k_for(100.0, 70.0);
+        for _ in 0..200 {
+            now += SimDuration::from_millis(100);
+            let segs = t.cwnd_segments();
+            for _ in 0..segs {
+                c.grow_window(&mut t, 1, now);
+            }
+            if now.as_secs_f64() <= k {
+                at_k = t.cwnd_segments();
+            }
+        }
+        // Near K the window is back near W_max (within a few segments).
+        assert!((95..=104).contains(&at_k), "cwnd at K = {at_k}");
+    }
+
+    #[test]
+    fn reno_friendly_region_grows_at_least_like_reno_when_w_max_is_small() {
+        let mut c = cubic();
+        let mut t = tcb(10, 10);
+        c.on_congestion(&t, 0, CongestionKind::DupAck);
+        t.cwnd = 7_000;
+        t.ssthresh = 7_000;
+        t.srtt = Some(SimDuration::from_millis(10));
+        let mut now = SimTime::ZERO;
+        for _ in 0..100 {
+            now += SimDuration::from_millis(10);
+            for _ in 0..t.cwnd_segments() {
+                c.grow_window(&mut t, 1, now);
+            }
+        }
+        // 100 RTTs at ≥ α ≈ 0.53 segment/RTT then 1/RTT beyond cwnd_prior.
+        assert!(t.cwnd_segments() >= 7 + 50, "cwnd {}", t.cwnd_segments());
+    }
+
+    #[test]
+    fn hystart_exits_slow_start_when_delay_rises_past_the_threshold() {
+        let mut c = cubic();
+        let mut t = tcb(10, u32::MAX / 1000);
+        c.init(&mut t, SimTime::ZERO);
+        let base = SimDuration::from_millis(10);
+        let mut now = SimTime::ZERO;
+        // Below the low window only delay_min is learnt.
+        c.on_ack(
+            &mut t,
+            &AckSample {
+                now,
+                segments_acked: 1,
+                rtt: Some(base),
+            },
+        );
+        assert_eq!(t.ssthresh, u32::MAX / 1000 * 1000);
+        t.cwnd = 20_000;
+        // Eight samples set the round's minimum at 25 ms > 10 ms + threshold clamp(10 ms).
+        for _ in 0..9 {
+            now += SimDuration::from_millis(5);
+            c.on_ack(
+                &mut t,
+                &AckSample {
+                    now,
+                    segments_acked: 1,
+                    rtt: Some(SimDuration::from_millis(25)),
+                },
+            );
+        }
+        assert_eq!(t.ssthresh, t.cwnd);
+    }
+}

@@ -1,0 +1,180 @@
+//! Congestion control: a small trait with default hooks, and static dispatch over the
+//! algorithms through [`Cca`]. [`CcaSpec`] is the serde configuration that builds one.
+//!
+//! The TCP sender owns the window ([`Tcb`]); algorithms adjust it from the hooks it calls,
+//! mirroring ns-3's `TcpCongestionOps`: `on_ack` for every ACK that acknowledges data
+//! (ns-3 `PktsAcked`), `grow_window` where the window may grow (`IncreaseWindow`) and
+//! `on_congestion` for the new ssthresh (`GetSsThresh`).
+
+pub mod cubic;
+pub mod new_reno;
+
+pub use cubic::{Cubic, CubicConfig};
+pub use new_reno::NewReno;
+
+use crate::time::{Rate, SimDuration, SimTime};
+use serde::{Deserialize, Serialize};
+
+/// Loss-recovery state of the sender (the Linux/ns-3 congestion state machine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CongState {
+    Open,
+    /// Duplicate ACKs seen, not yet enough to declare a loss.
+    Disorder,
+    /// Fast recovery after a loss detected by duplicate ACKs / SACK.
+    Recovery,
+    /// Recovery after a retransmission timeout.
+    Loss,
+}
+
+/// What signalled congestion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CongestionKind {
+    /// Three duplicate ACKs or SACK-detected loss.
+    DupAck,
+    /// Retransmission timeout.
+    Rto,
+}
+
+/// The sender state congestion control reads and writes (ns-3 `TcpSocketState`).
+#[derive(Clone, Debug)]
+pub struct Tcb {
+    /// Congestion window in bytes.
+    pub cwnd: u32,
+    /// Slow-start threshold in bytes.
+    pub ssthresh: u32,
+    /// Sender maximum segment size (payload bytes).
+    pub mss: u32,
+    pub state: CongState,
+    /// Bytes in flight (RFC 6675 pipe) after the current ACK was applied.
+    pub bytes_in_flight: u32,
+    /// Highest segment index sent so far plus one.
+    pub high_tx: u32,
+    /// Cumulative ACK of the current ACK (next segment expected by the receiver).
+    pub last_acked: u32,
+    /// True when the window, not the application or the peer, limits sending.
+    pub cwnd_limited: bool,
+    pub srtt: Option<SimDuration>,
+    pub min_rtt: Option<SimDuration>,
+}
+
+impl Tcb {
+    pub fn cwnd_segments(&self) -> u32 {
+        self.cwnd / self.mss.max(1)
+    }
+}
+
+/// An ACK as congestion control sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct AckSample {
+    pub now: SimTime,
+    /// Segments newly acknowledged (cumulatively or by SACK).
+    pub segments_acked: u32,
+    /// RTT passed to the algorithm: ns-3 hands `PktsAcked` the smoothed RTT.
+    pub rtt: Option<SimDuration>,
+}
+
+/// A snapshot of an algorithm's internals for traces and the UI.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CcMetrics {
+    /// CUBIC W_max in segments.
+    pub w_max_segments: Option<f64>,
+}
+
+/// The hooks an algorithm may implement. Every hook has a default that does nothing.
+pub trait CongestionControl {
+    fn name(&self) -> &'static str;
+    fn init(&mut self, _tcb: &mut Tcb, _now: SimTime) {}
+    /// Every ACK that acknowledges data, in any state (ns-3 `PktsAcked`).
+    fn on_ack(&mut self, _tcb: &mut Tcb, _ack: &AckSample) {}
+    /// Window growth, called in Open and Loss states (ns-3 `IncreaseWindow`).
+    fn grow_window(&mut self, tcb: &mut Tcb, segments_acked: u32, now: SimTime);
+    /// New ssthresh on congestion; the sender then sets cwnd (PRR or one segment).
+    fn on_congestion(&mut self, tcb: &Tcb, bytes_in_flight: u32, kind: CongestionKind) -> u32;
+    fn on_state(&mut self, _tcb: &mut Tcb, _state: CongState, _now: SimTime) {}
+    fn on_sent(&mut self, _tcb: &Tcb, _bytes: u32, _now: SimTime) {}
+    /// A pacing rate the sender must honour, if the algorithm paces.
+    fn pacing_rate(&self) -> Option<Rate> {
+        None
+    }
+    fn metrics(&self) -> CcMetrics {
+        CcMetrics::default()
+    }
+}
+
+/// Choice of congestion control, as scenarios carry it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum CcaSpec {
+    NewReno,
+    Cubic(CubicConfig),
+}
+
+impl Default for CcaSpec {
+    fn default() -> Self {
+        CcaSpec::Cubic(CubicConfig::default())
+    }
+}
+
+impl CcaSpec {
+    pub fn build(&self) -> Cca {
+        match self {
+            CcaSpec::NewReno => Cca::NewReno(NewReno::default()),
+            CcaSpec::Cubic(c) => Cca::Cubic(Cubic::new(c.clone())),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            CcaSpec::NewReno => "newreno",
+            CcaSpec::Cubic(_) => "cubic",
+        }
+    }
+}
+
+/// A built algorithm (static dispatch).
+#[derive(Clone, Debug)]
+pub enum Cca {
+    NewReno(NewReno),
+    Cubic(Cubic),
+}
+
+macro_rules! dispatch {
+    ($self:ident, $cc:ident => $e:expr) => {
+        match $self {
+            Cca::NewReno($cc) => $e,
+            Cca::Cubic($cc) => $e,
+        }
+    };
+}
+
+impl CongestionControl for Cca {
+    fn name(&self) -> &'static str {
+        dispatch!(self, c => c.name())
+    }
+    fn init(&mut self, tcb: &mut Tcb, now: SimTime) {
+        dispatch!(self, c => c.init(tcb, now))
+    }
+    fn on_ack(&mut self, tcb: &mut Tcb, ack: &AckSample) {
+        dispatch!(self, c => c.on_ack(tcb, ack))
+    }
+    fn grow_window(&mut self, tcb: &mut Tcb, segments_acked: u32, now: SimTime) {
+        dispatch!(self, c => c.grow_window(tcb, segments_acked, now))
+    }
+    fn on_congestion(&mut self, tcb: &Tcb, bytes_in_flight: u32, kind: CongestionKind) -> u32 {
+        dispatch!(self, c => c.on_congestion(tcb, bytes_in_flight, kind))
+    }
+    fn on_state(&mut self, tcb: &mut Tcb, state: CongState, now: SimTime) {
+        dispatch!(self, c => c.on_state(tcb, state, now))
+    }
+    fn on_sent(&mut self, tcb: &Tcb, bytes: u32, now: SimTime) {
+        dispatch!(self, c => c.on_sent(tcb, bytes, now))
+    }
+    fn pacing_rate(&self) -> Option<Rate> {
+        dispatch!(self, c => c.pacing_rate())
+    }
+    fn metrics(&self) -> CcMetrics {
+        dispatch!(self, c => c.metrics())
+    }
+}

@@ -1,0 +1,7 @@
+//! Packets, links and topologies.
+
+pub mod link;
+mod packet;
+
+pub use link::{Link, LinkSpec};
+pub use packet::{HeaderOverhead, Packet, PacketKind, SackBlock, MAX_SACK_BLOCKS};

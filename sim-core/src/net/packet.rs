@@ -1,0 +1,121 @@
+//! Packets as the simulator moves them: a TCP segment or ACK plus its wire size.
+
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+
+/// What a packet carries. Data and SYN travel sender → receiver; ACK and SYN-ACK back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacketKind {
+    Syn,
+    SynAck,
+    Data,
+    Ack,
+}
+
+/// One SACK block: segments `start..end` (end exclusive) received out of order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlock {
+    pub start: u32,
+    pub end: u32,
+}
+
+/// The most SACK blocks that fit next to a timestamp option (RFC 2018 §3, RFC 7323).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+#[derive(Clone, Debug)]
+pub struct Packet {
+    pub flow: u32,
+    pub kind: PacketKind,
+    /// Data: segment index. ACK: unused.
+    pub seq: u32,
+    /// Application bytes carried (0 for ACK, SYN).
+    pub payload: u32,
+    /// Bytes on the wire: payload plus every header.
+    pub wire_bytes: u32,
+    /// ACK: next segment expected by the receiver (cumulative acknowledgement).
+    pub ack: u32,
+    pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    pub sack_len: u8,
+    /// TCP timestamp option (RFC 7323), in milliseconds of the sender's clock.
+    pub ts_val: u32,
+    pub ts_ecr: u32,
+    /// Receive window advertised by an ACK, in bytes.
+    pub rwnd: u32,
+    /// Time the endpoint handed the packet to its first link.
+    pub sent_at: SimTime,
+    /// Time the packet entered the queue of the link it is currently crossing.
+    pub enqueued_at: SimTime,
+    /// Index into the flow's path of the link being crossed.
+    pub hop: u8,
+    pub retransmission: bool,
+}
+
+impl Packet {
+    pub fn sack_blocks(&self) -> &[SackBlock] {
+        &self.sack[..self.sack_len as usize]
+    }
+}
+
+/// Header bytes added to every packet on the wire. Defaults match ns-3's TCP over
+/// point-to-point: IPv4 20 + TCP 20 + timestamp option 12 (10 padded to 12) + PPP 2.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HeaderOverhead {
+    pub ip_bytes: u32,
+    pub tcp_bytes: u32,
+    /// Bytes of the timestamp option when timestamps are on (0 when off).
+    pub timestamp_option_bytes: u32,
+    pub link_bytes: u32,
+}
+
+impl Default for HeaderOverhead {
+    fn default() -> Self {
+        HeaderOverhead {
+            ip_bytes: 20,
+            tcp_bytes: 20,
+            timestamp_option_bytes: 12,
+            link_bytes: 2,
+        }
+    }
+}
+
+impl HeaderOverhead {
+    /// Header bytes of a segment without SACK blocks.
+    pub fn base(&self, timestamps: bool) -> u32 {
+        let ts = if timestamps {
+            self.timestamp_option_bytes
+        } else {
+            0
+        };
+        self.ip_bytes + self.tcp_bytes + ts + self.link_bytes
+    }
+
+    /// Header bytes of an ACK carrying `blocks` SACK blocks: kind+len (2) + 8 per block,
+    /// padded to a 4-byte boundary with NOPs (RFC 2018 §3).
+    pub fn ack(&self, timestamps: bool, blocks: usize) -> u32 {
+        let sack = if blocks == 0 {
+            0
+        } else {
+            (2 + 8 * blocks as u32).div_ceil(4) * 4
+        };
+        self.base(timestamps) + sack
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_512_byte_segment_is_566_bytes_on_the_wire_with_ns3_headers() {
+        assert_eq!(512 + HeaderOverhead::default().base(true), 566);
+    }
+
+    #[test]
+    fn sack_option_is_padded_to_four_bytes() {
+        let h = HeaderOverhead::default();
+        assert_eq!(h.ack(true, 0), 54);
+        assert_eq!(h.ack(true, 1), 66);
+        assert_eq!(h.ack(true, 3), 82);
+    }
+}

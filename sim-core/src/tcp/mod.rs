@@ -1,0 +1,19 @@
+//! TCP at segment granularity: one sender and one receiver per flow.
+//!
+//! Sequence numbers count segments (all full-sized but the last of a finite flow);
+//! windows and pipe are in bytes. Loss recovery is SACK-based (RFC 6675 with PRR, RFC 6937)
+//! as in ns-3, or NewReno partial ACKs (RFC 6582) when SACK is off.
+
+mod config;
+mod prr;
+pub mod receiver;
+mod rtt;
+pub mod scoreboard;
+pub mod sender;
+pub mod timer;
+
+pub use config::TcpConfig;
+pub use receiver::TcpReceiver;
+pub use rtt::RttEstimator;
+pub use sender::{Phase, SenderStats, TcpSender};
+pub use timer::Timer;

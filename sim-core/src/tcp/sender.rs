@@ -1,0 +1,595 @@
+//! The sending side of a TCP connection: handshake, windowed transmission, SACK-based loss
+//! recovery (RFC 6675) with PRR (RFC 6937), NewReno partial ACKs without SACK (RFC 6582),
+//! and the retransmission timer (RFC 6298). The state machine mirrors ns-3's
+//! `TcpSocketBase` (Open / Disorder / Recovery / Loss).
+
+use super::prr::Prr;
+use super::rtt::RttEstimator;
+use super::scoreboard::{NextSeg, Scoreboard};
+use super::timer::Timer;
+use super::TcpConfig;
+use crate::cc::{AckSample, Cca, CcaSpec, CongState, CongestionControl, CongestionKind, Tcb};
+use crate::net::{Packet, PacketKind, SackBlock, MAX_SACK_BLOCKS};
+use crate::time::{SimDuration, SimTime};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    NotStarted,
+    SynSent,
+    Established,
+    /// Every byte of a finite flow is acknowledged.
+    Completed,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SenderStats {
+    pub segments_sent: u64,
+    pub retransmissions: u64,
+    pub timeouts: u64,
+    pub fast_recoveries: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct TcpSender {
+    flow: u32,
+    cfg: TcpConfig,
+    header_bytes: u32,
+    total_segments: Option<u32>,
+    last_segment_bytes: u32,
+    phase: Phase,
+    sb: Scoreboard,
+    tcb: Tcb,
+    cc: Cca,
+    dupacks: u32,
+    recover: u32,
+    recover_active: bool,
+    prr: Prr,
+    rtt: RttEstimator,
+    rwnd: u32,
+    /// Retransmission timer (data) or connection timer (SYN).
+    pub rto_timer: Timer,
+    syn_sent_at: SimTime,
+    syn_retries: u32,
+    app_stopped: bool,
+    stats: SenderStats,
+    completed_at: Option<SimTime>,
+}
+
+fn ms(v: f64) -> SimDuration {
+    SimDuration::from_secs_f64(v / 1e3)
+}
+
+impl TcpSender {
+    /// A sender for `flow`; `size_bytes` None means an unlimited (bulk) transfer.
+    pub fn new(flow: u32, cfg: &TcpConfig, cca: &CcaSpec, size_bytes: Option<u64>) -> TcpSender {
+        let mss = cfg.mss_bytes.max(1);
+        let (total_segments, last_segment_bytes) = match size_bytes {
+            None => (None, mss),
+            Some(b) => {
+                let n = b.div_ceil(mss as u64).max(1);
+                let last = (b - (n - 1) * mss as u64) as u32;
+                (Some(n.min(u32::MAX as u64) as u32), last.max(1))
+            }
+        };
+        let tcb = Tcb {
+            cwnd: cfg.initial_cwnd_segments.max(1) * mss,
+            ssthresh: u32::MAX,
+            mss,
+            state: CongState::Open,
+            bytes_in_flight: 0,
+            high_tx: 0,
+            last_acked: 0,
+            cwnd_limited: false,
+            srtt: None,
+            min_rtt: None,
+        };
+        TcpSender {
+            flow,
+            cfg: cfg.clone(),
+            header_bytes: cfg.headers.base(cfg.timestamps),
+            total_segments,
+            last_segment_bytes,
+            phase: Phase::NotStarted,
+            sb: Scoreboard::default(),
+            tcb,
+            cc: cca.build(),
+            dupacks: 0,
+            recover: 0,
+            recover_active: false,
+            prr: Prr::default(),
+            rtt: RttEstimator::new(
+                ms(cfg.min_rto_ms),
+                ms(cfg.initial_rto_ms),
+                ms(cfg.max_rto_ms),
+                ms(cfg.clock_granularity_ms),
+            ),
+            rwnd: cfg.recv_buffer_bytes,
+            rto_timer: Timer::default(),
+            syn_sent_at: SimTime::ZERO,
+            syn_retries: 0,
+            app_stopped: false,
+            stats: SenderStats::default(),
+            completed_at: None,
+        }
+    }
+
+    // ---- accessors -------------------------------------------------------------------
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    pub fn cwnd(&self) -> u32 {
+        self.tcb.cwnd
+    }
+    pub fn ssthresh(&self) -> u32 {
+        self.tcb.ssthresh
+    }
+    pub fn cong_state(&self) -> CongState {
+        self.tcb.state
+    }
+    pub fn srtt(&self) -> Option<SimDuration> {
+        self.rtt.srtt()
+    }
+    pub fn latest_rtt(&self) -> Option<SimDuration> {
+        self.rtt.latest()
+    }
+    pub fn bytes_in_flight(&self) -> u32 {
+        self.sb.pipe() * self.tcb.mss
+    }
+    /// Segments sent and not yet cumulatively acknowledged (SND.NXT − SND.UNA).
+    pub fn segments_outstanding(&self) -> u32 {
+        self.sb.outstanding()
+    }
+    pub fn stats(&self) -> SenderStats {
+        self.stats
+    }
+    pub fn completed_at(&self) -> Option<SimTime> {
+        self.completed_at
+    }
+    pub fn cc(&self) -> &Cca {
+        &self.cc
+    }
+    pub fn rto(&self) -> SimDuration {
+        self.rtt.rto()
+    }
+
+    fn seg_bytes(&self, seq: u32) -> u32 {
+        match self.total_segments {
+            Some(n) if seq + 1 == n => self.last_segment_bytes,
+            _ => self.tcb.mss,
+        }
+    }
+
+    // ---- application -------------------------------------------------------------------
+
+    /// Opens the connection: sends a SYN.
+    pub fn start(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if self.phase != Phase::NotStarted {
+            return;
+        }
+        self.phase = Phase::SynSent;
+        self.cc.init(&mut self.tcb, now);
+        self.send_syn(now, out);
+    }
+
+    /// The application stops offering new data (outstanding data is still delivered).
+    pub fn stop(&mut self) {
+        self.app_stopped = true;
+    }
+
+    fn send_syn(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        self.syn_sent_at = now;
+        // MSS and SACK-permitted options ride on the SYN: 8 more bytes.
+        out.push(self.packet(
+            PacketKind::Syn,
+            0,
+            0,
+            self.header_bytes + 8,
+            now,
+            self.syn_retries > 0,
+        ));
+        // ns-3: connection timeout doubles per retry.
+        let timeout = ms(self.cfg.syn_timeout_ms).mul(1 << self.syn_retries.min(16));
+        self.rto_timer.arm(now + timeout);
+    }
+
+    fn packet(
+        &self,
+        kind: PacketKind,
+        seq: u32,
+        payload: u32,
+        wire: u32,
+        now: SimTime,
+        retx: bool,
+    ) -> Packet {
+        Packet {
+            flow: self.flow,
+            kind,
+            seq,
+            payload,
+            wire_bytes: wire,
+            ack: 0,
+            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            sack_len: 0,
+            ts_val: now.as_millis() as u32,
+            ts_ecr: 0,
+            rwnd: self.cfg.recv_buffer_bytes,
+            sent_at: now,
+            enqueued_at: now,
+            hop: 0,
+            retransmission: retx,
+        }
+    }
+
+    // ---- sending -----------------------------------------------------------------------
+
+    fn can_send_new(&self) -> bool {
+        if self.app_stopped || self.phase != Phase::Established {
+            return false;
+        }
+        let nxt = self.sb.nxt();
+        if self.total_segments.is_some_and(|n| nxt >= n) {
+            return false;
+        }
+        // The send buffer holds everything unacknowledged plus what is about to go.
+        (self.sb.outstanding() as u64 + 1) * self.tcb.mss as u64
+            <= self.cfg.send_buffer_bytes as u64
+    }
+
+    /// RFC 6675 (C): send while cwnd − pipe allows a full segment.
+    pub fn send_pending(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if self.phase != Phase::Established {
+            return;
+        }
+        let rule3 = self.cfg.sack && self.tcb.state == CongState::Recovery;
+        loop {
+            let window = self.tcb.cwnd.min(self.rwnd) as u64;
+            if self.bytes_in_flight() as u64 + self.tcb.mss as u64 > window {
+                break;
+            }
+            match self.sb.next_seg(self.can_send_new(), rule3) {
+                None => break,
+                Some(NextSeg::Retransmit(seq)) => self.transmit(seq, true, now, out),
+                Some(NextSeg::New) => {
+                    let seq = self.sb.push_new(now);
+                    self.transmit(seq, false, now, out);
+                }
+            }
+        }
+        if self.sb.outstanding() > 0 && !self.rto_timer.is_armed() {
+            self.rto_timer.arm(now + self.rtt.rto());
+        }
+    }
+
+    fn transmit(&mut self, seq: u32, retransmission: bool, now: SimTime, out: &mut Vec<Packet>) {
+        if retransmission {
+            self.sb.on_retransmit(seq, now);
+            self.stats.retransmissions += 1;
+        }
+        let payload = self.seg_bytes(seq);
+        out.push(self.packet(
+            PacketKind::Data,
+            seq,
+            payload,
+            payload + self.header_bytes,
+            now,
+            retransmission,
+        ));
+        self.stats.segments_sent += 1;
+        self.tcb.high_tx = self.sb.nxt();
+        self.tcb.bytes_in_flight = self.bytes_in_flight();
+        // ns-3: window-limited if less than a segment of cwnd is left after this send.
+        self.tcb.cwnd_limited = self.tcb.cwnd < self.tcb.bytes_in_flight + self.tcb.mss;
+        if self.tcb.state == CongState::Recovery {
+            self.prr.on_sent(payload);
+        }
+        self.cc.on_sent(&self.tcb, payload, now);
+    }
+
+    // ---- receiving ---------------------------------------------------------------------
+
+    pub fn on_packet(&mut self, p: &Packet, now: SimTime, out: &mut Vec<Packet>) {
+        match (p.kind, self.phase) {
+            (PacketKind::SynAck, Phase::SynSent) => {
+                self.phase = Phase::Established;
+                self.rto_timer.disarm();
+                if self.syn_retries == 0 {
+                    self.rtt.sample(now - self.syn_sent_at);
+                    self.sync_rtt_to_tcb();
+                }
+                self.rwnd = p.rwnd;
+                self.send_pending(now, out);
+            }
+            (PacketKind::Ack, Phase::Established) => self.on_ack(p, now, out),
+            _ => {}
+        }
+    }
+
+    fn sync_rtt_to_tcb(&mut self) {
+        self.tcb.srtt = self.rtt.srtt();
+        self.tcb.min_rtt = self.rtt.min_rtt();
+    }
+
+    fn on_ack(&mut self, p: &Packet, now: SimTime, out: &mut Vec<Packet>) {
+        let old_una = self.sb.una();
+        if p.ack < old_una || p.ack > self.sb.nxt() {
+            return; // stale, or acknowledges data never sent
+        }
+        self.rwnd = p.rwnd;
+        let newly_sacked = if self.cfg.sack {
+            self.sb.apply_sack(p.sack_blocks())
+        } else {
+            0
+        };
+        let retx_head_acked = p.ack > old_una && self.sb.is_retransmitted(old_una);
+        let adv = self.sb.advance(p.ack);
+        if self.cfg.sack && newly_sacked > 0 {
+            self.sb.mark_lost_by_sack(self.cfg.dupack_threshold);
+        }
+        let delivered_segs = adv.segments - adv.previously_sacked + newly_sacked;
+
+        if p.ack > old_una {
+            self.take_rtt_sample(p, &adv, now);
+        }
+        self.tcb.last_acked = p.ack;
+        self.tcb.bytes_in_flight = self.bytes_in_flight();
+
+        let is_dupack = if self.cfg.sack {
+            newly_sacked > 0
+        } else {
+            p.ack == old_una && old_una < self.sb.nxt()
+        };
+        self.process_ack(
+            p.ack,
+            old_una,
+            is_dupack,
+            delivered_segs,
+            retx_head_acked,
+            now,
+        );
+
+        if self.total_segments.is_some_and(|n| self.sb.una() >= n) {
+            self.phase = Phase::Completed;
+            self.completed_at = Some(now);
+            self.rto_timer.disarm();
+            return;
+        }
+        self.send_pending(now, out);
+    }
+
+    /// RTT from the echoed timestamp (RFC 7323 §4.1), else from a segment that was never
+    /// retransmitted (Karn's algorithm, RFC 6298 §3).
+    fn take_rtt_sample(&mut self, p: &Packet, adv: &super::scoreboard::Advance, now: SimTime) {
+        let sample = if self.cfg.timestamps {
+            let now_ms = now.as_millis() as u32;
+            now_ms
+                .checked_sub(p.ts_ecr)
+                .map(|d| SimDuration::from_millis(d as u64))
+        } else {
+            adv.unambiguous_sent_at.map(|t| now - t)
+        };
+        if let Some(r) = sample {
+            self.rtt.sample(r);
+            self.sync_rtt_to_tcb();
+        }
+    }
+
+    fn set_state(&mut self, s: CongState, now: SimTime) {
+        self.tcb.state = s;
+        self.cc.on_state(&mut self.tcb, s, now);
+    }
+
+    fn ack_sample(&self, segs: u32, now: SimTime) -> AckSample {
+        AckSample {
+            now,
+            segments_acked: segs,
+            rtt: self.rtt.srtt(),
+        }
+    }
+
+    /// ns-3 `ProcessAck`: the congestion state machine for one ACK.
+    fn process_ack(
+        &mut self,
+        ack: u32,
+        old_una: u32,
+        is_dupack: bool,
+        delivered: u32,
+        safe: bool,
+        now: SimTime,
+    ) {
+        let old_dupacks = self.dupacks;
+        if is_dupack {
+            self.on_dupack(delivered, now);
+        }
+        if ack == old_una {
+            if ack < self.sb.nxt() {
+                // A duplicate ACK still shows one segment arrived.
+                let s = self.ack_sample(1, now);
+                self.cc.on_ack(&mut self.tcb, &s);
+            }
+            return;
+        }
+        let segs = delivered;
+        if !is_dupack {
+            self.dupacks = 0;
+        }
+        self.restart_rto(now);
+        match self.tcb.state {
+            CongState::Recovery if ack < self.recover => {
+                // Partial ACK (RFC 6582 §3.2 / RFC 6675 (B)): the next hole is lost too.
+                if !self.cfg.sack || !self.sb.is_retransmitted(self.sb.una()) {
+                    self.sb.mark_head_lost();
+                }
+                self.prr_update(delivered, safe);
+                let s = self.ack_sample(1, now);
+                self.cc.on_ack(&mut self.tcb, &s);
+            }
+            CongState::Loss if ack < self.recover => {
+                let s = self.ack_sample(segs, now);
+                self.cc.on_ack(&mut self.tcb, &s);
+                self.cc.grow_window(&mut self.tcb, segs, now);
+            }
+            state => {
+                let mut grow = segs;
+                match state {
+                    CongState::Open => {
+                        let s = self.ack_sample(segs, now);
+                        self.cc.on_ack(&mut self.tcb, &s);
+                    }
+                    CongState::Disorder => {
+                        let s = self.ack_sample(segs.saturating_sub(old_dupacks), now);
+                        self.cc.on_ack(&mut self.tcb, &s);
+                        if !is_dupack {
+                            self.set_state(CongState::Open, now);
+                        }
+                    }
+                    CongState::Recovery => {
+                        // Full ACK: recovery ends with cwnd = ssthresh (RFC 6675 (A), RFC 6937).
+                        grow = ack - old_una;
+                        let s = self.ack_sample(grow, now);
+                        self.cc.on_ack(&mut self.tcb, &s);
+                        self.set_state(CongState::Open, now);
+                        self.dupacks = 0;
+                        self.tcb.cwnd = self.tcb.ssthresh;
+                    }
+                    CongState::Loss => {
+                        grow = ack.saturating_sub(self.recover);
+                        let s = self.ack_sample(grow, now);
+                        self.cc.on_ack(&mut self.tcb, &s);
+                        self.set_state(CongState::Open, now);
+                    }
+                }
+                if ack >= self.recover {
+                    self.recover_active = false;
+                }
+                if self.tcb.state == CongState::Open {
+                    self.cc.grow_window(&mut self.tcb, grow, now);
+                }
+            }
+        }
+    }
+
+    /// ns-3 `DupAck` with RFC 6675 §5 steps (1)-(2).
+    fn on_dupack(&mut self, delivered: u32, now: SimTime) {
+        if self.tcb.state == CongState::Loss {
+            return;
+        }
+        if self.tcb.state != CongState::Recovery {
+            self.dupacks += 1;
+        }
+        if self.tcb.state == CongState::Open {
+            self.set_state(CongState::Disorder, now);
+        }
+        match self.tcb.state {
+            CongState::Recovery => {
+                if !self.cfg.sack {
+                    self.sb.add_reno_sack();
+                }
+                self.prr_update(delivered, false);
+            }
+            CongState::Disorder => {
+                let una = self.sb.una();
+                let thresh = self.cfg.dupack_threshold;
+                let by_count =
+                    self.dupacks == thresh && (una >= self.recover || !self.recover_active);
+                if by_count || (self.cfg.sack && self.sb.is_lost(una, thresh)) {
+                    self.enter_recovery(delivered, now);
+                } else if !self.cfg.sack {
+                    self.sb.add_reno_sack(); // limited transmit (RFC 3042)
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn prr_update(&mut self, delivered_segs: u32, safe: bool) {
+        let mss = self.tcb.mss;
+        let delivered = if self.cfg.sack {
+            delivered_segs as u64 * mss as u64
+        } else {
+            mss as u64
+        };
+        let pipe = self.bytes_in_flight() as u64;
+        if let Some(c) = self
+            .prr
+            .on_ack(delivered, pipe, self.tcb.ssthresh as u64, mss, safe)
+        {
+            self.tcb.cwnd = c;
+        }
+    }
+
+    /// RFC 6675 (4): fast retransmit and enter recovery.
+    fn enter_recovery(&mut self, delivered_segs: u32, now: SimTime) {
+        if !self.cfg.sack {
+            self.sb.add_reno_sack();
+        }
+        self.sb.mark_head_lost();
+        self.recover = self.sb.nxt();
+        self.recover_active = true;
+        self.stats.fast_recoveries += 1;
+        self.set_state(CongState::Recovery, now);
+        let in_flight = self.bytes_in_flight();
+        self.tcb.ssthresh = self
+            .cc
+            .on_congestion(&self.tcb, in_flight, CongestionKind::DupAck);
+        let mss = self.tcb.mss as u64;
+        self.prr.enter(
+            self.sb.outstanding() as u64 * mss,
+            self.sb.sacked() as u64 * mss,
+            delivered_segs as u64 * mss,
+            self.tcb.mss,
+        );
+        self.prr_update(delivered_segs, false);
+    }
+
+    fn restart_rto(&mut self, now: SimTime) {
+        // RFC 6298 (5.3): restart on an ACK of new data; (5.2) stop when all is acknowledged.
+        if self.sb.outstanding() == 0 {
+            self.rto_timer.disarm();
+        } else {
+            self.rto_timer.arm(now + self.rtt.rto());
+        }
+    }
+
+    /// The retransmission (or SYN) timer fired.
+    pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if !self.rto_timer.on_wake(now) {
+            return;
+        }
+        match self.phase {
+            Phase::SynSent => {
+                self.syn_retries += 1;
+                self.send_syn(now, out);
+            }
+            Phase::Established if self.sb.outstanding() > 0 => self.on_rto(now, out),
+            _ => {}
+        }
+    }
+
+    /// RFC 6298 (5.4)-(5.6) and RFC 5681 §3.1 on a retransmission timeout.
+    fn on_rto(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        self.stats.timeouts += 1;
+        let in_flight = self.bytes_in_flight();
+        let head_already_resent =
+            self.tcb.state == CongState::Loss && self.sb.is_retransmitted(self.sb.una());
+        self.dupacks = 0;
+        self.sb.mark_all_lost(!self.cfg.sack);
+        self.recover = self.sb.nxt();
+        self.recover_active = true;
+        self.rtt.back_off();
+        // A segment already resent by the timer does not reduce ssthresh again.
+        if !head_already_resent {
+            self.tcb.ssthresh = self
+                .cc
+                .on_congestion(&self.tcb, in_flight, CongestionKind::Rto);
+        }
+        self.set_state(CongState::Loss, now);
+        self.tcb.cwnd = self.tcb.mss;
+        self.send_pending(now, out);
+        self.rto_timer.arm(now + self.rtt.rto());
+    }
+}
+
+#[cfg(test)]
+#[path = "sender_tests.rs"]
+mod tests;

@@ -1,0 +1,240 @@
+//! Sender behaviour over a loss-controlled loopback: each packet arrives after a fixed
+//! one-way delay, and chosen transmissions of chosen segments are dropped.
+
+use super::*;
+use crate::cc::CcaSpec;
+use crate::tcp::TcpReceiver;
+use std::collections::BTreeMap;
+
+struct Loopback {
+    s: TcpSender,
+    r: TcpReceiver,
+    now: SimTime,
+    one_way: SimDuration,
+    /// (arrival time, insertion order) → (packet, towards receiver?)
+    wire: BTreeMap<(SimTime, u64), (Packet, bool)>,
+    order: u64,
+    /// segment → how many of its next transmissions to drop
+    drops: BTreeMap<u32, u32>,
+    /// times a retransmission timeout fired
+    rto_times: Vec<SimTime>,
+}
+
+impl Loopback {
+    fn new(cfg: TcpConfig, cca: CcaSpec, segments: u64) -> Loopback {
+        let bytes = segments * cfg.mss_bytes as u64;
+        Loopback {
+            s: TcpSender::new(0, &cfg, &cca, Some(bytes)),
+            r: TcpReceiver::new(0, &cfg),
+            now: SimTime::ZERO,
+            one_way: SimDuration::from_millis(10),
+            wire: BTreeMap::new(),
+            order: 0,
+            drops: BTreeMap::new(),
+            rto_times: Vec::new(),
+        }
+    }
+
+    fn drop_segment(mut self, seq: u32, times: u32) -> Self {
+        self.drops.insert(seq, times);
+        self
+    }
+
+    fn put(&mut self, out: Vec<Packet>, to_receiver: bool) {
+        for p in out {
+            if to_receiver && p.kind == PacketKind::Data {
+                if let Some(n) = self.drops.get_mut(&p.seq) {
+                    if *n > 0 {
+                        *n -= 1;
+                        continue;
+                    }
+                }
+            }
+            self.order += 1;
+            self.wire
+                .insert((self.now + self.one_way, self.order), (p, to_receiver));
+        }
+    }
+
+    fn run(&mut self, until: SimTime) {
+        let mut out = Vec::new();
+        self.s.start(self.now, &mut out);
+        self.put(std::mem::take(&mut out), true);
+        loop {
+            let next_wire = self.wire.keys().next().map(|k| k.0);
+            let candidates = [
+                next_wire,
+                self.s.rto_timer.deadline(),
+                self.r.delack_timer.deadline(),
+            ];
+            let Some(t) = candidates.iter().flatten().min().copied() else {
+                break;
+            };
+            if t > until || self.s.phase() == Phase::Completed {
+                break;
+            }
+            self.now = t;
+            if next_wire == Some(t) {
+                let (_, (p, to_rx)) = self.wire.pop_first().unwrap();
+                if to_rx {
+                    self.r.on_packet(&p, t, &mut out);
+                    self.put(std::mem::take(&mut out), false);
+                } else {
+                    self.s.on_packet(&p, t, &mut out);
+                    self.put(std::mem::take(&mut out), true);
+                }
+            } else if self.s.rto_timer.deadline() == Some(t) {
+                if self.s.phase() == Phase::Established {
+                    self.rto_times.push(t);
+                }
+                self.s.on_timer(t, &mut out);
+                self.put(std::mem::take(&mut out), true);
+            } else {
+                self.r.on_timer(t, &mut out);
+                self.put(std::mem::take(&mut out), false);
+            }
+        }
+    }
+}
+
+fn cfg(sack: bool) -> TcpConfig {
+    TcpConfig {
+        mss_bytes: 1000,
+        sack,
+        ..TcpConfig::default()
+    }
+}
+
+fn recover(sack: bool, cca: CcaSpec, lost: &[u32]) -> Loopback {
+    let mut l = Loopback::new(cfg(sack), cca, 200);
+    for &s in lost {
+        l = l.drop_segment(s, 1);
+    }
+    l.run(SimTime::from_secs_f64(30.0));
+    l
+}
+
+fn assert_recovered_without_rto(l: &Loopback, lost: usize) {
+    assert_eq!(l.s.phase(), Phase::Completed, "flow did not finish");
+    assert_eq!(l.s.stats().timeouts, 0, "an RTO fired");
+    assert_eq!(l.s.stats().fast_recoveries, 1);
+    assert_eq!(l.s.stats().retransmissions, lost as u64);
+    assert_eq!(l.r.delivered_bytes(), 200_000);
+}
+
+#[test]
+fn sack_recovers_one_loss_in_a_window_without_rto() {
+    assert_recovered_without_rto(&recover(true, CcaSpec::NewReno, &[30]), 1);
+}
+
+#[test]
+fn sack_recovers_two_losses_in_a_window_without_rto() {
+    assert_recovered_without_rto(&recover(true, CcaSpec::NewReno, &[30, 33]), 2);
+}
+
+#[test]
+fn sack_recovers_three_losses_in_a_window_without_rto() {
+    assert_recovered_without_rto(&recover(true, CcaSpec::NewReno, &[30, 31, 36]), 3);
+}
+
+#[test]
+fn cubic_with_sack_recovers_three_losses_without_rto() {
+    assert_recovered_without_rto(&recover(true, CcaSpec::default(), &[30, 31, 36]), 3);
+}
+
+#[test]
+fn newreno_partial_acks_recover_one_loss_without_rto() {
+    assert_recovered_without_rto(&recover(false, CcaSpec::NewReno, &[30]), 1);
+}
+
+#[test]
+fn newreno_partial_acks_recover_two_losses_without_rto() {
+    assert_recovered_without_rto(&recover(false, CcaSpec::NewReno, &[30, 33]), 2);
+}
+
+#[test]
+fn newreno_partial_acks_recover_three_losses_without_rto() {
+    assert_recovered_without_rto(&recover(false, CcaSpec::NewReno, &[30, 31, 36]), 3);
+}
+
+#[test]
+fn recovery_halves_the_window_for_newreno() {
+    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno, 400);
+    l = l.drop_segment(40, 1);
+    l.run(SimTime::from_secs_f64(30.0));
+    // Slow start from 10 segments reached ~40+ in flight; ssthresh is half the flight.
+    let ss = l.s.ssthresh();
+    assert!(ss < 40_000 && ss >= 10_000, "ssthresh {ss}");
+}
+
+#[test]
+fn tail_loss_is_repaired_by_the_retransmission_timer_after_min_rto() {
+    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno, 5).drop_segment(4, 1);
+    l.run(SimTime::from_secs_f64(30.0));
+    assert_eq!(l.s.phase(), Phase::Completed);
+    assert_eq!(l.s.stats().timeouts, 1);
+    // Segment 4 left at ~20 ms (after the handshake) and the RTO is the 1 s minimum.
+    let fired = l.rto_times[0].as_secs_f64();
+    assert!((1.0..1.1).contains(&fired), "RTO fired at {fired}");
+}
+
+#[test]
+fn rto_backs_off_exponentially_while_retransmissions_are_lost() {
+    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno, 5).drop_segment(4, 3);
+    l.run(SimTime::from_secs_f64(60.0));
+    assert_eq!(l.s.stats().timeouts, 3);
+    let gaps: Vec<f64> = l
+        .rto_times
+        .windows(2)
+        .map(|w| (w[1] - w[0]).as_secs_f64())
+        .collect();
+    assert!((gaps[0] - 2.0).abs() < 0.01, "{gaps:?}");
+    assert!((gaps[1] - 4.0).abs() < 0.01, "{gaps:?}");
+    assert_eq!(l.s.phase(), Phase::Completed);
+}
+
+#[test]
+fn repeated_rto_holds_ssthresh() {
+    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno, 5).drop_segment(4, 2);
+    l.run(SimTime::from_secs_f64(1.5));
+    let after_first = l.s.ssthresh();
+    assert_eq!(l.s.stats().timeouts, 1);
+    l.run(SimTime::from_secs_f64(4.0));
+    assert_eq!(l.s.stats().timeouts, 2);
+    assert_eq!(l.s.ssthresh(), after_first);
+}
+
+#[test]
+fn karn_rtt_is_not_sampled_from_a_retransmitted_segment() {
+    // Without timestamps a retransmission's ACK is ambiguous: the backed-off RTO stays.
+    let cfg = TcpConfig {
+        timestamps: false,
+        ..cfg(true)
+    };
+    let mut l = Loopback::new(cfg, CcaSpec::NewReno, 5).drop_segment(4, 1);
+    l.run(SimTime::from_secs_f64(30.0));
+    assert_eq!(l.s.stats().timeouts, 1);
+    assert_eq!(
+        l.s.rto(),
+        SimDuration::from_secs(2),
+        "backoff must survive an ambiguous ACK"
+    );
+}
+
+#[test]
+fn with_timestamps_a_retransmission_still_gives_a_valid_sample() {
+    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno, 5).drop_segment(4, 1);
+    l.run(SimTime::from_secs_f64(30.0));
+    assert_eq!(l.s.rto(), SimDuration::from_secs(1));
+}
+
+#[test]
+fn send_buffer_caps_the_data_in_flight() {
+    let cfg = TcpConfig {
+        send_buffer_bytes: 8_000,
+        ..cfg(true)
+    };
+    let mut l = Loopback::new(cfg, CcaSpec::NewReno, 100);
+    l.run(SimTime::from_secs_f64(0.021));
+    assert!(l.s.segments_outstanding() <= 8);
+}
