@@ -22,7 +22,7 @@ pub struct SackBlock {
 /// The most SACK blocks that fit next to a timestamp option (RFC 2018 §3, RFC 7323).
 pub const MAX_SACK_BLOCKS: usize = 3;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Packet {
     pub flow: u32,
     pub kind: PacketKind,

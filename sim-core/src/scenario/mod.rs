@@ -1,1 +1,128 @@
+//! Everything a user can set, as one serde value: topology, flows, TCP, queue disc, run
+//! length, sampling and seed. [`Scenario::validate`] names every bad field with its value
+//! and allowed range; [`presets`] builds the papers' experiments.
 
+mod presets;
+pub mod published;
+mod validate;
+
+pub use presets::{preset, preset_list, PresetInfo};
+pub use validate::ScenarioError;
+
+use crate::aqm::QueueDiscSpec;
+use crate::cc::CcaSpec;
+use crate::tcp::TcpConfig;
+use serde::{Deserialize, Serialize};
+
+/// Version of the scenario format this build reads and writes.
+pub const SCENARIO_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Scenario {
+    pub version: u32,
+    pub name: String,
+    /// Every random stream derives from this seed.
+    pub seed: u64,
+    pub duration_s: f64,
+    /// Statistics ignore this initial period (the RED study drops its first second).
+    pub warmup_s: f64,
+    /// Queue, throughput and window traces are sampled at this interval.
+    pub sample_interval_s: f64,
+    pub bottleneck: Bottleneck,
+    pub flows: Vec<FlowGroup>,
+    pub tcp: TcpConfig,
+    /// Buffer of host NICs and of the reverse (ACK) path, in packets. ns-3 puts an
+    /// FqCoDel root disc over a 100-packet device queue there; none of the presets fill it.
+    pub host_queue_packets: u32,
+}
+
+/// The shared link: senders → router → receiver, with the studied queue disc at the router.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Bottleneck {
+    pub rate_bps: u64,
+    pub delay_ms: f64,
+    pub queue: QueueDiscSpec,
+    /// Device transmit queue under the queue disc, in packets (0 = none). ns-3 has a
+    /// 100-packet DropTail device queue under every queue disc by default.
+    pub nic_queue_packets: u32,
+}
+
+/// `count` identical flows, each from its own sender over its own access link.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FlowGroup {
+    pub count: u32,
+    pub cca: CcaSpec,
+    pub access_rate_bps: u64,
+    /// One-way delay of the access link; base RTT = 2·(access + bottleneck delay).
+    pub access_delay_ms: f64,
+    pub start_s: f64,
+    /// When the application stops offering data; `None` = runs to the end.
+    pub stop_s: Option<f64>,
+    /// Bytes to transfer; `None` = unlimited (bulk send).
+    pub size_bytes: Option<u64>,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            version: SCENARIO_VERSION,
+            name: "custom".into(),
+            seed: 1,
+            duration_s: 20.0,
+            warmup_s: 1.0,
+            sample_interval_s: 0.1,
+            bottleneck: Bottleneck::default(),
+            flows: vec![FlowGroup::default()],
+            tcp: TcpConfig::default(),
+            host_queue_packets: 10_000,
+        }
+    }
+}
+
+impl Default for Bottleneck {
+    fn default() -> Self {
+        Bottleneck {
+            rate_bps: 10_000_000,
+            delay_ms: 10.0,
+            queue: QueueDiscSpec::default(),
+            nic_queue_packets: 0,
+        }
+    }
+}
+
+impl Default for FlowGroup {
+    fn default() -> Self {
+        FlowGroup {
+            count: 1,
+            cca: CcaSpec::default(),
+            access_rate_bps: 100_000_000,
+            access_delay_ms: 1.0,
+            start_s: 0.0,
+            stop_s: None,
+            size_bytes: None,
+        }
+    }
+}
+
+impl Scenario {
+    pub fn total_flows(&self) -> u32 {
+        self.flows.iter().map(|g| g.count).sum()
+    }
+
+    /// Parses JSON, reporting serde's message for malformed input.
+    pub fn from_json(text: &str) -> Result<Scenario, String> {
+        serde_json::from_str(text).map_err(|e| format!("scenario JSON: {e}"))
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("scenario serialises")
+    }
+
+    /// Base RTT of a flow group: both directions of access and bottleneck links.
+    pub fn base_rtt_ms(&self, group: &FlowGroup) -> f64 {
+        2.0 * (group.access_delay_ms + self.bottleneck.delay_ms)
+    }
+}

@@ -1,0 +1,91 @@
+//! Figures the papers publish, so runs can be printed and tested next to them.
+
+use serde::Serialize;
+
+/// The RED study's Tables 6-10 for one algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RedStudyFigures {
+    pub throughput_mbps: f64,
+    pub throughput_std_mbps: f64,
+    pub throughput_min_mbps: f64,
+    pub throughput_max_mbps: f64,
+    pub cv_pct: f64,
+    pub queue_mean: f64,
+    pub queue_std: f64,
+    pub queue_median: f64,
+    pub queue_p90: f64,
+    pub queue_p99: f64,
+    pub empty_pct: f64,
+    /// Table 7: < minTh, [minTh, maxTh), [maxTh, 2maxTh), ≥ 2maxTh.
+    pub zones_pct: [f64; 4],
+    pub drops: u64,
+    pub drops_per_s: f64,
+    pub median_interval_ms: f64,
+    pub active_seconds: u32,
+    pub max_burst: u32,
+}
+
+/// Published figures of the RED study for `alg` (red, ared or gentle).
+pub fn red_study(alg: &str) -> Option<RedStudyFigures> {
+    let f = match alg {
+        "red" => RedStudyFigures {
+            throughput_mbps: 1.8047,
+            throughput_std_mbps: 0.3380,
+            throughput_min_mbps: 0.533,
+            throughput_max_mbps: 3.621,
+            cv_pct: 18.7,
+            queue_mean: 7.74,
+            queue_std: 7.45,
+            queue_median: 6.0,
+            queue_p90: 18.0,
+            queue_p99: 26.0,
+            empty_pct: 13.4,
+            zones_pct: [46.0, 19.8, 29.3, 4.8],
+            drops: 1240,
+            drops_per_s: 21.34,
+            median_interval_ms: 2.3,
+            active_seconds: 47,
+            max_burst: 321,
+        },
+        "ared" => RedStudyFigures {
+            throughput_mbps: 1.8039,
+            throughput_std_mbps: 0.3950,
+            throughput_min_mbps: 0.553,
+            throughput_max_mbps: 3.293,
+            cv_pct: 21.9,
+            queue_mean: 9.57,
+            queue_std: 11.94,
+            queue_median: 4.0,
+            queue_p90: 25.0,
+            queue_p99: 49.0,
+            empty_pct: 22.3,
+            zones_pct: [52.6, 8.0, 19.6, 19.7],
+            drops: 1003,
+            drops_per_s: 17.11,
+            median_interval_ms: 11.3,
+            active_seconds: 33,
+            max_burst: 276,
+        },
+        "gentle" => RedStudyFigures {
+            throughput_mbps: 1.7998,
+            throughput_std_mbps: 0.4444,
+            throughput_min_mbps: 0.352,
+            throughput_max_mbps: 3.654,
+            cv_pct: 24.7,
+            queue_mean: 6.40,
+            queue_std: 8.86,
+            queue_median: 1.0,
+            queue_p90: 19.0,
+            queue_p99: 34.0,
+            empty_pct: 26.6,
+            zones_pct: [60.8, 11.8, 19.8, 7.7],
+            drops: 1026,
+            drops_per_s: 17.75,
+            median_interval_ms: 9.1,
+            active_seconds: 27,
+            max_burst: 305,
+        },
+        _ => return None,
+    };
+    Some(f)
+}

@@ -1,0 +1,96 @@
+//! Builds the dumbbell of a scenario: per flow an access link each way, one shared
+//! bottleneck each way.
+
+use super::{Event, Flow, Simulation, BOTTLENECK};
+use crate::aqm::{QueueDiscSpec, QueueLimit};
+use crate::engine::EventQueue;
+use crate::metrics::{PacketCounts, Recorder};
+use crate::net::{Link, LinkSpec};
+use crate::rng::{SimRng, StreamId};
+use crate::scenario::Scenario;
+use crate::tcp::{TcpReceiver, TcpSender};
+use crate::time::{Rate, SimDuration, SimTime};
+
+fn ms(v: f64) -> SimDuration {
+    SimDuration::from_secs_f64(v / 1e3)
+}
+
+pub(super) fn build(sc: &Scenario) -> Simulation {
+    let host_fifo = QueueDiscSpec::Fifo {
+        limit: QueueLimit::Packets(sc.host_queue_packets),
+    };
+    let b = &sc.bottleneck;
+    let b_rate = Rate(b.rate_bps);
+    let fwd = LinkSpec {
+        rate: b_rate,
+        delay: ms(b.delay_ms),
+        nic_queue_packets: b.nic_queue_packets,
+    };
+    let rev = LinkSpec {
+        nic_queue_packets: 0,
+        ..fwd
+    };
+    let mut links = vec![
+        Link::new(
+            fwd,
+            b.queue
+                .build(b_rate, SimRng::new(sc.seed, StreamId::Queue(BOTTLENECK))),
+        ),
+        Link::new(
+            rev,
+            host_fifo.build(b_rate, SimRng::new(sc.seed, StreamId::Queue(1))),
+        ),
+    ];
+
+    let mut q = EventQueue::new();
+    let mut flows = Vec::new();
+    for (g, group) in sc.flows.iter().enumerate() {
+        let rate = Rate(group.access_rate_bps);
+        let spec = LinkSpec {
+            rate,
+            delay: ms(group.access_delay_ms),
+            nic_queue_packets: 0,
+        };
+        for _ in 0..group.count {
+            let id = flows.len() as u32;
+            let up = links.len() as u32;
+            for dir in 0..2 {
+                let rng = SimRng::new(sc.seed, StreamId::Queue(up + dir));
+                links.push(Link::new(spec, host_fifo.build(rate, rng)));
+            }
+            flows.push(Flow {
+                sender: TcpSender::new(id, &sc.tcp, &group.cca, group.size_bytes),
+                receiver: TcpReceiver::new(id, &sc.tcp),
+                data_path: [up, BOTTLENECK],
+                ack_path: [1, up + 1],
+                group: g as u32,
+            });
+            q.schedule(
+                SimTime::from_secs_f64(group.start_s),
+                Event::FlowStart { flow: id },
+            );
+            if let Some(stop) = group.stop_s {
+                q.schedule(SimTime::from_secs_f64(stop), Event::FlowStop { flow: id });
+            }
+        }
+    }
+    let interval = SimDuration::from_secs_f64(sc.sample_interval_s);
+    q.schedule(SimTime::ZERO + interval, Event::Sample);
+    let n = flows.len();
+    Simulation {
+        scenario: sc.clone(),
+        q,
+        links,
+        flows,
+        pkts: Default::default(),
+        rec: Recorder::default(),
+        end: SimTime::from_secs_f64(sc.duration_s),
+        interval,
+        out: Vec::new(),
+        drops: Vec::new(),
+        counts: PacketCounts::default(),
+        last_delivered: vec![0; n],
+        backlog: vec![0; n],
+        finished: false,
+    }
+}

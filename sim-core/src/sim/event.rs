@@ -1,0 +1,26 @@
+/// Everything that can happen. Packets are referred to by their slab index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A packet reaches the far end of a link.
+    Arrive {
+        link: u32,
+        pkt: u32,
+    },
+    /// A link finished serialising its current packet.
+    TxDone {
+        link: u32,
+    },
+    FlowStart {
+        flow: u32,
+    },
+    FlowStop {
+        flow: u32,
+    },
+    SenderTimer {
+        flow: u32,
+    },
+    ReceiverTimer {
+        flow: u32,
+    },
+    Sample,
+}

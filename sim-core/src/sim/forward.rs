@@ -1,0 +1,132 @@
+//! Moving packets: endpoints → links → queue discs → the wire → the next hop or endpoint.
+
+use super::{Event, Simulation, BOTTLENECK};
+use crate::aqm::{QItem, QdiscCtx};
+use crate::metrics::{DelayRecord, DropRecord};
+use crate::net::{Packet, PacketKind};
+
+impl Simulation {
+    /// Hands packets produced by an endpoint to the first link of their path.
+    pub(super) fn emit(&mut self, out: &mut Vec<Packet>) {
+        for mut p in out.drain(..) {
+            p.hop = 0;
+            let link = self.path_link(&p, 0);
+            self.counts.sent += 1;
+            let id = self.pkts.insert(p);
+            self.enqueue(link, id);
+        }
+    }
+
+    fn path_link(&self, p: &Packet, hop: u8) -> u32 {
+        let f = &self.flows[p.flow as usize];
+        match p.kind {
+            PacketKind::Data | PacketKind::Syn => f.data_path[hop as usize],
+            PacketKind::Ack | PacketKind::SynAck => f.ack_path[hop as usize],
+        }
+    }
+
+    fn enqueue(&mut self, link: u32, id: u32) {
+        let now = self.now();
+        let p = self.pkts.get_mut(id);
+        p.enqueued_at = now;
+        let item = QItem {
+            id,
+            bytes: p.wire_bytes,
+            flow: p.flow,
+            enqueued_at: now,
+        };
+        let mut cx = QdiscCtx::new(now, &mut self.drops);
+        if self.links[link as usize].qdisc.enqueue(item, &mut cx) && link == BOTTLENECK {
+            self.backlog[item.flow as usize] += 1;
+        }
+        self.settle_drops(link);
+        self.kick(link);
+    }
+
+    /// Starts a transmission if the link is idle, then refills the NIC queue from the disc.
+    fn kick(&mut self, link: u32) {
+        let now = self.now();
+        let l = &mut self.links[link as usize];
+        let nic_cap = l.spec.nic_queue_packets as usize;
+        let mut cx = QdiscCtx::new(now, &mut self.drops);
+        if l.transmitting.is_none() {
+            let next = match l.nic.pop_front() {
+                Some(it) => Some(it),
+                None => l.qdisc.dequeue(&mut cx),
+            };
+            if let Some(it) = next {
+                l.transmitting = Some(it);
+                self.q
+                    .schedule(now + l.tx_time(it.bytes), Event::TxDone { link });
+                if link == BOTTLENECK {
+                    self.backlog[it.flow as usize] -= 1;
+                    let delay_s = (now - it.enqueued_at).as_secs_f64() as f32;
+                    self.rec.delays.push(DelayRecord {
+                        t_s: now.as_secs_f64(),
+                        flow: it.flow,
+                        delay_s,
+                    });
+                }
+            }
+        }
+        while l.nic.len() < nic_cap {
+            match l.qdisc.dequeue(&mut cx) {
+                Some(it) => l.nic.push_back(it),
+                None => break,
+            }
+        }
+        if !self.drops.is_empty() {
+            self.settle_drops(link);
+        }
+    }
+
+    /// Records and frees every packet a queue disc dropped.
+    fn settle_drops(&mut self, link: u32) {
+        let t_s = self.now().as_secs_f64();
+        for d in self.drops.drain(..) {
+            if link == BOTTLENECK && d.was_queued {
+                self.backlog[d.item.flow as usize] -= 1;
+            }
+            self.rec.drops.push(DropRecord {
+                t_s,
+                flow: d.item.flow,
+                link,
+                reason: d.reason,
+            });
+            self.counts.dropped += 1;
+            self.pkts.remove(d.item.id);
+        }
+    }
+
+    pub(super) fn tx_done(&mut self, link: u32) {
+        let now = self.now();
+        let l = &mut self.links[link as usize];
+        let it = l.transmitting.take().expect("TxDone on an idle link");
+        l.tx_bytes += it.bytes as u64;
+        l.tx_packets += 1;
+        self.q
+            .schedule(now + l.spec.delay, Event::Arrive { link, pkt: it.id });
+        self.kick(link);
+    }
+
+    pub(super) fn arrive(&mut self, _link: u32, id: u32) {
+        let p = self.pkts.get_mut(id);
+        p.hop += 1;
+        let (hop, flow, kind) = (p.hop, p.flow, p.kind);
+        if (hop as usize) < 2 {
+            let next = self.path_link(self.pkts.get(id), hop);
+            self.enqueue(next, id);
+            return;
+        }
+        let p = self.pkts.remove(id);
+        self.counts.delivered += 1;
+        match kind {
+            PacketKind::Data | PacketKind::Syn => {
+                self.endpoint(flow, |f, now, out| f.receiver.on_packet(&p, now, out))
+            }
+            PacketKind::Ack | PacketKind::SynAck => {
+                self.endpoint(flow, |f, now, out| f.sender.on_packet(&p, now, out))
+            }
+        }
+    }
+}
