@@ -22,10 +22,7 @@ fn main() {
             s.queue_packets,
             s.queue_avg.unwrap_or(0.0),
             s.goodput_bps / 1e6,
-            s.flow_cwnd_bytes
-                .iter()
-                .map(|c| c / 512)
-                .collect::<Vec<_>>(),
+            s.flow_cwnd_bytes.iter().map(|c| c / 512).collect::<Vec<_>>(),
             s.flow_srtt_ms.iter().map(|x| *x as u32).collect::<Vec<_>>()
         );
     }

@@ -8,21 +8,15 @@ use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
 
 /// A point in simulated time, in nanoseconds since the start of the run.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct SimTime(pub u64);
 
 /// A span of simulated time, in nanoseconds.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct SimDuration(pub u64);
 
 /// A link or sending rate in bits per second.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Rate(pub u64);
 
 pub const NANOS_PER_SEC: u64 = 1_000_000_000;
@@ -92,8 +86,10 @@ impl Rate {
         if self.0 == 0 {
             return SimDuration(u64::MAX / 4);
         }
-        let bits = bytes as u128 * 8 * NANOS_PER_SEC as u128;
-        SimDuration(bits.div_ceil(self.0 as u128) as u64)
+        match (bytes as u64).checked_mul(8 * NANOS_PER_SEC) {
+            Some(bits) => SimDuration(bits.div_ceil(self.0)),
+            None => SimDuration((bytes as u128 * 8 * NANOS_PER_SEC as u128).div_ceil(self.0 as u128) as u64),
+        }
     }
 }
 

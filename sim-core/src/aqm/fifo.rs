@@ -13,11 +13,7 @@ pub struct Fifo {
 
 impl Fifo {
     pub fn new(limit: QueueLimit) -> Fifo {
-        Fifo {
-            limit,
-            q: VecDeque::new(),
-            occ: Occupancy::default(),
-        }
+        Fifo { limit, q: VecDeque::new(), occ: Occupancy::default() }
     }
 
     pub fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
@@ -51,12 +47,7 @@ mod tests {
     use crate::time::SimTime;
 
     fn item(id: u32) -> QItem {
-        QItem {
-            id,
-            bytes: 1000,
-            flow: 0,
-            enqueued_at: SimTime::ZERO,
-        }
+        QItem { id, bytes: 1000, flow: 0, enqueued_at: SimTime::ZERO }
     }
 
     #[test]

@@ -110,10 +110,7 @@ mod tests {
 
     #[test]
     fn cell_limit_counts_rounded_cells() {
-        let l = QueueLimit::Cells {
-            cells: 10,
-            cell_bytes: 160,
-        };
+        let l = QueueLimit::Cells { cells: 10, cell_bytes: 160 };
         let mut o = Occupancy::default();
         o.add(1514, l.cells_of(1514)); // 10 cells
         assert_eq!(o.cells, 10);

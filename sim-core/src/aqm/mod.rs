@@ -67,11 +67,7 @@ impl<'a> QdiscCtx<'a> {
         QdiscCtx { now, drops }
     }
     pub fn drop(&mut self, item: QItem, reason: DropReason, was_queued: bool) {
-        self.drops.push(Dropped {
-            item,
-            reason,
-            was_queued,
-        });
+        self.drops.push(Dropped { item, reason, was_queued });
     }
 }
 
@@ -87,9 +83,7 @@ pub enum QueueDiscSpec {
 
 impl Default for QueueDiscSpec {
     fn default() -> Self {
-        QueueDiscSpec::Fifo {
-            limit: QueueLimit::Packets(100),
-        }
+        QueueDiscSpec::Fifo { limit: QueueLimit::Packets(100) }
     }
 }
 

@@ -119,6 +119,8 @@ pub struct Red {
     idle: bool,
     idle_since: SimTime,
     last_set: SimTime,
+    /// ARED adaptation interval.
+    interval: SimDuration,
     stats: RedStats,
 }
 
@@ -148,9 +150,7 @@ impl Red {
         }
         // ARED paper §5: w_q = 1 − exp(−1/C) gives a time constant of one second's worth of packets.
         let qw = qw.unwrap_or_else(|| 1.0 - libm::exp(-1.0 / ptc));
-        let bottom = cfg
-            .bottom
-            .unwrap_or_else(|| f64::min(0.01, 8.0 * mean * cfg.rtt_s / bw));
+        let bottom = cfg.bottom.unwrap_or_else(|| f64::min(0.01, 8.0 * mean * cfg.rtt_s / bw));
 
         Red {
             cfg: cfg.clone(),
@@ -171,6 +171,7 @@ impl Red {
             idle: true,
             idle_since: SimTime::ZERO,
             last_set: SimTime::ZERO,
+            interval: SimDuration::from_secs_f64(cfg.interval_s),
             stats: RedStats::default(),
         }
     }
@@ -188,8 +189,7 @@ impl Red {
                 false
             }
             Verdict::Accept => {
-                self.occ
-                    .add(item.bytes, self.cfg.limit.cells_of(item.bytes));
+                self.occ.add(item.bytes, self.cfg.limit.cells_of(item.bytes));
                 self.q.push_back(item);
                 true
             }
@@ -206,8 +206,7 @@ impl Red {
             }
             Some(item) => {
                 self.idle = false;
-                self.occ
-                    .remove(item.bytes, self.cfg.limit.cells_of(item.bytes));
+                self.occ.remove(item.bytes, self.cfg.limit.cells_of(item.bytes));
                 Some(item)
             }
         }
@@ -237,11 +236,7 @@ impl Red {
         self.count_bytes += bytes as u64;
 
         if self.avg >= self.min_th && self.occ.packets > 1 {
-            let hard_limit = if self.cfg.gentle {
-                2.0 * self.max_th
-            } else {
-                self.max_th
-            };
+            let hard_limit = if self.cfg.gentle { 2.0 * self.max_th } else { self.max_th };
             if self.avg >= hard_limit {
                 return Verdict::Drop(DropReason::Forced);
             }
@@ -261,9 +256,10 @@ impl Red {
 
     /// avg ← avg·(1 − w_q)^m + w_q·q (RED paper §4; m > 1 after idle time).
     fn estimate(&mut self, q: f64, m: u64, now: SimTime) -> f64 {
-        let new_avg = self.avg * libm::pow(1.0 - self.qw, m as f64) + self.qw * q;
-        let interval = SimDuration::from_secs_f64(self.cfg.interval_s);
-        if self.cfg.adaptive && now > self.last_set + interval {
+        // pow(x, 1) is exactly x; skip the call on the common busy-queue path.
+        let decay = if m == 1 { 1.0 - self.qw } else { libm::pow(1.0 - self.qw, m as f64) };
+        let new_avg = self.avg * decay + self.qw * q;
+        if self.cfg.adaptive && now > self.last_set + self.interval {
             self.adapt_max_p(new_avg, now);
         }
         new_avg
@@ -308,11 +304,7 @@ impl Red {
                 (1.0 - max_p) / self.max_th * avg + (2.0 * max_p - 1.0)
             }
         } else {
-            let diff = if self.max_th > self.min_th {
-                self.max_th - self.min_th
-            } else {
-                1.0
-            };
+            let diff = if self.max_th > self.min_th { self.max_th - self.min_th } else { 1.0 };
             self.cur_max_p * (avg - self.min_th) / diff
         };
         p.min(1.0)
@@ -322,11 +314,7 @@ impl Red {
     fn modify_p(&self, pb: f64, bytes: u32) -> f64 {
         let bytes_mode = matches!(self.cfg.limit, QueueLimit::Bytes(_));
         let mean = self.cfg.mean_pkt_size_bytes.max(1) as u64;
-        let count = if bytes_mode {
-            (self.count_bytes / mean) as f64
-        } else {
-            self.count as f64
-        };
+        let count = if bytes_mode { (self.count_bytes / mean) as f64 } else { self.count as f64 };
         let mut p = if self.cfg.wait {
             if count * pb < 1.0 {
                 0.0
@@ -414,10 +402,7 @@ mod tests {
 
     #[test]
     fn gentle_ramp_rises_from_max_p_at_max_th_to_one_at_twice_max_th() {
-        let cfg = RedConfig {
-            gentle: true,
-            ..plain()
-        };
+        let cfg = RedConfig { gentle: true, ..plain() };
         assert!((with_avg(red(cfg.clone()), 10.0).base_probability() - 0.02).abs() < 1e-12);
         assert!((with_avg(red(cfg.clone()), 15.0).base_probability() - 0.51).abs() < 1e-12);
         assert!((with_avg(red(cfg), 20.0).base_probability() - 1.0).abs() < 1e-12);
@@ -438,10 +423,7 @@ mod tests {
 
     #[test]
     fn without_wait_probability_grows_as_pb_over_one_minus_count_pb() {
-        let mut r = red(RedConfig {
-            wait: false,
-            ..plain()
-        });
+        let mut r = red(RedConfig { wait: false, ..plain() });
         r.count = 10;
         assert!((r.modify_p(0.05, 500) - 0.1).abs() < 1e-12);
     }
@@ -456,22 +438,9 @@ mod tests {
         let now = SimTime::from_secs_f64(0.1);
         let mut drops = Vec::new();
         let mut cx = QdiscCtx::new(now, &mut drops);
-        r.enqueue(
-            QItem {
-                id: 0,
-                bytes: 500,
-                flow: 0,
-                enqueued_at: now,
-            },
-            &mut cx,
-        );
+        r.enqueue(QItem { id: 0, bytes: 500, flow: 0, enqueued_at: now }, &mut cx);
         let expected = 8.0 * libm::pow(1.0 - 0.002, 51.0);
-        assert!(
-            (r.avg - expected).abs() < 1e-12,
-            "{} vs {}",
-            r.avg,
-            expected
-        );
+        assert!((r.avg - expected).abs() < 1e-12, "{} vs {}", r.avg, expected);
     }
 
     #[test]
@@ -481,44 +450,16 @@ mod tests {
         r.idle = false;
         let mut drops = Vec::new();
         let mut cx = QdiscCtx::new(SimTime::ZERO, &mut drops);
-        assert!(r.enqueue(
-            QItem {
-                id: 0,
-                bytes: 500,
-                flow: 0,
-                enqueued_at: SimTime::ZERO
-            },
-            &mut cx
-        ));
-        assert!(r.enqueue(
-            QItem {
-                id: 1,
-                bytes: 500,
-                flow: 0,
-                enqueued_at: SimTime::ZERO
-            },
-            &mut cx
-        ));
+        assert!(r.enqueue(QItem { id: 0, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO }, &mut cx));
+        assert!(r.enqueue(QItem { id: 1, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO }, &mut cx));
         // With two packets queued the forced zone applies.
-        assert!(!r.enqueue(
-            QItem {
-                id: 2,
-                bytes: 500,
-                flow: 0,
-                enqueued_at: SimTime::ZERO
-            },
-            &mut cx
-        ));
+        assert!(!r.enqueue(QItem { id: 2, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO }, &mut cx));
         assert_eq!(drops[0].reason, DropReason::Forced);
     }
 
     #[test]
     fn ared_raises_max_p_additively_when_the_average_is_above_the_band() {
-        let cfg = RedConfig {
-            adaptive: true,
-            adaptive_auto_params: false,
-            ..plain()
-        };
+        let cfg = RedConfig { adaptive: true, adaptive_auto_params: false, ..plain() };
         let mut r = red(cfg);
         r.adapt_max_p(9.9, SimTime::from_secs_f64(1.0)); // band is [7, 8]
                                                          // alpha = min(0.01, 0.02/4 = 0.005)
@@ -527,11 +468,7 @@ mod tests {
 
     #[test]
     fn ared_lowers_max_p_multiplicatively_when_the_average_is_below_the_band() {
-        let cfg = RedConfig {
-            adaptive: true,
-            adaptive_auto_params: false,
-            ..plain()
-        };
+        let cfg = RedConfig { adaptive: true, adaptive_auto_params: false, ..plain() };
         let mut r = red(cfg);
         r.adapt_max_p(6.0, SimTime::from_secs_f64(1.0));
         assert!((r.cur_max_p - 0.018).abs() < 1e-12);
@@ -539,11 +476,7 @@ mod tests {
 
     #[test]
     fn ared_in_ns3_resets_thresholds_and_weight_to_automatic_values() {
-        let cfg = RedConfig {
-            adaptive: true,
-            mean_pkt_size_bytes: 512,
-            ..plain()
-        };
+        let cfg = RedConfig { adaptive: true, mean_pkt_size_bytes: 512, ..plain() };
         let r = red(cfg);
         assert_eq!((r.min_th, r.max_th), (5.0, 15.0));
         let c = 2e6 / (8.0 * 512.0);
@@ -552,11 +485,7 @@ mod tests {
 
     #[test]
     fn ared_adapts_at_most_once_per_interval() {
-        let cfg = RedConfig {
-            adaptive: true,
-            adaptive_auto_params: false,
-            ..plain()
-        };
+        let cfg = RedConfig { adaptive: true, adaptive_auto_params: false, ..plain() };
         let mut r = red(cfg);
         let t = SimTime::from_secs_f64(0.6);
         r.estimate(20.0, 1, t); // avg small: below band → max_p × 0.9, last_set = 0.6 s

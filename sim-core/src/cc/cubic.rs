@@ -67,6 +67,16 @@ pub struct Cubic {
     pending: f64,
     delay_min: Option<SimDuration>,
     hystart: HyStart,
+    times: Times,
+}
+
+/// The configuration's millisecond values as durations, converted once.
+#[derive(Clone, Debug)]
+struct Times {
+    ack_delta: SimDuration,
+    delay_lo: SimDuration,
+    delay_hi: SimDuration,
+    cubic_delta: SimDuration,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -81,7 +91,15 @@ struct HyStart {
 
 impl Cubic {
     pub fn new(cfg: CubicConfig) -> Cubic {
+        let ms = |v: f64| SimDuration::from_secs_f64(v / 1e3);
+        let times = Times {
+            ack_delta: ms(cfg.hystart_ack_delta_ms),
+            delay_lo: ms(cfg.hystart_delay_min_ms),
+            delay_hi: ms(cfg.hystart_delay_max_ms),
+            cubic_delta: ms(cfg.cubic_delta_ms),
+        };
         Cubic {
+            times,
             cfg,
             w_max: 0.0,
             cwnd_prior: 0.0,
@@ -125,7 +143,7 @@ impl Cubic {
             return;
         }
         let delay_min = self.delay_min.unwrap_or(delay);
-        let ack_delta = SimDuration::from_secs_f64(self.cfg.hystart_ack_delta_ms / 1e3);
+        let ack_delta = self.times.ack_delta;
         let h = &mut self.hystart;
         if now.saturating_sub(h.last_ack) <= ack_delta {
             h.last_ack = now;
@@ -137,8 +155,7 @@ impl Cubic {
             h.curr_rtt = Some(h.curr_rtt.map_or(delay, |c| c.min(delay)));
             h.samples += 1;
         } else if let Some(curr) = h.curr_rtt {
-            let lo = SimDuration::from_secs_f64(self.cfg.hystart_delay_min_ms / 1e3);
-            let hi = SimDuration::from_secs_f64(self.cfg.hystart_delay_max_ms / 1e3);
+            let (lo, hi) = (self.times.delay_lo, self.times.delay_hi);
             let thresh = SimDuration(delay_min.0 / self.cfg.hystart_delay_divisor.max(1) as u64);
             if curr.0 > delay_min.0 + thresh.max(lo).min(hi).0 {
                 h.found = true;
@@ -170,11 +187,7 @@ impl Cubic {
         if self.cfg.tcp_friendliness {
             // §4.3: W_est grows like Reno with α = 3(1 − β)/(1 + β) until it reaches cwnd_prior.
             let b = self.cfg.beta;
-            let alpha = if self.w_est >= self.cwnd_prior {
-                1.0
-            } else {
-                3.0 * (1.0 - b) / (1.0 + b)
-            };
+            let alpha = if self.w_est >= self.cwnd_prior { 1.0 } else { 3.0 * (1.0 - b) / (1.0 + b) };
             self.w_est += alpha * segments_acked as f64 / cwnd;
             if self.w_cubic(t) < self.w_est {
                 if self.w_est >= cwnd + 1.0 {
@@ -215,9 +228,7 @@ impl CongestionControl for Cubic {
     fn on_ack(&mut self, tcb: &mut Tcb, ack: &AckSample) {
         let Some(rtt) = ack.rtt else { return };
         if let Some(start) = self.epoch_start {
-            if ack.now.saturating_sub(start)
-                < SimDuration::from_secs_f64(self.cfg.cubic_delta_ms / 1e3)
-            {
+            if ack.now.saturating_sub(start) < self.times.cubic_delta {
                 return; // ns-3: discard delay samples right after a reduction
             }
         }
@@ -267,9 +278,7 @@ impl CongestionControl for Cubic {
     }
 
     fn metrics(&self) -> CcMetrics {
-        CcMetrics {
-            w_max_segments: Some(self.w_max),
-        }
+        CcMetrics { w_max_segments: Some(self.w_max) }
     }
 }
 
@@ -319,10 +328,7 @@ mod tests {
 
     #[test]
     fn without_fast_convergence_w_max_is_the_window_at_loss() {
-        let mut c = Cubic::new(CubicConfig {
-            fast_convergence: false,
-            ..CubicConfig::default()
-        });
+        let mut c = Cubic::new(CubicConfig { fast_convergence: false, ..CubicConfig::default() });
         c.on_congestion(&tcb(100, 200), 0, CongestionKind::DupAck);
         c.on_congestion(&tcb(80, 200), 0, CongestionKind::DupAck);
         assert_eq!(c.w_max, 80.0);
@@ -330,10 +336,7 @@ mod tests {
 
     #[test]
     fn window_grows_concave_then_plateaus_near_w_max() {
-        let cfg = CubicConfig {
-            tcp_friendliness: false,
-            ..CubicConfig::default()
-        };
+        let cfg = CubicConfig { tcp_friendliness: false, ..CubicConfig::default() };
         let mut c = Cubic::new(cfg);
         let mut t = tcb(100, 200);
         let ss = c.on_congestion(&t, 0, CongestionKind::DupAck);
@@ -385,27 +388,13 @@ mod tests {
         let base = SimDuration::from_millis(10);
         let mut now = SimTime::ZERO;
         // Below the low window only delay_min is learnt.
-        c.on_ack(
-            &mut t,
-            &AckSample {
-                now,
-                segments_acked: 1,
-                rtt: Some(base),
-            },
-        );
+        c.on_ack(&mut t, &AckSample { now, segments_acked: 1, rtt: Some(base) });
         assert_eq!(t.ssthresh, u32::MAX / 1000 * 1000);
         t.cwnd = 20_000;
         // Eight samples set the round's minimum at 25 ms > 10 ms + threshold clamp(10 ms).
         for _ in 0..9 {
             now += SimDuration::from_millis(5);
-            c.on_ack(
-                &mut t,
-                &AckSample {
-                    now,
-                    segments_acked: 1,
-                    rtt: Some(SimDuration::from_millis(25)),
-                },
-            );
+            c.on_ack(&mut t, &AckSample { now, segments_acked: 1, rtt: Some(SimDuration::from_millis(25)) });
         }
         assert_eq!(t.ssthresh, t.cwnd);
     }

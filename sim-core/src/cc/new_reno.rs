@@ -18,8 +18,7 @@ impl NewReno {
             return 0;
         }
         let before = tcb.cwnd;
-        let grown =
-            (tcb.cwnd as u64 + segments_acked as u64 * tcb.mss as u64).min(tcb.ssthresh as u64);
+        let grown = (tcb.cwnd as u64 + segments_acked as u64 * tcb.mss as u64).min(tcb.ssthresh as u64);
         tcb.cwnd = grown.max(before as u64) as u32;
         segments_acked - (tcb.cwnd - before) / tcb.mss
     }

@@ -70,10 +70,6 @@ impl Recorder {
     pub fn take_update(&mut self) -> (Vec<Sample>, Vec<DropRecord>, Vec<DelayRecord>) {
         let (s, d, l) = self.cursor;
         self.cursor = (self.samples.len(), self.drops.len(), self.delays.len());
-        (
-            self.samples[s..].to_vec(),
-            self.drops[d..].to_vec(),
-            self.delays[l..].to_vec(),
-        )
+        (self.samples[s..].to_vec(), self.drops[d..].to_vec(), self.delays[l..].to_vec())
     }
 }

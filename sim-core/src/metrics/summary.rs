@@ -136,12 +136,7 @@ pub struct SummaryInput<'a> {
 impl Summary {
     pub fn compute(inp: SummaryInput) -> Summary {
         let warm = inp.warmup_s;
-        let samples: Vec<_> = inp
-            .rec
-            .samples
-            .iter()
-            .filter(|s| s.t_s > warm + 1e-9)
-            .collect();
+        let samples: Vec<_> = inp.rec.samples.iter().filter(|s| s.t_s > warm + 1e-9).collect();
         let n_flows = inp.flows.len();
 
         let mut flow_bps = vec![Vec::new(); n_flows];
@@ -164,11 +159,7 @@ impl Summary {
                     id: i as u32,
                     group: f.group,
                     cca: f.cca,
-                    throughput_bps: if flow_bps[i].is_empty() {
-                        0.0
-                    } else {
-                        mean(&flow_bps[i])
-                    },
+                    throughput_bps: if flow_bps[i].is_empty() { 0.0 } else { mean(&flow_bps[i]) },
                     delivered_bytes: f.delivered_bytes,
                     retransmissions: f.retransmissions,
                     timeouts: f.timeouts,
@@ -185,11 +176,7 @@ impl Summary {
             .filter(|f| f.delay_p50_s.is_finite())
             .map(|f| f.delay_p95_s - f.delay_p50_s)
             .collect();
-        let jitter_s = if spreads.is_empty() {
-            0.0
-        } else {
-            mean(&spreads)
-        };
+        let jitter_s = if spreads.is_empty() { 0.0 } else { mean(&spreads) };
 
         Summary {
             scenario: inp.scenario,
@@ -252,11 +239,7 @@ fn throughput_stats(samples: &[&super::Sample], interval: f64, link: f64) -> Thr
     let m = mean(&g);
     // 1 s bins: whole seconds after the warm-up, each the mean of its samples.
     let per_bin = (1.0 / interval).round().max(1.0) as usize;
-    let bins: Vec<f64> = g
-        .chunks(per_bin)
-        .filter(|c| c.len() == per_bin)
-        .map(mean)
-        .collect();
+    let bins: Vec<f64> = g.chunks(per_bin).filter(|c| c.len() == per_bin).map(mean).collect();
     ThroughputStats {
         mean_bps: m,
         std_bps: std_dev(&g),
@@ -271,10 +254,7 @@ fn throughput_stats(samples: &[&super::Sample], interval: f64, link: f64) -> Thr
 fn drop_stats(rec: &Recorder, warm: f64, duration: f64) -> DropStats {
     let all: Vec<_> = rec.drops.iter().filter(|d| d.link == 0).collect();
     let after: Vec<_> = all.iter().filter(|d| d.t_s >= warm).collect();
-    let gaps: Vec<f64> = after
-        .windows(2)
-        .map(|w| (w[1].t_s - w[0].t_s) * 1e3)
-        .collect();
+    let gaps: Vec<f64> = after.windows(2).map(|w| (w[1].t_s - w[0].t_s) * 1e3).collect();
     let first = warm.ceil() as u32;
     let last = duration.floor() as u32;
     let mut per_sec = vec![0u32; last.saturating_sub(first) as usize];
@@ -289,11 +269,7 @@ fn drop_stats(rec: &Recorder, warm: f64, duration: f64) -> DropStats {
         total_all: all.len() as u64,
         total: after.len() as u64,
         per_second: after.len() as f64 / (duration - warm).max(1e-9),
-        median_interval_ms: if gaps.is_empty() {
-            f64::NAN
-        } else {
-            quantile_sorted(&sorted(&gaps), 0.5)
-        },
+        median_interval_ms: if gaps.is_empty() { f64::NAN } else { quantile_sorted(&sorted(&gaps), 0.5) },
         seconds_with_drops: per_sec.iter().filter(|&&c| c > 0).count() as u32,
         seconds_observed: per_sec.len() as u32,
         max_in_one_second: per_sec.iter().copied().max().unwrap_or(0),

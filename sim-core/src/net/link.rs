@@ -5,8 +5,8 @@
 //! holds fewer than N (ns-3's flow control between a queue disc and a device queue), so the
 //! disc only builds up once the device queue is full.
 
-use crate::aqm::{QItem, Qdisc};
-use crate::time::{Rate, SimDuration};
+use crate::aqm::{Occupancy, QItem, Qdisc, QueueLimit};
+use crate::time::{Rate, SimDuration, SimTime};
 use std::collections::VecDeque;
 
 /// Rate, delay and queue of one direction of a link.
@@ -28,6 +28,56 @@ pub struct Link {
     /// Bytes that finished serialisation on this link.
     pub tx_bytes: u64,
     pub tx_packets: u64,
+    /// A plain tail-drop FIFO without NIC queue is solved in closed form (no per-packet
+    /// transmit events); `None` for links whose disc must see every dequeue.
+    pub fifo: Option<ClosedFormFifo>,
+    /// Set when this is a closed-form FIFO whose only input is that link: packets can then
+    /// be carried across both without an event in between.
+    pub fed_only_by: Option<u32>,
+}
+
+/// A tail-drop FIFO whose departures are computed when packets arrive: with no AQM acting
+/// at dequeue, a packet starts transmitting at max(arrival, previous departure).
+#[derive(Clone, Debug)]
+pub struct ClosedFormFifo {
+    limit: QueueLimit,
+    /// Start-of-transmission times of packets still waiting, with their sizes.
+    waiting: VecDeque<(SimTime, u32)>,
+    occ: Occupancy,
+    busy_until: SimTime,
+}
+
+impl ClosedFormFifo {
+    pub fn new(limit: QueueLimit) -> Self {
+        ClosedFormFifo {
+            limit,
+            waiting: VecDeque::new(),
+            occ: Occupancy::default(),
+            busy_until: SimTime::ZERO,
+        }
+    }
+
+    /// Admits a packet arriving at `now`; returns when its last bit leaves, or `None` if
+    /// the queue (packets waiting, not the one on the wire) is full.
+    pub fn admit(&mut self, now: SimTime, bytes: u32, tx: SimDuration) -> Option<SimTime> {
+        while let Some(&(start, b)) = self.waiting.front() {
+            if start > now {
+                break;
+            }
+            self.waiting.pop_front();
+            self.occ.remove(b, self.limit.cells_of(b));
+        }
+        let start = self.busy_until.max(now);
+        if start > now {
+            if !self.limit.admits(&self.occ, bytes) {
+                return None;
+            }
+            self.waiting.push_back((start, bytes));
+            self.occ.add(bytes, self.limit.cells_of(bytes));
+        }
+        self.busy_until = start + tx;
+        Some(self.busy_until)
+    }
 }
 
 impl Link {
@@ -39,7 +89,14 @@ impl Link {
             transmitting: None,
             tx_bytes: 0,
             tx_packets: 0,
+            fifo: None,
+            fed_only_by: None,
         }
+    }
+
+    /// A link whose FIFO is solved in closed form (host and reverse-path links).
+    pub fn closed_form(spec: LinkSpec, limit: QueueLimit, qdisc: Qdisc) -> Link {
+        Link { fifo: Some(ClosedFormFifo::new(limit)), ..Link::new(spec, qdisc) }
     }
 
     pub fn tx_time(&self, bytes: u32) -> SimDuration {

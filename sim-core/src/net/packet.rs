@@ -70,34 +70,21 @@ pub struct HeaderOverhead {
 
 impl Default for HeaderOverhead {
     fn default() -> Self {
-        HeaderOverhead {
-            ip_bytes: 20,
-            tcp_bytes: 20,
-            timestamp_option_bytes: 12,
-            link_bytes: 2,
-        }
+        HeaderOverhead { ip_bytes: 20, tcp_bytes: 20, timestamp_option_bytes: 12, link_bytes: 2 }
     }
 }
 
 impl HeaderOverhead {
     /// Header bytes of a segment without SACK blocks.
     pub fn base(&self, timestamps: bool) -> u32 {
-        let ts = if timestamps {
-            self.timestamp_option_bytes
-        } else {
-            0
-        };
+        let ts = if timestamps { self.timestamp_option_bytes } else { 0 };
         self.ip_bytes + self.tcp_bytes + ts + self.link_bytes
     }
 
     /// Header bytes of an ACK carrying `blocks` SACK blocks: kind+len (2) + 8 per block,
     /// padded to a 4-byte boundary with NOPs (RFC 2018 §3).
     pub fn ack(&self, timestamps: bool, blocks: usize) -> u32 {
-        let sack = if blocks == 0 {
-            0
-        } else {
-            (2 + 8 * blocks as u32).div_ceil(4) * 4
-        };
+        let sack = if blocks == 0 { 0 } else { (2 + 8 * blocks as u32).div_ceil(4) * 4 };
         self.base(timestamps) + sack
     }
 }

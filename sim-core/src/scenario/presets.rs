@@ -43,10 +43,7 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
         .ok_or_else(|| format!("unknown preset '{name}'; known: {}", names()))?;
     let v = variant.unwrap_or(info.default_variant);
     if !info.variants.contains(&v) {
-        return Err(format!(
-            "preset '{name}' has no variant '{v}'; variants: {}",
-            info.variants.join(", ")
-        ));
+        return Err(format!("preset '{name}' has no variant '{v}'; variants: {}", info.variants.join(", ")));
     }
     Ok(match name {
         "red-study" => red_study(v),
@@ -55,11 +52,7 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
 }
 
 fn names() -> String {
-    preset_list()
-        .iter()
-        .map(|p| p.name)
-        .collect::<Vec<_>>()
-        .join(", ")
+    preset_list().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
 }
 
 /// The RED study (Palagashvili, Ermolayeva & Velieva 2026), Tables 3-4.
@@ -96,10 +89,7 @@ fn red_study(variant: &str) -> Scenario {
             access_delay_ms: 2.0,
             ..FlowGroup::default()
         }],
-        tcp: TcpConfig {
-            mss_bytes: 512,
-            ..TcpConfig::default()
-        },
+        tcp: TcpConfig { mss_bytes: 512, ..TcpConfig::default() },
         ..Scenario::default()
     }
 }
@@ -121,8 +111,6 @@ mod tests {
     #[test]
     fn unknown_names_are_errors_that_list_the_choices() {
         assert!(preset("nope", None).unwrap_err().contains("red-study"));
-        assert!(preset("red-study", Some("blue"))
-            .unwrap_err()
-            .contains("gentle"));
+        assert!(preset("red-study", Some("blue")).unwrap_err().contains("gentle"));
     }
 }

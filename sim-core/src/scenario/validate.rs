@@ -19,11 +19,7 @@ pub struct ScenarioError {
 
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} = {} is out of range; allowed: {}",
-            self.field, self.value, self.allowed
-        )
+        write!(f, "{} = {} is out of range; allowed: {}", self.field, self.value, self.allowed)
     }
 }
 
@@ -36,12 +32,7 @@ struct Checker {
 }
 
 impl Checker {
-    fn push(
-        &mut self,
-        field: impl Into<String>,
-        value: impl fmt::Display,
-        allowed: impl Into<String>,
-    ) {
+    fn push(&mut self, field: impl Into<String>, value: impl fmt::Display, allowed: impl Into<String>) {
         self.errors.push(ScenarioError {
             field: field.into(),
             value: value.to_string(),
@@ -51,33 +42,19 @@ impl Checker {
 
     fn f64_in(&mut self, field: impl Into<String>, v: f64, lo: f64, hi: f64, unit: &str) {
         if !(v.is_finite() && v >= lo && v <= hi) {
-            self.push(
-                field,
-                v,
-                format!("{lo} to {hi} {unit}").trim_end().to_string(),
-            );
+            self.push(field, v, format!("{lo} to {hi} {unit}").trim_end().to_string());
         }
     }
 
     fn f64_above(&mut self, field: impl Into<String>, v: f64, lo: f64, hi: f64, unit: &str) {
         if !(v.is_finite() && v > lo && v <= hi) {
-            self.push(
-                field,
-                v,
-                format!("more than {lo}, at most {hi} {unit}")
-                    .trim_end()
-                    .to_string(),
-            );
+            self.push(field, v, format!("more than {lo}, at most {hi} {unit}").trim_end().to_string());
         }
     }
 
     fn u64_in(&mut self, field: impl Into<String>, v: u64, lo: u64, hi: u64, unit: &str) {
         if v < lo || v > hi {
-            self.push(
-                field,
-                v,
-                format!("{lo} to {hi} {unit}").trim_end().to_string(),
-            );
+            self.push(field, v, format!("{lo} to {hi} {unit}").trim_end().to_string());
         }
     }
 }
@@ -96,43 +73,15 @@ impl Scenario {
             MAX_DURATION_S
         };
         if !(self.warmup_s.is_finite() && self.warmup_s >= 0.0 && self.warmup_s < d) {
-            c.push(
-                "warmup_s",
-                self.warmup_s,
-                format!("0 s up to (not including) duration_s = {d} s"),
-            );
+            c.push("warmup_s", self.warmup_s, format!("0 s up to (not including) duration_s = {d} s"));
         }
-        c.f64_in(
-            "sample_interval_s",
-            self.sample_interval_s,
-            0.001,
-            d.min(60.0),
-            "s",
-        );
-        c.u64_in(
-            "host_queue_packets",
-            self.host_queue_packets as u64,
-            1,
-            1_000_000,
-            "packets",
-        );
+        c.f64_in("sample_interval_s", self.sample_interval_s, 0.001, d.min(60.0), "s");
+        c.u64_in("host_queue_packets", self.host_queue_packets as u64, 1, 1_000_000, "packets");
 
         let b = &self.bottleneck;
-        c.u64_in(
-            "bottleneck.rate_bps",
-            b.rate_bps,
-            1_000,
-            400_000_000_000,
-            "bit/s",
-        );
+        c.u64_in("bottleneck.rate_bps", b.rate_bps, 1_000, 400_000_000_000, "bit/s");
         c.f64_in("bottleneck.delay_ms", b.delay_ms, 0.0, 10_000.0, "ms");
-        c.u64_in(
-            "bottleneck.nic_queue_packets",
-            b.nic_queue_packets as u64,
-            0,
-            1_000_000,
-            "packets",
-        );
+        c.u64_in("bottleneck.nic_queue_packets", b.nic_queue_packets as u64, 0, 1_000_000, "packets");
         check_queue(&mut c, "bottleneck.queue", &b.queue);
 
         if self.flows.is_empty() {
@@ -140,11 +89,7 @@ impl Scenario {
         }
         let total: u64 = self.flows.iter().map(|g| g.count as u64).sum();
         if total > MAX_FLOWS as u64 {
-            c.push(
-                "flows",
-                format!("{total} flows in all"),
-                format!("at most {MAX_FLOWS} flows"),
-            );
+            c.push("flows", format!("{total} flows in all"), format!("at most {MAX_FLOWS} flows"));
         }
         for (i, g) in self.flows.iter().enumerate() {
             check_flow(&mut c, &format!("flows[{i}]"), g, d);
@@ -160,29 +105,11 @@ impl Scenario {
 
 fn check_limit(c: &mut Checker, field: &str, l: &QueueLimit) {
     match *l {
-        QueueLimit::Packets(p) => c.u64_in(
-            format!("{field}.packets"),
-            p as u64,
-            1,
-            10_000_000,
-            "packets",
-        ),
+        QueueLimit::Packets(p) => c.u64_in(format!("{field}.packets"), p as u64, 1, 10_000_000, "packets"),
         QueueLimit::Bytes(b) => c.u64_in(format!("{field}.bytes"), b, 64, 10_000_000_000, "bytes"),
         QueueLimit::Cells { cells, cell_bytes } => {
-            c.u64_in(
-                format!("{field}.cells.cells"),
-                cells as u64,
-                1,
-                100_000_000,
-                "cells",
-            );
-            c.u64_in(
-                format!("{field}.cells.cell_bytes"),
-                cell_bytes as u64,
-                16,
-                4096,
-                "bytes",
-            );
+            c.u64_in(format!("{field}.cells.cells"), cells as u64, 1, 100_000_000, "cells");
+            c.u64_in(format!("{field}.cells.cell_bytes"), cell_bytes as u64, 16, 4096, "bytes");
         }
     }
 }
@@ -212,67 +139,25 @@ fn check_red(c: &mut Checker, field: &str, r: &RedConfig) {
         c.f64_above(format!("{field}.queue_weight"), w, 0.0, 1.0, "");
     }
     c.f64_above(format!("{field}.max_p"), r.max_p, 0.0, 1.0, "");
-    c.f64_above(
-        format!("{field}.interval_s"),
-        r.interval_s,
-        0.0,
-        3600.0,
-        "s",
-    );
+    c.f64_above(format!("{field}.interval_s"), r.interval_s, 0.0, 3600.0, "s");
     c.f64_above(format!("{field}.alpha"), r.alpha, 0.0, 1.0, "");
     c.f64_above(format!("{field}.beta"), r.beta, 0.0, 1.0, "");
     c.f64_above(format!("{field}.top"), r.top, 0.0, 1.0, "");
     if let Some(b) = r.bottom {
         c.f64_in(format!("{field}.bottom"), b, 0.0, r.top.clamp(0.0, 1.0), "");
     }
-    c.f64_above(
-        format!("{field}.target_delay_s"),
-        r.target_delay_s,
-        0.0,
-        60.0,
-        "s",
-    );
+    c.f64_above(format!("{field}.target_delay_s"), r.target_delay_s, 0.0, 60.0, "s");
     c.f64_above(format!("{field}.rtt_s"), r.rtt_s, 0.0, 60.0, "s");
-    c.u64_in(
-        format!("{field}.mean_pkt_size_bytes"),
-        r.mean_pkt_size_bytes as u64,
-        1,
-        65_535,
-        "bytes",
-    );
+    c.u64_in(format!("{field}.mean_pkt_size_bytes"), r.mean_pkt_size_bytes as u64, 1, 65_535, "bytes");
     if let Some(bw) = r.link_bandwidth_bps {
-        c.u64_in(
-            format!("{field}.link_bandwidth_bps"),
-            bw,
-            1_000,
-            400_000_000_000,
-            "bit/s",
-        );
+        c.u64_in(format!("{field}.link_bandwidth_bps"), bw, 1_000, 400_000_000_000, "bit/s");
     }
 }
 
 fn check_flow(c: &mut Checker, f: &str, g: &FlowGroup, duration: f64) {
-    c.u64_in(
-        format!("{f}.count"),
-        g.count as u64,
-        1,
-        MAX_FLOWS as u64,
-        "flows",
-    );
-    c.u64_in(
-        format!("{f}.access_rate_bps"),
-        g.access_rate_bps,
-        1_000,
-        400_000_000_000,
-        "bit/s",
-    );
-    c.f64_in(
-        format!("{f}.access_delay_ms"),
-        g.access_delay_ms,
-        0.0,
-        10_000.0,
-        "ms",
-    );
+    c.u64_in(format!("{f}.count"), g.count as u64, 1, MAX_FLOWS as u64, "flows");
+    c.u64_in(format!("{f}.access_rate_bps"), g.access_rate_bps, 1_000, 400_000_000_000, "bit/s");
+    c.f64_in(format!("{f}.access_delay_ms"), g.access_delay_ms, 0.0, 10_000.0, "ms");
     if !(g.start_s.is_finite() && g.start_s >= 0.0 && g.start_s < duration) {
         c.push(
             format!("{f}.start_s"),
@@ -285,21 +170,12 @@ fn check_flow(c: &mut Checker, f: &str, g: &FlowGroup, duration: f64) {
             c.push(
                 format!("{f}.stop_s"),
                 stop,
-                format!(
-                    "after start_s = {} s, at most duration_s = {duration} s",
-                    g.start_s
-                ),
+                format!("after start_s = {} s, at most duration_s = {duration} s", g.start_s),
             );
         }
     }
     if let Some(size) = g.size_bytes {
-        c.u64_in(
-            format!("{f}.size_bytes"),
-            size,
-            1,
-            1_000_000_000_000,
-            "bytes",
-        );
+        c.u64_in(format!("{f}.size_bytes"), size, 1, 1_000_000_000_000, "bytes");
     }
     if let CcaSpec::Cubic(k) = &g.cca {
         c.f64_above(format!("{f}.cca.c"), k.c, 0.0, 100.0, "");
@@ -309,51 +185,17 @@ fn check_flow(c: &mut Checker, f: &str, g: &FlowGroup, duration: f64) {
 
 fn check_tcp(c: &mut Checker, t: &TcpConfig) {
     c.u64_in("tcp.mss_bytes", t.mss_bytes as u64, 16, 65_000, "bytes");
-    c.u64_in(
-        "tcp.initial_cwnd_segments",
-        t.initial_cwnd_segments as u64,
-        1,
-        1_000,
-        "segments",
-    );
+    c.u64_in("tcp.initial_cwnd_segments", t.initial_cwnd_segments as u64, 1, 1_000, "segments");
     c.f64_above("tcp.min_rto_ms", t.min_rto_ms, 0.0, 60_000.0, "ms");
     c.f64_above("tcp.initial_rto_ms", t.initial_rto_ms, 0.0, 60_000.0, "ms");
     if !(t.max_rto_ms.is_finite() && t.max_rto_ms >= t.min_rto_ms && t.max_rto_ms <= 600_000.0) {
-        c.push(
-            "tcp.max_rto_ms",
-            t.max_rto_ms,
-            format!("min_rto_ms = {} to 600000 ms", t.min_rto_ms),
-        );
+        c.push("tcp.max_rto_ms", t.max_rto_ms, format!("min_rto_ms = {} to 600000 ms", t.min_rto_ms));
     }
-    c.f64_in(
-        "tcp.clock_granularity_ms",
-        t.clock_granularity_ms,
-        0.0,
-        1_000.0,
-        "ms",
-    );
+    c.f64_in("tcp.clock_granularity_ms", t.clock_granularity_ms, 0.0, 1_000.0, "ms");
     c.f64_above("tcp.syn_timeout_ms", t.syn_timeout_ms, 0.0, 600_000.0, "ms");
-    c.u64_in(
-        "tcp.delayed_ack_count",
-        t.delayed_ack_count as u64,
-        1,
-        64,
-        "segments",
-    );
-    c.f64_in(
-        "tcp.delayed_ack_timeout_ms",
-        t.delayed_ack_timeout_ms,
-        0.0,
-        10_000.0,
-        "ms",
-    );
-    c.u64_in(
-        "tcp.dupack_threshold",
-        t.dupack_threshold as u64,
-        1,
-        100,
-        "ACKs",
-    );
+    c.u64_in("tcp.delayed_ack_count", t.delayed_ack_count as u64, 1, 64, "segments");
+    c.f64_in("tcp.delayed_ack_timeout_ms", t.delayed_ack_timeout_ms, 0.0, 10_000.0, "ms");
+    c.u64_in("tcp.dupack_threshold", t.dupack_threshold as u64, 1, 100, "ACKs");
     let mss = t.mss_bytes.max(1) as u64;
     c.u64_in(
         "tcp.send_buffer_bytes",
@@ -402,10 +244,7 @@ mod tests {
         assert!(fields.contains(&"bottleneck.rate_bps"));
         assert!(fields.contains(&"flows[0].access_delay_ms"));
         assert!(fields.contains(&"tcp.mss_bytes"));
-        let rate = errs
-            .iter()
-            .find(|e| e.field == "bottleneck.rate_bps")
-            .unwrap();
+        let rate = errs.iter().find(|e| e.field == "bottleneck.rate_bps").unwrap();
         assert_eq!(rate.value, "0");
         assert!(rate.allowed.contains("1000"));
     }
@@ -413,11 +252,8 @@ mod tests {
     #[test]
     fn red_thresholds_must_be_ordered() {
         let mut s = Scenario::default();
-        s.bottleneck.queue = QueueDiscSpec::Red(RedConfig {
-            min_th: 10.0,
-            max_th: 5.0,
-            ..RedConfig::default()
-        });
+        s.bottleneck.queue =
+            QueueDiscSpec::Red(RedConfig { min_th: 10.0, max_th: 5.0, ..RedConfig::default() });
         let errs = s.validate().unwrap_err();
         assert_eq!(errs[0].field, "bottleneck.queue.max_th");
     }

@@ -15,49 +15,35 @@ fn ms(v: f64) -> SimDuration {
     SimDuration::from_secs_f64(v / 1e3)
 }
 
+fn host_link(spec: LinkSpec, fifo: &QueueDiscSpec, rng: SimRng) -> Link {
+    Link::closed_form(spec, fifo.limit(), fifo.build(spec.rate, rng))
+}
+
 pub(super) fn build(sc: &Scenario) -> Simulation {
-    let host_fifo = QueueDiscSpec::Fifo {
-        limit: QueueLimit::Packets(sc.host_queue_packets),
-    };
+    let host_fifo = QueueDiscSpec::Fifo { limit: QueueLimit::Packets(sc.host_queue_packets) };
     let b = &sc.bottleneck;
     let b_rate = Rate(b.rate_bps);
-    let fwd = LinkSpec {
-        rate: b_rate,
-        delay: ms(b.delay_ms),
-        nic_queue_packets: b.nic_queue_packets,
-    };
-    let rev = LinkSpec {
-        nic_queue_packets: 0,
-        ..fwd
-    };
+    let fwd = LinkSpec { rate: b_rate, delay: ms(b.delay_ms), nic_queue_packets: b.nic_queue_packets };
+    let rev = LinkSpec { nic_queue_packets: 0, ..fwd };
     let mut links = vec![
-        Link::new(
-            fwd,
-            b.queue
-                .build(b_rate, SimRng::new(sc.seed, StreamId::Queue(BOTTLENECK))),
-        ),
-        Link::new(
-            rev,
-            host_fifo.build(b_rate, SimRng::new(sc.seed, StreamId::Queue(1))),
-        ),
+        Link::new(fwd, b.queue.build(b_rate, SimRng::new(sc.seed, StreamId::Queue(BOTTLENECK)))),
+        host_link(rev, &host_fifo, SimRng::new(sc.seed, StreamId::Queue(1))),
     ];
 
     let mut q = EventQueue::new();
     let mut flows = Vec::new();
     for (g, group) in sc.flows.iter().enumerate() {
         let rate = Rate(group.access_rate_bps);
-        let spec = LinkSpec {
-            rate,
-            delay: ms(group.access_delay_ms),
-            nic_queue_packets: 0,
-        };
+        let spec = LinkSpec { rate, delay: ms(group.access_delay_ms), nic_queue_packets: 0 };
         for _ in 0..group.count {
             let id = flows.len() as u32;
             let up = links.len() as u32;
             for dir in 0..2 {
                 let rng = SimRng::new(sc.seed, StreamId::Queue(up + dir));
-                links.push(Link::new(spec, host_fifo.build(rate, rng)));
+                links.push(host_link(spec, &host_fifo, rng));
             }
+            // The ACK return link of this sender is fed by the reverse bottleneck alone.
+            links[up as usize + 1].fed_only_by = Some(1);
             flows.push(Flow {
                 sender: TcpSender::new(id, &sc.tcp, &group.cca, group.size_bytes),
                 receiver: TcpReceiver::new(id, &sc.tcp),
@@ -65,10 +51,7 @@ pub(super) fn build(sc: &Scenario) -> Simulation {
                 ack_path: [1, up + 1],
                 group: g as u32,
             });
-            q.schedule(
-                SimTime::from_secs_f64(group.start_s),
-                Event::FlowStart { flow: id },
-            );
+            q.schedule(SimTime::from_secs_f64(group.start_s), Event::FlowStart { flow: id });
             if let Some(stop) = group.stop_s {
                 q.schedule(SimTime::from_secs_f64(stop), Event::FlowStop { flow: id });
             }

@@ -1,9 +1,10 @@
 //! Moving packets: endpoints → links → queue discs → the wire → the next hop or endpoint.
 
 use super::{Event, Simulation, BOTTLENECK};
-use crate::aqm::{QItem, QdiscCtx};
+use crate::aqm::{DropReason, Dropped, QItem, QdiscCtx};
 use crate::metrics::{DelayRecord, DropRecord};
 use crate::net::{Packet, PacketKind};
+use crate::time::SimTime;
 
 impl Simulation {
     /// Hands packets produced by an endpoint to the first link of their path.
@@ -27,20 +28,53 @@ impl Simulation {
 
     fn enqueue(&mut self, link: u32, id: u32) {
         let now = self.now();
+        if self.links[link as usize].fifo.is_some() {
+            self.admit_closed_form(link, id, now);
+            return;
+        }
         let p = self.pkts.get_mut(id);
         p.enqueued_at = now;
-        let item = QItem {
-            id,
-            bytes: p.wire_bytes,
-            flow: p.flow,
-            enqueued_at: now,
-        };
+        let item = QItem { id, bytes: p.wire_bytes, flow: p.flow, enqueued_at: now };
         let mut cx = QdiscCtx::new(now, &mut self.drops);
         if self.links[link as usize].qdisc.enqueue(item, &mut cx) && link == BOTTLENECK {
             self.backlog[item.flow as usize] += 1;
         }
         self.settle_drops(link);
         self.kick(link);
+    }
+
+    /// Admits a packet reaching a closed-form FIFO at `at`. When the next hop is a
+    /// closed-form FIFO fed only by this link, arrivals there come in the same order, so the
+    /// packet is carried through without an event per hop.
+    fn admit_closed_form(&mut self, mut link: u32, id: u32, mut at: SimTime) {
+        loop {
+            let p = self.pkts.get_mut(id);
+            p.enqueued_at = at;
+            let (bytes, flow) = (p.wire_bytes, p.flow);
+            let l = &mut self.links[link as usize];
+            let fifo = l.fifo.as_mut().expect("closed-form link");
+            let Some(done) = fifo.admit(at, bytes, l.spec.rate.tx_time(bytes)) else {
+                let item = QItem { id, bytes, flow, enqueued_at: at };
+                self.drops.push(Dropped { item, reason: DropReason::Overflow, was_queued: false });
+                self.settle_drops_at(link, at);
+                return;
+            };
+            l.tx_bytes += bytes as u64;
+            l.tx_packets += 1;
+            let arrival = done + l.spec.delay;
+            let p = self.pkts.get_mut(id);
+            let next_hop = p.hop + 1;
+            if (next_hop as usize) < 2 {
+                let next = self.path_link(self.pkts.get(id), next_hop);
+                if self.links[next as usize].fed_only_by == Some(link) {
+                    self.pkts.get_mut(id).hop = next_hop;
+                    (link, at) = (next, arrival);
+                    continue;
+                }
+            }
+            self.q.schedule(arrival, Event::Arrive { link, pkt: id });
+            return;
+        }
     }
 
     /// Starts a transmission if the link is idle, then refills the NIC queue from the disc.
@@ -56,16 +90,11 @@ impl Simulation {
             };
             if let Some(it) = next {
                 l.transmitting = Some(it);
-                self.q
-                    .schedule(now + l.tx_time(it.bytes), Event::TxDone { link });
+                self.q.schedule(now + l.tx_time(it.bytes), Event::TxDone { link });
                 if link == BOTTLENECK {
                     self.backlog[it.flow as usize] -= 1;
                     let delay_s = (now - it.enqueued_at).as_secs_f64() as f32;
-                    self.rec.delays.push(DelayRecord {
-                        t_s: now.as_secs_f64(),
-                        flow: it.flow,
-                        delay_s,
-                    });
+                    self.rec.delays.push(DelayRecord { t_s: now.as_secs_f64(), flow: it.flow, delay_s });
                 }
             }
         }
@@ -82,17 +111,16 @@ impl Simulation {
 
     /// Records and frees every packet a queue disc dropped.
     fn settle_drops(&mut self, link: u32) {
-        let t_s = self.now().as_secs_f64();
+        self.settle_drops_at(link, self.now());
+    }
+
+    fn settle_drops_at(&mut self, link: u32, at: SimTime) {
+        let t_s = at.as_secs_f64();
         for d in self.drops.drain(..) {
             if link == BOTTLENECK && d.was_queued {
                 self.backlog[d.item.flow as usize] -= 1;
             }
-            self.rec.drops.push(DropRecord {
-                t_s,
-                flow: d.item.flow,
-                link,
-                reason: d.reason,
-            });
+            self.rec.drops.push(DropRecord { t_s, flow: d.item.flow, link, reason: d.reason });
             self.counts.dropped += 1;
             self.pkts.remove(d.item.id);
         }
@@ -104,8 +132,7 @@ impl Simulation {
         let it = l.transmitting.take().expect("TxDone on an idle link");
         l.tx_bytes += it.bytes as u64;
         l.tx_packets += 1;
-        self.q
-            .schedule(now + l.spec.delay, Event::Arrive { link, pkt: it.id });
+        self.q.schedule(now + l.spec.delay, Event::Arrive { link, pkt: it.id });
         self.kick(link);
     }
 

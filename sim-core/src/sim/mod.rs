@@ -139,10 +139,7 @@ impl Simulation {
     }
 
     pub fn packet_counts(&self) -> PacketCounts {
-        PacketCounts {
-            in_flight: self.pkts.live(),
-            ..self.counts
-        }
+        PacketCounts { in_flight: self.pkts.live(), ..self.counts }
     }
 
     /// Statistics over what has been simulated so far (normally called at the end).
@@ -181,10 +178,12 @@ impl Simulation {
 
     /// RED's thresholds as the bottleneck applies them (after ARED's automatic reset).
     pub fn red_thresholds(&self) -> Option<(f64, f64)> {
-        self.links[BOTTLENECK as usize]
-            .qdisc
-            .red_view()
-            .map(|v| (v.min_th, v.max_th))
+        self.links[BOTTLENECK as usize].qdisc.red_view().map(|v| (v.min_th, v.max_th))
+    }
+
+    /// Bytes that finished serialisation on a link (0 = bottleneck, 1 = its reverse).
+    pub fn link_tx_bytes(&self, link: u32) -> u64 {
+        self.links[link as usize].tx_bytes
     }
 
     /// Unit of the bottleneck's buffer limit.
@@ -194,18 +193,16 @@ impl Simulation {
 
     fn handle(&mut self, ev: Event) {
         match ev {
+            Event::Arrive { link, .. } => eprintln!("EV arrive {}", link.min(2)),
+            other => eprintln!("EV {:?}", std::mem::discriminant(&other)),
+        }
+        match ev {
             Event::Arrive { link, pkt } => self.arrive(link, pkt),
             Event::TxDone { link } => self.tx_done(link),
-            Event::FlowStart { flow } => {
-                self.endpoint(flow, |f, now, out| f.sender.start(now, out))
-            }
+            Event::FlowStart { flow } => self.endpoint(flow, |f, now, out| f.sender.start(now, out)),
             Event::FlowStop { flow } => self.flows[flow as usize].sender.stop(),
-            Event::SenderTimer { flow } => {
-                self.endpoint(flow, |f, now, out| f.sender.on_timer(now, out))
-            }
-            Event::ReceiverTimer { flow } => {
-                self.endpoint(flow, |f, now, out| f.receiver.on_timer(now, out))
-            }
+            Event::SenderTimer { flow } => self.endpoint(flow, |f, now, out| f.sender.on_timer(now, out)),
+            Event::ReceiverTimer { flow } => self.endpoint(flow, |f, now, out| f.receiver.on_timer(now, out)),
             Event::Sample => self.sample(),
         }
     }
@@ -258,8 +255,7 @@ impl Simulation {
             total += got;
             s.flow_goodput_bps.push(got as f64 * 8.0 / dt);
             s.flow_cwnd_bytes.push(f.sender.cwnd());
-            s.flow_srtt_ms
-                .push(f.sender.srtt().map_or(0.0, |r| r.as_secs_f64() * 1e3));
+            s.flow_srtt_ms.push(f.sender.srtt().map_or(0.0, |r| r.as_secs_f64() * 1e3));
         }
         s.goodput_bps = total as f64 * 8.0 / dt;
         self.rec.samples.push(s);

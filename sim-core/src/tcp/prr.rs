@@ -15,9 +15,7 @@ impl Prr {
     pub fn enter(&mut self, flight_bytes: u64, sacked_bytes: u64, delivered_bytes: u64, mss: u32) {
         self.prr_delivered = 0;
         self.prr_out = 0;
-        self.recover_fs = (flight_bytes + delivered_bytes)
-            .saturating_sub(sacked_bytes)
-            .max(mss as u64);
+        self.recover_fs = (flight_bytes + delivered_bytes).saturating_sub(sacked_bytes).max(mss as u64);
     }
 
     /// On each ACK in recovery: returns the new cwnd in bytes.

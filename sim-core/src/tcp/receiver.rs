@@ -73,10 +73,7 @@ impl TcpReceiver {
     }
 
     fn ooo_bytes(&self) -> u64 {
-        self.blocks
-            .iter()
-            .map(|b| (b.end - b.start) as u64 * self.mss as u64)
-            .sum()
+        self.blocks.iter().map(|b| (b.end - b.start) as u64 * self.mss as u64).sum()
     }
 
     fn holds(&self, seq: u32) -> bool {
@@ -138,10 +135,7 @@ impl TcpReceiver {
 
     /// Merges `seq` into the out-of-order ranges; the block holding it goes first.
     fn insert_block(&mut self, seq: u32) {
-        let mut nb = SackBlock {
-            start: seq,
-            end: seq + 1,
-        };
+        let mut nb = SackBlock { start: seq, end: seq + 1 };
         self.blocks.retain(|b| {
             if b.end == nb.start {
                 nb.start = b.start;
@@ -165,11 +159,7 @@ impl TcpReceiver {
 
     fn ack_packet(&mut self, now: SimTime) -> Packet {
         let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
-        let n = if self.sack {
-            self.blocks.len().min(MAX_SACK_BLOCKS)
-        } else {
-            0
-        };
+        let n = if self.sack { self.blocks.len().min(MAX_SACK_BLOCKS) } else { 0 };
         sack[..n].copy_from_slice(&self.blocks[..n]);
         self.delack_count = 0;
         self.delack_timer.disarm();
@@ -220,13 +210,7 @@ mod tests {
     }
 
     fn rx() -> TcpReceiver {
-        TcpReceiver::new(
-            0,
-            &TcpConfig {
-                mss_bytes: 1000,
-                ..TcpConfig::default()
-            },
-        )
+        TcpReceiver::new(0, &TcpConfig { mss_bytes: 1000, ..TcpConfig::default() })
     }
 
     #[test]

@@ -59,9 +59,7 @@ impl RttEstimator {
     pub fn rto(&self) -> SimDuration {
         let base = match self.srtt {
             None => self.initial_rto,
-            Some(s) => {
-                SimDuration(s.0 + self.granularity.0.max(4 * self.rttvar.0)).max(self.min_rto)
-            }
+            Some(s) => SimDuration(s.0 + self.granularity.0.max(4 * self.rttvar.0)).max(self.min_rto),
         };
         let backed = base.0.saturating_mul(1u64 << self.backoff.min(32));
         SimDuration(backed.min(self.max_rto.0))

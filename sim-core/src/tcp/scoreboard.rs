@@ -68,27 +68,21 @@ impl Scoreboard {
 
     /// RFC 6675 `SetPipe()`, in segments.
     pub fn pipe(&self) -> u32 {
-        (self.outstanding() + self.retrans)
-            .saturating_sub(self.sacked + self.lost + self.reno_sacked)
+        (self.outstanding() + self.retrans).saturating_sub(self.sacked + self.lost + self.reno_sacked)
     }
 
     fn seg(&self, seq: u32) -> Option<&Seg> {
-        seq.checked_sub(self.una)
-            .and_then(|i| self.segs.get(i as usize))
+        seq.checked_sub(self.una).and_then(|i| self.segs.get(i as usize))
     }
 
     fn seg_mut(&mut self, seq: u32) -> Option<&mut Seg> {
-        seq.checked_sub(self.una)
-            .and_then(|i| self.segs.get_mut(i as usize))
+        seq.checked_sub(self.una).and_then(|i| self.segs.get_mut(i as usize))
     }
 
     /// Records a first transmission; returns its segment index.
     pub fn push_new(&mut self, now: SimTime) -> u32 {
         let seq = self.nxt();
-        self.segs.push_back(Seg {
-            sent_at: now,
-            ..Seg::default()
-        });
+        self.segs.push_back(Seg { sent_at: now, ..Seg::default() });
         seq
     }
 
@@ -173,10 +167,7 @@ impl Scoreboard {
             Some(_) => {
                 let from = (seq - self.una) as usize + 1;
                 let top = self.high_sacked.saturating_sub(self.una) as usize;
-                (from..top.min(self.segs.len()))
-                    .filter(|&i| self.segs[i].sacked)
-                    .count() as u32
-                    >= dupthresh
+                (from..top.min(self.segs.len())).filter(|&i| self.segs[i].sacked).count() as u32 >= dupthresh
             }
         }
     }
@@ -235,9 +226,7 @@ impl Scoreboard {
         }
         self.high_sacked = self.high_sacked.max(self.una);
         // Duplicate ACKs counted for segments now cumulatively acknowledged are spent.
-        self.reno_sacked = self
-            .reno_sacked
-            .saturating_sub(a.segments.saturating_sub(1));
+        self.reno_sacked = self.reno_sacked.saturating_sub(a.segments.saturating_sub(1));
         a
     }
 
@@ -261,12 +250,7 @@ impl Scoreboard {
         }
         if rule3 && self.high_sacked > self.una {
             let top = (self.high_sacked - self.una) as usize;
-            if let Some(i) = self
-                .segs
-                .iter()
-                .take(top)
-                .position(|s| !s.sacked && !s.retrans)
-            {
+            if let Some(i) = self.segs.iter().take(top).position(|s| !s.sacked && !s.retrans) {
                 return Some(NextSeg::Retransmit(self.una + i as u32));
             }
         }

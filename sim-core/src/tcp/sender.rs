@@ -180,14 +180,7 @@ impl TcpSender {
     fn send_syn(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         self.syn_sent_at = now;
         // MSS and SACK-permitted options ride on the SYN: 8 more bytes.
-        out.push(self.packet(
-            PacketKind::Syn,
-            0,
-            0,
-            self.header_bytes + 8,
-            now,
-            self.syn_retries > 0,
-        ));
+        out.push(self.packet(PacketKind::Syn, 0, 0, self.header_bytes + 8, now, self.syn_retries > 0));
         // ns-3: connection timeout doubles per retry.
         let timeout = ms(self.cfg.syn_timeout_ms).mul(1 << self.syn_retries.min(16));
         self.rto_timer.arm(now + timeout);
@@ -232,8 +225,7 @@ impl TcpSender {
             return false;
         }
         // The send buffer holds everything unacknowledged plus what is about to go.
-        (self.sb.outstanding() as u64 + 1) * self.tcb.mss as u64
-            <= self.cfg.send_buffer_bytes as u64
+        (self.sb.outstanding() as u64 + 1) * self.tcb.mss as u64 <= self.cfg.send_buffer_bytes as u64
     }
 
     /// RFC 6675 (C): send while cwnd − pipe allows a full segment.
@@ -316,11 +308,7 @@ impl TcpSender {
             return; // stale, or acknowledges data never sent
         }
         self.rwnd = p.rwnd;
-        let newly_sacked = if self.cfg.sack {
-            self.sb.apply_sack(p.sack_blocks())
-        } else {
-            0
-        };
+        let newly_sacked = if self.cfg.sack { self.sb.apply_sack(p.sack_blocks()) } else { 0 };
         let retx_head_acked = p.ack > old_una && self.sb.is_retransmitted(old_una);
         let adv = self.sb.advance(p.ack);
         if self.cfg.sack && newly_sacked > 0 {
@@ -334,19 +322,9 @@ impl TcpSender {
         self.tcb.last_acked = p.ack;
         self.tcb.bytes_in_flight = self.bytes_in_flight();
 
-        let is_dupack = if self.cfg.sack {
-            newly_sacked > 0
-        } else {
-            p.ack == old_una && old_una < self.sb.nxt()
-        };
-        self.process_ack(
-            p.ack,
-            old_una,
-            is_dupack,
-            delivered_segs,
-            retx_head_acked,
-            now,
-        );
+        let is_dupack =
+            if self.cfg.sack { newly_sacked > 0 } else { p.ack == old_una && old_una < self.sb.nxt() };
+        self.process_ack(p.ack, old_una, is_dupack, delivered_segs, retx_head_acked, now);
 
         if self.total_segments.is_some_and(|n| self.sb.una() >= n) {
             self.phase = Phase::Completed;
@@ -362,9 +340,7 @@ impl TcpSender {
     fn take_rtt_sample(&mut self, p: &Packet, adv: &super::scoreboard::Advance, now: SimTime) {
         let sample = if self.cfg.timestamps {
             let now_ms = now.as_millis() as u32;
-            now_ms
-                .checked_sub(p.ts_ecr)
-                .map(|d| SimDuration::from_millis(d as u64))
+            now_ms.checked_sub(p.ts_ecr).map(|d| SimDuration::from_millis(d as u64))
         } else {
             adv.unambiguous_sent_at.map(|t| now - t)
         };
@@ -380,11 +356,7 @@ impl TcpSender {
     }
 
     fn ack_sample(&self, segs: u32, now: SimTime) -> AckSample {
-        AckSample {
-            now,
-            segments_acked: segs,
-            rtt: self.rtt.srtt(),
-        }
+        AckSample { now, segments_acked: segs, rtt: self.rtt.srtt() }
     }
 
     /// ns-3 `ProcessAck`: the congestion state machine for one ACK.
@@ -490,8 +462,7 @@ impl TcpSender {
             CongState::Disorder => {
                 let una = self.sb.una();
                 let thresh = self.cfg.dupack_threshold;
-                let by_count =
-                    self.dupacks == thresh && (una >= self.recover || !self.recover_active);
+                let by_count = self.dupacks == thresh && (una >= self.recover || !self.recover_active);
                 if by_count || (self.cfg.sack && self.sb.is_lost(una, thresh)) {
                     self.enter_recovery(delivered, now);
                 } else if !self.cfg.sack {
@@ -504,16 +475,9 @@ impl TcpSender {
 
     fn prr_update(&mut self, delivered_segs: u32, safe: bool) {
         let mss = self.tcb.mss;
-        let delivered = if self.cfg.sack {
-            delivered_segs as u64 * mss as u64
-        } else {
-            mss as u64
-        };
+        let delivered = if self.cfg.sack { delivered_segs as u64 * mss as u64 } else { mss as u64 };
         let pipe = self.bytes_in_flight() as u64;
-        if let Some(c) = self
-            .prr
-            .on_ack(delivered, pipe, self.tcb.ssthresh as u64, mss, safe)
-        {
+        if let Some(c) = self.prr.on_ack(delivered, pipe, self.tcb.ssthresh as u64, mss, safe) {
             self.tcb.cwnd = c;
         }
     }
@@ -529,9 +493,7 @@ impl TcpSender {
         self.stats.fast_recoveries += 1;
         self.set_state(CongState::Recovery, now);
         let in_flight = self.bytes_in_flight();
-        self.tcb.ssthresh = self
-            .cc
-            .on_congestion(&self.tcb, in_flight, CongestionKind::DupAck);
+        self.tcb.ssthresh = self.cc.on_congestion(&self.tcb, in_flight, CongestionKind::DupAck);
         let mss = self.tcb.mss as u64;
         self.prr.enter(
             self.sb.outstanding() as u64 * mss,
@@ -579,9 +541,7 @@ impl TcpSender {
         self.rtt.back_off();
         // A segment already resent by the timer does not reduce ssthresh again.
         if !head_already_resent {
-            self.tcb.ssthresh = self
-                .cc
-                .on_congestion(&self.tcb, in_flight, CongestionKind::Rto);
+            self.tcb.ssthresh = self.cc.on_congestion(&self.tcb, in_flight, CongestionKind::Rto);
         }
         self.set_state(CongState::Loss, now);
         self.tcb.cwnd = self.tcb.mss;

@@ -51,8 +51,7 @@ impl Loopback {
                 }
             }
             self.order += 1;
-            self.wire
-                .insert((self.now + self.one_way, self.order), (p, to_receiver));
+            self.wire.insert((self.now + self.one_way, self.order), (p, to_receiver));
         }
     }
 
@@ -62,11 +61,7 @@ impl Loopback {
         self.put(std::mem::take(&mut out), true);
         loop {
             let next_wire = self.wire.keys().next().map(|k| k.0);
-            let candidates = [
-                next_wire,
-                self.s.rto_timer.deadline(),
-                self.r.delack_timer.deadline(),
-            ];
+            let candidates = [next_wire, self.s.rto_timer.deadline(), self.r.delack_timer.deadline()];
             let Some(t) = candidates.iter().flatten().min().copied() else {
                 break;
             };
@@ -98,11 +93,7 @@ impl Loopback {
 }
 
 fn cfg(sack: bool) -> TcpConfig {
-    TcpConfig {
-        mss_bytes: 1000,
-        sack,
-        ..TcpConfig::default()
-    }
+    TcpConfig { mss_bytes: 1000, sack, ..TcpConfig::default() }
 }
 
 fn recover(sack: bool, cca: CcaSpec, lost: &[u32]) -> Loopback {
@@ -183,11 +174,7 @@ fn rto_backs_off_exponentially_while_retransmissions_are_lost() {
     let mut l = Loopback::new(cfg(true), CcaSpec::NewReno, 5).drop_segment(4, 3);
     l.run(SimTime::from_secs_f64(60.0));
     assert_eq!(l.s.stats().timeouts, 3);
-    let gaps: Vec<f64> = l
-        .rto_times
-        .windows(2)
-        .map(|w| (w[1] - w[0]).as_secs_f64())
-        .collect();
+    let gaps: Vec<f64> = l.rto_times.windows(2).map(|w| (w[1] - w[0]).as_secs_f64()).collect();
     assert!((gaps[0] - 2.0).abs() < 0.01, "{gaps:?}");
     assert!((gaps[1] - 4.0).abs() < 0.01, "{gaps:?}");
     assert_eq!(l.s.phase(), Phase::Completed);
@@ -207,18 +194,11 @@ fn repeated_rto_holds_ssthresh() {
 #[test]
 fn karn_rtt_is_not_sampled_from_a_retransmitted_segment() {
     // Without timestamps a retransmission's ACK is ambiguous: the backed-off RTO stays.
-    let cfg = TcpConfig {
-        timestamps: false,
-        ..cfg(true)
-    };
+    let cfg = TcpConfig { timestamps: false, ..cfg(true) };
     let mut l = Loopback::new(cfg, CcaSpec::NewReno, 5).drop_segment(4, 1);
     l.run(SimTime::from_secs_f64(30.0));
     assert_eq!(l.s.stats().timeouts, 1);
-    assert_eq!(
-        l.s.rto(),
-        SimDuration::from_secs(2),
-        "backoff must survive an ambiguous ACK"
-    );
+    assert_eq!(l.s.rto(), SimDuration::from_secs(2), "backoff must survive an ambiguous ACK");
 }
 
 #[test]
@@ -230,10 +210,7 @@ fn with_timestamps_a_retransmission_still_gives_a_valid_sample() {
 
 #[test]
 fn send_buffer_caps_the_data_in_flight() {
-    let cfg = TcpConfig {
-        send_buffer_bytes: 8_000,
-        ..cfg(true)
-    };
+    let cfg = TcpConfig { send_buffer_bytes: 8_000, ..cfg(true) };
     let mut l = Loopback::new(cfg, CcaSpec::NewReno, 100);
     l.run(SimTime::from_secs_f64(0.021));
     assert!(l.s.segments_outstanding() <= 8);

@@ -34,36 +34,21 @@ pub struct Args {
 }
 
 pub fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
-    let mut a = Args {
-        command: it.next().ok_or("missing command")?,
-        ..Args::default()
-    };
+    let mut a = Args { command: it.next().ok_or("missing command")?, ..Args::default() };
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--preset" => a.preset = Some(value("--preset")?),
             "--variant" => a.variant = Some(value("--variant")?),
-            "--variants" => {
-                a.variants = Some(
-                    value("--variants")?
-                        .split(',')
-                        .map(str::to_string)
-                        .collect(),
-                )
-            }
+            "--variants" => a.variants = Some(value("--variants")?.split(',').map(str::to_string).collect()),
             "--set" => {
                 let kv = value("--set")?;
-                let (k, v) = kv
-                    .split_once('=')
-                    .ok_or(format!("--set {kv}: expected PATH=VALUE"))?;
+                let (k, v) = kv.split_once('=').ok_or(format!("--set {kv}: expected PATH=VALUE"))?;
                 a.sets.push((k.to_string(), v.to_string()));
             }
             "--seed" => {
                 let v = value("--seed")?;
-                a.seed = Some(
-                    v.parse()
-                        .map_err(|_| format!("--seed {v}: expected a whole number"))?,
-                );
+                a.seed = Some(v.parse().map_err(|_| format!("--seed {v}: expected a whole number"))?);
             }
             "--out" => a.out = Some(value("--out")?),
             "--quiet" | "-q" => a.quiet = true,

@@ -20,11 +20,7 @@ fn main() -> ExitCode {
                 eprintln!("error: {e}\n");
             }
             eprintln!("{}", args::USAGE);
-            return if e.is_empty() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(2)
-            };
+            return if e.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) };
         }
     };
     let result = match args.command.as_str() {
@@ -49,12 +45,7 @@ fn main() -> ExitCode {
 
 fn list_presets() {
     for p in preset_list() {
-        println!(
-            "{}  {}\n  variants: {}\n",
-            p.name,
-            p.title,
-            p.variants.join(", ")
-        );
+        println!("{}  {}\n  variants: {}\n", p.name, p.title, p.variants.join(", "));
     }
 }
 
@@ -74,11 +65,7 @@ fn load(a: &args::Args, variant: Option<&str>) -> Result<Scenario, String> {
     }
     sc.validate().map_err(|errs| {
         let lines: Vec<String> = errs.iter().map(|e| format!("  {e}")).collect();
-        format!(
-            "the scenario has {} invalid field(s):\n{}",
-            errs.len(),
-            lines.join("\n")
-        )
+        format!("the scenario has {} invalid field(s):\n{}", errs.len(), lines.join("\n"))
     })?;
     Ok(sc)
 }
@@ -92,10 +79,7 @@ fn simulate(sc: &Scenario, label: &str, quiet: bool) -> Simulation {
         sim.step_until(SimTime(end * pct / 100));
         if show {
             let bar = "#".repeat((pct / 4) as usize);
-            eprint!(
-                "\r{label:<14} [{bar:<25}] {pct:>3}%  t = {:.1} s",
-                sim.now().as_secs_f64()
-            );
+            eprint!("\r{label:<14} [{bar:<25}] {pct:>3}%  t = {:.1} s", sim.now().as_secs_f64());
             let _ = std::io::stderr().flush();
         }
     }
@@ -107,9 +91,7 @@ fn simulate(sc: &Scenario, label: &str, quiet: bool) -> Simulation {
 
 /// File prefix: the preset variant, else the queue disc's name.
 fn alg_name(sc: &Scenario, variant: Option<&str>) -> String {
-    variant
-        .map(str::to_string)
-        .unwrap_or_else(|| sc.bottleneck.queue.name().to_string())
+    variant.map(str::to_string).unwrap_or_else(|| sc.bottleneck.queue.name().to_string())
 }
 
 fn run(a: &args::Args) -> Result<(), String> {
@@ -126,18 +108,12 @@ fn run(a: &args::Args) -> Result<(), String> {
     let alg = alg_name(&sc, variant.as_deref());
     let sim = simulate(&sc, &alg, a.quiet);
     let summary = sim.summary();
-    print!(
-        "{}",
-        tables::run_tables(&summary, alg.trim_end_matches("-nic"))
-    );
+    print!("{}", tables::run_tables(&summary, alg.trim_end_matches("-nic")));
     if let Some(dir) = &a.out {
         let dir = PathBuf::from(dir);
         output::write_all(&dir, &alg, sim.recorder(), &summary)?;
-        std::fs::write(
-            dir.join("summary.json"),
-            serde_json::to_string_pretty(&summary).unwrap(),
-        )
-        .map_err(|e| e.to_string())?;
+        std::fs::write(dir.join("summary.json"), serde_json::to_string_pretty(&summary).unwrap())
+            .map_err(|e| e.to_string())?;
         println!(
             "wrote {alg}_queue.csv, {alg}_drops.csv, {alg}_throughput.csv, summary.json to {}",
             dir.display()
@@ -148,18 +124,11 @@ fn run(a: &args::Args) -> Result<(), String> {
 
 fn compare(a: &args::Args) -> Result<(), String> {
     let name = a.preset.as_deref().ok_or("compare needs --preset NAME")?;
-    let info = preset_list()
-        .into_iter()
-        .find(|p| p.name == name)
-        .ok_or(format!("unknown preset '{name}'"))?;
+    let info =
+        preset_list().into_iter().find(|p| p.name == name).ok_or(format!("unknown preset '{name}'"))?;
     let variants: Vec<String> = match &a.variants {
         Some(v) => v.clone(),
-        None => info
-            .variants
-            .iter()
-            .filter(|v| !v.ends_with("-nic"))
-            .map(|v| v.to_string())
-            .collect(),
+        None => info.variants.iter().filter(|v| !v.ends_with("-nic")).map(|v| v.to_string()).collect(),
     };
     let mut runs = Vec::new();
     let mut all = serde_json::Map::new();
@@ -176,8 +145,7 @@ fn compare(a: &args::Args) -> Result<(), String> {
     print!("{}", tables::compare_table(&runs));
     if let Some(dir) = &a.out {
         let p = PathBuf::from(dir).join("summary.json");
-        std::fs::write(&p, serde_json::to_string_pretty(&all).unwrap())
-            .map_err(|e| e.to_string())?;
+        std::fs::write(&p, serde_json::to_string_pretty(&all).unwrap()).map_err(|e| e.to_string())?;
         println!("wrote the traces of each variant and summary.json to {dir}");
     }
     Ok(())

@@ -38,10 +38,7 @@ pub fn write_all(dir: &Path, alg: &str, rec: &Recorder, summary: &Summary) -> Re
         (format!("{alg}_queue.csv"), queue_csv(rec)),
         (format!("{alg}_drops.csv"), drops_csv(rec)),
         (format!("{alg}_throughput.csv"), throughput_csv(rec)),
-        (
-            format!("{alg}_summary.json"),
-            serde_json::to_string_pretty(summary).map_err(|e| e.to_string())?,
-        ),
+        (format!("{alg}_summary.json"), serde_json::to_string_pretty(summary).map_err(|e| e.to_string())?),
     ];
     for (name, body) in files {
         let p = dir.join(name);

@@ -10,8 +10,8 @@ pub fn apply(sc: &Scenario, sets: &[(String, String)]) -> Result<Scenario, Strin
     let mut v = serde_json::to_value(sc).map_err(|e| e.to_string())?;
     for (path, raw) in sets {
         let new: Value = serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.clone()));
-        let slot = locate(&mut v, path)
-            .ok_or_else(|| format!("--set {path}: no such field in the scenario"))?;
+        let slot =
+            locate(&mut v, path).ok_or_else(|| format!("--set {path}: no such field in the scenario"))?;
         *slot = new;
     }
     serde_json::from_value(v).map_err(|e| format!("--set: {e}"))
@@ -43,10 +43,7 @@ mod tests {
         let sc = Scenario::default();
         let s = apply(
             &sc,
-            &[
-                ("bottleneck.nic_queue_packets".into(), "100".into()),
-                ("flows[0].count".into(), "7".into()),
-            ],
+            &[("bottleneck.nic_queue_packets".into(), "100".into()), ("flows[0].count".into(), "7".into())],
         )
         .unwrap();
         assert_eq!(s.bottleneck.nic_queue_packets, 100);
@@ -55,10 +52,8 @@ mod tests {
 
     #[test]
     fn unknown_paths_are_reported() {
-        assert!(
-            apply(&Scenario::default(), &[("nope.x".into(), "1".into())])
-                .unwrap_err()
-                .contains("nope.x")
-        );
+        assert!(apply(&Scenario::default(), &[("nope.x".into(), "1".into())])
+            .unwrap_err()
+            .contains("nope.x"));
     }
 }

@@ -5,8 +5,7 @@ use sim_core::scenario::published::{self, RedStudyFigures};
 use std::fmt::Write as _;
 
 fn pub_or_dash(v: Option<f64>, prec: usize) -> String {
-    v.map(|x| format!("{x:.prec$}"))
-        .unwrap_or_else(|| "-".into())
+    v.map(|x| format!("{x:.prec$}")).unwrap_or_else(|| "-".into())
 }
 
 /// Tables 6-9 for one run; `alg` picks the published row (red, ared, gentle).
@@ -14,11 +13,7 @@ pub fn run_tables(s: &Summary, alg: &str) -> String {
     let p = published::red_study(alg);
     let mut o = String::new();
     let row = |o: &mut String, name: &str, ours: f64, paper: Option<f64>, prec: usize| {
-        let _ = writeln!(
-            o,
-            "  {name:<34} {ours:>12.prec$} {:>12}",
-            pub_or_dash(paper, prec)
-        );
+        let _ = writeln!(o, "  {name:<34} {ours:>12.prec$} {:>12}", pub_or_dash(paper, prec));
     };
     let _ = writeln!(
         o,
@@ -32,136 +27,48 @@ pub fn run_tables(s: &Summary, alg: &str) -> String {
     let _ = writeln!(o, "Table 6: queue length (packets, 100 ms samples)");
     let q = &s.queue;
     row(&mut o, "mean", q.mean_packets, p.map(|p| p.queue_mean), 2);
-    row(
-        &mut o,
-        "std. dev.",
-        q.std_packets,
-        p.map(|p| p.queue_std),
-        2,
-    );
-    row(
-        &mut o,
-        "median",
-        q.median_packets,
-        p.map(|p| p.queue_median),
-        1,
-    );
+    row(&mut o, "std. dev.", q.std_packets, p.map(|p| p.queue_std), 2);
+    row(&mut o, "median", q.median_packets, p.map(|p| p.queue_median), 1);
     row(&mut o, "p90", q.p90_packets, p.map(|p| p.queue_p90), 1);
     row(&mut o, "p99", q.p99_packets, p.map(|p| p.queue_p99), 1);
     row(&mut o, "empty (%)", q.empty_pct, p.map(|p| p.empty_pct), 1);
     if let Some(z) = &s.zones {
-        let _ = writeln!(
-            o,
-            "Table 7: EWMA average in each zone (%), minTh {} maxTh {}",
-            z.min_th, z.max_th
-        );
+        let _ = writeln!(o, "Table 7: EWMA average in each zone (%), minTh {} maxTh {}", z.min_th, z.max_th);
         let zp = p.map(|p| p.zones_pct);
         row(&mut o, "avg < minTh", z.below_min_pct, zp.map(|z| z[0]), 1);
-        row(
-            &mut o,
-            "[minTh, maxTh)",
-            z.min_to_max_pct,
-            zp.map(|z| z[1]),
-            1,
-        );
-        row(
-            &mut o,
-            "[maxTh, 2maxTh)",
-            z.max_to_2max_pct,
-            zp.map(|z| z[2]),
-            1,
-        );
+        row(&mut o, "[minTh, maxTh)", z.min_to_max_pct, zp.map(|z| z[1]), 1);
+        row(&mut o, "[maxTh, 2maxTh)", z.max_to_2max_pct, zp.map(|z| z[2]), 1);
         row(&mut o, ">= 2maxTh", z.above_2max_pct, zp.map(|z| z[3]), 1);
     }
     let t = &s.throughput;
     let _ = writeln!(o, "Table 8: aggregate goodput (Mbit/s, 100 ms samples)");
-    row(
-        &mut o,
-        "mean",
-        t.mean_bps / 1e6,
-        p.map(|p| p.throughput_mbps),
-        4,
-    );
-    row(
-        &mut o,
-        "std. dev.",
-        t.std_bps / 1e6,
-        p.map(|p| p.throughput_std_mbps),
-        4,
-    );
-    row(
-        &mut o,
-        "min",
-        t.min_bps / 1e6,
-        p.map(|p| p.throughput_min_mbps),
-        3,
-    );
-    row(
-        &mut o,
-        "max",
-        t.max_bps / 1e6,
-        p.map(|p| p.throughput_max_mbps),
-        3,
-    );
-    row(
-        &mut o,
-        "CV (%) over 100 ms [study's]",
-        t.cv_pct,
-        p.map(|p| p.cv_pct),
-        1,
-    );
+    row(&mut o, "mean", t.mean_bps / 1e6, p.map(|p| p.throughput_mbps), 4);
+    row(&mut o, "std. dev.", t.std_bps / 1e6, p.map(|p| p.throughput_std_mbps), 4);
+    row(&mut o, "min", t.min_bps / 1e6, p.map(|p| p.throughput_min_mbps), 3);
+    row(&mut o, "max", t.max_bps / 1e6, p.map(|p| p.throughput_max_mbps), 3);
+    row(&mut o, "CV (%) over 100 ms [study's]", t.cv_pct, p.map(|p| p.cv_pct), 1);
     row(&mut o, "CV (%) over 1 s bins", t.cv_1s_pct, None, 1);
     let d = &s.drops;
     let _ = writeln!(o, "Table 9: drops at the bottleneck");
-    row(
-        &mut o,
-        "total after warm-up [study's]",
-        d.total as f64,
-        p.map(|p| p.drops as f64),
-        0,
-    );
+    row(&mut o, "total after warm-up [study's]", d.total as f64, p.map(|p| p.drops as f64), 0);
     row(&mut o, "total incl. warm-up", d.total_all as f64, None, 0);
-    row(
-        &mut o,
-        "per second",
-        d.per_second,
-        p.map(|p| p.drops_per_s),
-        2,
-    );
-    row(
-        &mut o,
-        "median interval (ms)",
-        d.median_interval_ms,
-        p.map(|p| p.median_interval_ms),
-        1,
-    );
+    row(&mut o, "per second", d.per_second, p.map(|p| p.drops_per_s), 2);
+    row(&mut o, "median interval (ms)", d.median_interval_ms, p.map(|p| p.median_interval_ms), 1);
     let _ = writeln!(
         o,
         "  {:<34} {:>12} {:>12}",
         "seconds with drops",
         format!("{}/{}", d.seconds_with_drops, d.seconds_observed),
-        p.map(|p| format!("{}/58", p.active_seconds))
-            .unwrap_or("-".into())
+        p.map(|p| format!("{}/58", p.active_seconds)).unwrap_or("-".into())
     );
-    row(
-        &mut o,
-        "largest drops in one second",
-        d.max_in_one_second as f64,
-        p.map(|p| p.max_burst as f64),
-        0,
-    );
+    row(&mut o, "largest drops in one second", d.max_in_one_second as f64, p.map(|p| p.max_burst as f64), 0);
     let _ = writeln!(
         o,
         "  {:<34} {:>12}",
         "early / forced / overflow",
         format!("{}/{}/{}", d.early, d.forced, d.overflow)
     );
-    let _ = writeln!(
-        o,
-        "Fairness: Jain's index over {} flows = {:.4}",
-        s.flows.len(),
-        s.jfi
-    );
+    let _ = writeln!(o, "Fairness: Jain's index over {} flows = {:.4}", s.flows.len(), s.jfi);
     o
 }
 
@@ -171,55 +78,15 @@ type PickPaper = fn(&RedStudyFigures) -> f64;
 /// Table 10: the variants side by side, each with its published value.
 pub fn compare_table(runs: &[(String, Summary)]) -> String {
     let rows: [(&str, usize, Pick, PickPaper); 9] = [
-        (
-            "Mean throughput (Mbit/s)",
-            4,
-            |s| s.throughput.mean_bps / 1e6,
-            |p| p.throughput_mbps,
-        ),
-        (
-            "Throughput CV (%)",
-            1,
-            |s| s.throughput.cv_pct,
-            |p| p.cv_pct,
-        ),
-        (
-            "Mean queue (pkt)",
-            2,
-            |s| s.queue.mean_packets,
-            |p| p.queue_mean,
-        ),
-        (
-            "Queue std. dev.",
-            2,
-            |s| s.queue.std_packets,
-            |p| p.queue_std,
-        ),
-        (
-            "p99 queue (pkt)",
-            1,
-            |s| s.queue.p99_packets,
-            |p| p.queue_p99,
-        ),
+        ("Mean throughput (Mbit/s)", 4, |s| s.throughput.mean_bps / 1e6, |p| p.throughput_mbps),
+        ("Throughput CV (%)", 1, |s| s.throughput.cv_pct, |p| p.cv_pct),
+        ("Mean queue (pkt)", 2, |s| s.queue.mean_packets, |p| p.queue_mean),
+        ("Queue std. dev.", 2, |s| s.queue.std_packets, |p| p.queue_std),
+        ("p99 queue (pkt)", 1, |s| s.queue.p99_packets, |p| p.queue_p99),
         ("Empty queue (%)", 1, |s| s.queue.empty_pct, |p| p.empty_pct),
-        (
-            "Total drops",
-            0,
-            |s| s.drops.total as f64,
-            |p| p.drops as f64,
-        ),
-        (
-            "Median inter-drop (ms)",
-            1,
-            |s| s.drops.median_interval_ms,
-            |p| p.median_interval_ms,
-        ),
-        (
-            "Seconds with drops",
-            0,
-            |s| s.drops.seconds_with_drops as f64,
-            |p| p.active_seconds as f64,
-        ),
+        ("Total drops", 0, |s| s.drops.total as f64, |p| p.drops as f64),
+        ("Median inter-drop (ms)", 1, |s| s.drops.median_interval_ms, |p| p.median_interval_ms),
+        ("Seconds with drops", 0, |s| s.drops.seconds_with_drops as f64, |p| p.active_seconds as f64),
     ];
     let mut o = String::new();
     let _ = write!(o, "{:<26}", "Table 10");

@@ -1,0 +1,81 @@
+//! TCP over the simulator behaves as TCP should: fills a path, shares it fairly.
+
+use aqm_tests::{assert_conserved, run};
+use sim_core::aqm::{QueueDiscSpec, QueueLimit};
+use sim_core::cc::CcaSpec;
+use sim_core::scenario::{Bottleneck, FlowGroup, Scenario};
+use sim_core::sim::{Simulation, BOTTLENECK};
+use sim_core::tcp::TcpConfig;
+use sim_core::time::SimTime;
+
+/// 10 Mbit/s bottleneck, 20 ms base RTT, FIFO of one bandwidth-delay product (25 kB).
+fn path(flows: Vec<FlowGroup>, duration_s: f64) -> Scenario {
+    Scenario {
+        name: "bdp-fifo".into(),
+        duration_s,
+        bottleneck: Bottleneck {
+            rate_bps: 10_000_000,
+            delay_ms: 9.0,
+            queue: QueueDiscSpec::Fifo { limit: QueueLimit::Bytes(25_000) },
+            nic_queue_packets: 0,
+        },
+        flows,
+        tcp: TcpConfig { mss_bytes: 1448, ..TcpConfig::default() },
+        ..Scenario::default()
+    }
+}
+
+fn group(cca: CcaSpec, count: u32) -> FlowGroup {
+    FlowGroup { count, cca, access_rate_bps: 100_000_000, access_delay_ms: 1.0, ..FlowGroup::default() }
+}
+
+fn utilisation_after_slow_start(cca: CcaSpec) -> f64 {
+    let sc = path(vec![group(cca, 1)], 30.0);
+    let mut sim = Simulation::new(&sc).unwrap();
+    sim.step_until(SimTime::from_secs_f64(5.0));
+    let before = sim.link_tx_bytes(BOTTLENECK);
+    let summary = sim.finish();
+    assert_conserved(&summary);
+    let bits = (sim.link_tx_bytes(BOTTLENECK) - before) as f64 * 8.0;
+    bits / (10e6 * 25.0)
+}
+
+#[test]
+fn one_newreno_flow_fills_a_path_with_a_one_bdp_buffer() {
+    let u = utilisation_after_slow_start(CcaSpec::NewReno);
+    println!("utilisation {u:.4}");
+    assert!(u >= 0.95, "utilisation {u:.4}");
+}
+
+#[test]
+fn one_cubic_flow_fills_a_path_with_a_one_bdp_buffer() {
+    let u = utilisation_after_slow_start(CcaSpec::default());
+    println!("utilisation {u:.4}");
+    assert!(u >= 0.95, "utilisation {u:.4}");
+}
+
+#[test]
+fn two_identical_newreno_flows_share_a_fifo_fairly() {
+    // The second flow joins 2 s late, so fairness has to be reached, not just kept.
+    let late = FlowGroup { start_s: 2.0, ..group(CcaSpec::NewReno, 1) };
+    let mut sc = path(vec![group(CcaSpec::NewReno, 1), late], 60.0);
+    sc.warmup_s = 5.0;
+    let (_, s) = run(&sc);
+    println!("JFI {:.4} {:?}", s.jfi, s.flows.iter().map(|f| f.throughput_bps).collect::<Vec<_>>());
+    assert!(
+        s.jfi >= 0.95,
+        "JFI {:.4}, flows {:?}",
+        s.jfi,
+        s.flows.iter().map(|f| f.throughput_bps).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_finite_flow_completes_and_delivers_exactly_its_bytes() {
+    let g = FlowGroup { size_bytes: Some(1_000_000), ..group(CcaSpec::default(), 1) };
+    let (_, s) = run(&path(vec![g], 10.0));
+    assert_eq!(s.flows[0].delivered_bytes, 1_000_000);
+    let fct = s.flows[0].completion_time_s.expect("flow finished");
+    // 1 MB at 10 Mbit/s takes 0.8 s of serialisation plus slow start.
+    assert!((0.8..2.0).contains(&fct), "completion time {fct}");
+}
