@@ -193,10 +193,6 @@ impl Simulation {
 
     fn handle(&mut self, ev: Event) {
         match ev {
-            Event::Arrive { link, .. } => eprintln!("EV arrive {}", link.min(2)),
-            other => eprintln!("EV {:?}", std::mem::discriminant(&other)),
-        }
-        match ev {
             Event::Arrive { link, pkt } => self.arrive(link, pkt),
             Event::TxDone { link } => self.tx_done(link),
             Event::FlowStart { flow } => self.endpoint(flow, |f, now, out| f.sender.start(now, out)),
