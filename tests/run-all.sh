@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs every test of the project: native unit and integration tests, then the browser
+# tests (wasm-bindgen-test in headless Chromium). README command 2.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== native tests (cargo test --workspace)"
+cargo test --workspace --all-features
+
+echo "== browser tests (headless Chromium)"
+export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver || echo /usr/bin/chromedriver)}"
+# wasm-bindgen-test-runner reads webdriver.json from the working directory.
+(cd tests && cargo test -p aqm-tests --target wasm32-unknown-unknown --test browser)
