@@ -1,6 +1,8 @@
 //! What a run records and how it is summarised. Definitions are shared by the UI and the CLI.
 
+pub mod export;
 pub mod jain;
+pub mod kde;
 mod recorder;
 pub mod stats;
 mod summary;

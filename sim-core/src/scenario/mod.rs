@@ -2,6 +2,7 @@
 //! length, sampling and seed. [`Scenario::validate`] names every bad field with its value
 //! and allowed range; [`presets`] builds the papers' experiments.
 
+pub mod patch;
 mod presets;
 pub mod published;
 mod validate;

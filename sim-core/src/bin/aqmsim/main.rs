@@ -1,15 +1,14 @@
 //! `aqmsim`: run a scenario or a paper's preset from the command line.
 
 mod args;
-mod output;
-mod overrides;
 mod tables;
 
-use sim_core::scenario::{preset, preset_list, Scenario};
+use sim_core::metrics::{export, Recorder, Summary};
+use sim_core::scenario::{patch, preset, preset_list, Scenario};
 use sim_core::sim::Simulation;
 use sim_core::time::SimTime;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -59,7 +58,7 @@ fn load(a: &args::Args, variant: Option<&str>) -> Result<Scenario, String> {
         (None, Some(p)) => preset(p, variant)?,
         _ => return Err("give either a scenario file or --preset NAME".into()),
     };
-    let mut sc = overrides::apply(&base, &a.sets)?;
+    let mut sc = patch::apply(&base, &a.sets).map_err(|e| format!("--set: {e}"))?;
     if let Some(seed) = a.seed {
         sc.seed = seed;
     }
@@ -89,6 +88,22 @@ fn simulate(sc: &Scenario, label: &str, quiet: bool) -> Simulation {
     sim
 }
 
+/// Writes the study's three traces and this run's summary into `dir`.
+fn write_all(dir: &Path, alg: &str, rec: &Recorder, summary: &Summary) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let files = [
+        (format!("{alg}_queue.csv"), export::queue_csv(&rec.samples)),
+        (format!("{alg}_drops.csv"), export::drops_csv(&rec.drops)),
+        (format!("{alg}_throughput.csv"), export::throughput_csv(&rec.samples)),
+        (format!("{alg}_summary.json"), serde_json::to_string_pretty(summary).map_err(|e| e.to_string())?),
+    ];
+    for (name, body) in files {
+        let p = dir.join(name);
+        std::fs::write(&p, body).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(())
+}
+
 /// File prefix: the preset variant, else the queue disc's name.
 fn alg_name(sc: &Scenario, variant: Option<&str>) -> String {
     variant.map(str::to_string).unwrap_or_else(|| sc.bottleneck.queue.name().to_string())
@@ -111,7 +126,7 @@ fn run(a: &args::Args) -> Result<(), String> {
     print!("{}", tables::run_tables(&summary, alg.trim_end_matches("-nic")));
     if let Some(dir) = &a.out {
         let dir = PathBuf::from(dir);
-        output::write_all(&dir, &alg, sim.recorder(), &summary)?;
+        write_all(&dir, &alg, sim.recorder(), &summary)?;
         std::fs::write(dir.join("summary.json"), serde_json::to_string_pretty(&summary).unwrap())
             .map_err(|e| e.to_string())?;
         println!(
@@ -137,7 +152,7 @@ fn compare(a: &args::Args) -> Result<(), String> {
         let sim = simulate(&sc, v, a.quiet);
         let summary = sim.summary();
         if let Some(dir) = &a.out {
-            output::write_all(&PathBuf::from(dir), v, sim.recorder(), &summary)?;
+            write_all(&PathBuf::from(dir), v, sim.recorder(), &summary)?;
         }
         all.insert(v.clone(), serde_json::to_value(&summary).unwrap());
         runs.push((v.clone(), summary));
