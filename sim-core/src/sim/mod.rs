@@ -84,12 +84,7 @@ impl Simulation {
 
     /// Processes every event up to `t` (or the end of the run) and moves the clock there.
     pub fn step_until(&mut self, t: SimTime) {
-        let limit = t.min(self.end);
-        while let Some((_, ev)) = self.q.pop_until(limit) {
-            self.handle(ev);
-        }
-        self.q.advance_to(limit);
-        self.check_finished();
+        self.advance(t, u64::MAX);
     }
 
     /// Processes at most `budget` events; returns how many ran.
@@ -99,6 +94,26 @@ impl Simulation {
             match self.q.pop_until(self.end) {
                 Some((_, ev)) => self.handle(ev),
                 None => break,
+            }
+            n += 1;
+        }
+        self.check_finished();
+        n
+    }
+
+    /// Processes events due by `t`, at most `budget` of them; when none are left before `t`
+    /// the clock moves to `t`. Returns how many ran. A UI frame uses it to spend a bounded
+    /// slice of work on a bounded slice of simulated time.
+    pub fn advance(&mut self, t: SimTime, budget: u64) -> u64 {
+        let limit = t.min(self.end);
+        let mut n = 0;
+        while n < budget {
+            match self.q.pop_until(limit) {
+                Some((_, ev)) => self.handle(ev),
+                None => {
+                    self.q.advance_to(limit);
+                    break;
+                }
             }
             n += 1;
         }

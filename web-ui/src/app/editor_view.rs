@@ -1,0 +1,208 @@
+//! The scenario editor: generated from the field lists, each input bound to a path.
+
+use super::controls_view::checked;
+use super::{App, Msg};
+use crate::editor::{Editor, Kind};
+use crate::fields::{self, Field, FieldKind};
+use serde_json::Value;
+use sim_core::aqm::RedConfig;
+use sim_core::cc::{CcaSpec, CubicConfig};
+use sim_core::scenario::{FlowGroup, Scenario};
+use sim_core::tcp::TcpConfig;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::html::Scope;
+use yew::prelude::*;
+
+/// Default of a field, read from the type's own `Default`.
+fn default_text(root: &Value, path: &str) -> String {
+    match sim_core::scenario::patch::get(root, path) {
+        Some(Value::Null) | None => "automatic".into(),
+        Some(v) => v.to_string(),
+    }
+}
+
+fn input(ed: &Editor, link: &Scope<App>, full: String, f: &Field, defaults: &Value) -> Html {
+    let error = ed.error_for(&full);
+    let help = format!("{} Default: {}.", f.help, default_text(defaults, f.path));
+    match f.kind {
+        FieldKind::Check => {
+            let path = full.clone();
+            let on = link.callback(move |e: Event| Msg::Set(path.clone(), Value::Bool(checked(&e))));
+            html! {
+                <div class="field check" title={help.clone()}>
+                    <label><input type="checkbox" name={full.clone()} checked={ed.bool(&full)} onchange={on} />{ format!(" {}", f.label) }</label>
+                    <div class="help">{ help }</div>
+                </div>
+            }
+        }
+        FieldKind::Text(kind) => {
+            let path = full.clone();
+            let on = link.callback(move |e: InputEvent| {
+                Msg::Edit(path.clone(), e.target_unchecked_into::<HtmlInputElement>().value(), kind)
+            });
+            let placeholder = if matches!(kind, Kind::OptFloat | Kind::OptInt) { "none" } else { "" };
+            html! {
+                <div class={classes!("field", error.is_some().then_some("invalid"))} title={help.clone()}>
+                    <label>
+                        <span class="label">{ f.label }</span>
+                        <input name={full.clone()} value={ed.text(&full)} oninput={on} {placeholder} inputmode="decimal" />
+                        <span class="unit">{ f.unit }</span>
+                    </label>
+                    if let Some(e) = error { <div class="field-error" data-field={full.clone()}>{ e }</div> }
+                    <div class="help">{ help }</div>
+                </div>
+            }
+        }
+    }
+}
+
+fn section(
+    ed: &Editor,
+    link: &Scope<App>,
+    title: &str,
+    prefix: &str,
+    list: &[Field],
+    defaults: &Value,
+    open: bool,
+) -> Html {
+    let join = |p: &str| if prefix.is_empty() { p.to_string() } else { format!("{prefix}.{p}") };
+    html! {
+        <details {open}>
+            <summary>{ title }</summary>
+            { for list.iter().map(|f| input(ed, link, join(f.path), f, defaults)) }
+        </details>
+    }
+}
+
+pub fn view(ed: &Editor, link: &Scope<App>) -> Html {
+    let scenario_defaults = serde_json::to_value(Scenario::default()).unwrap();
+    let bottleneck_defaults = serde_json::to_value(&Scenario::default().bottleneck).unwrap();
+    let tcp_defaults = serde_json::to_value(TcpConfig::default()).unwrap();
+    html! {
+        <>
+            { section(ed, link, "Run", "", fields::RUN, &scenario_defaults, true) }
+            { section(ed, link, "Bottleneck", "bottleneck", fields::BOTTLENECK, &bottleneck_defaults, true) }
+            { queue_disc(ed, link) }
+            { flows(ed, link) }
+            { section(ed, link, "TCP", "tcp", fields::TCP, &tcp_defaults, false) }
+        </>
+    }
+}
+
+fn queue_disc(ed: &Editor, link: &Scope<App>) -> Html {
+    let kind = ed.value("bottleneck.queue.type").and_then(Value::as_str).unwrap_or("fifo").to_string();
+    let current = match (&*kind, ed.bool("bottleneck.queue.adaptive"), ed.bool("bottleneck.queue.gentle")) {
+        ("fifo", _, _) => "fifo",
+        (_, true, _) => "ared",
+        (_, _, true) => "gentle",
+        _ => "red",
+    };
+    let on_type =
+        link.callback(|e: Event| Msg::QueueType(e.target_unchecked_into::<HtmlSelectElement>().value()));
+    let red_defaults = serde_json::to_value(RedConfig::default()).unwrap();
+    html! {
+        <details open=true>
+            <summary>{ "Queue disc" }</summary>
+            <div class="field">
+                <label><span class="label">{ "Algorithm" }</span>
+                    <select name="bottleneck.queue.type" onchange={on_type}>
+                        { for crate::compare::DISCS.iter().map(|(k, l)| html! { <option value={*k} selected={current == *k}>{ *l }</option> }) }
+                    </select>
+                </label>
+                <div class="help">{ "Tail-drop FIFO, or RED with ns-3's RedQueueDisc semantics (gentle / adaptive switch the variant)." }</div>
+            </div>
+            { limit(ed, link) }
+            if kind == "red" {
+                { for fields::RED.iter().map(|f| input(ed, link, format!("bottleneck.queue.{}", f.path), f, &red_defaults)) }
+            }
+        </details>
+    }
+}
+
+fn limit(ed: &Editor, link: &Scope<App>) -> Html {
+    let base = "bottleneck.queue.limit";
+    let unit = ["packets", "bytes", "cells"]
+        .into_iter()
+        .find(|u| ed.value(&format!("{base}.{u}")).is_some())
+        .unwrap_or("packets");
+    let on_unit =
+        link.callback(|e: Event| Msg::LimitUnit(e.target_unchecked_into::<HtmlSelectElement>().value()));
+    let (value_path, cell_path) = match unit {
+        "cells" => (format!("{base}.cells.cells"), Some(format!("{base}.cells.cell_bytes"))),
+        u => (format!("{base}.{u}"), None),
+    };
+    let field = |path: String, label: &'static str, unit: &'static str| {
+        let p = path.clone();
+        let on = link.callback(move |e: InputEvent| {
+            Msg::Edit(p.clone(), e.target_unchecked_into::<HtmlInputElement>().value(), Kind::Int)
+        });
+        let error = ed.error_for(&path);
+        html! {
+            <div class={classes!("field", error.is_some().then_some("invalid"))}>
+                <label><span class="label">{ label }</span>
+                    <input name={path.clone()} value={ed.text(&path)} oninput={on} inputmode="numeric" />
+                    <span class="unit">{ unit }</span>
+                </label>
+                if let Some(e) = error { <div class="field-error" data-field={path.clone()}>{ e }</div> }
+            </div>
+        }
+    };
+    html! {
+        <>
+            <div class="field">
+                <label><span class="label">{ "Buffer unit" }</span>
+                    <select name="bottleneck.queue.limit.unit" onchange={on_unit}>
+                        { for ["packets", "bytes", "cells"].iter().map(|u| html! { <option value={*u} selected={unit == *u}>{ *u }</option> }) }
+                    </select>
+                </label>
+                <div class="help">{ "A packet takes ceil(bytes / cell size) cells, as in a Tofino switch's buffer." }</div>
+            </div>
+            { field(value_path, "Buffer", unit) }
+            if let Some(p) = cell_path { { field(p, "Cell size", "bytes") } }
+        </>
+    }
+}
+
+fn flows(ed: &Editor, link: &Scope<App>) -> Html {
+    let bottleneck_delay = ed.scenario().map_or(0.0, |s| s.bottleneck.delay_ms);
+    html! {
+        <details open=true>
+            <summary>{ "Flows" }</summary>
+            <div class="flows">
+                { for (0..ed.flow_groups()).map(|i| flow_group(ed, link, i, bottleneck_delay)) }
+            </div>
+            <button onclick={link.callback(|_| Msg::AddFlow)}>{ "Add flow group" }</button>
+        </details>
+    }
+}
+
+fn flow_group(ed: &Editor, link: &Scope<App>, i: usize, bottleneck_delay: f64) -> Html {
+    let prefix = format!("flows[{i}]");
+    let defaults = serde_json::to_value(FlowGroup::default()).unwrap();
+    let cca_path = format!("{prefix}.cca");
+    let cca = ed.value(&format!("{cca_path}.type")).and_then(Value::as_str).unwrap_or("cubic").to_string();
+    let on_cca = link.callback(move |e: Event| {
+        let spec = match e.target_unchecked_into::<HtmlSelectElement>().value().as_str() {
+            "newreno" => CcaSpec::NewReno,
+            _ => CcaSpec::Cubic(CubicConfig::default()),
+        };
+        Msg::Set(cca_path.clone(), serde_json::to_value(spec).unwrap())
+    });
+    let rtt =
+        ed.scenario().and_then(|s| s.flows.get(i)).map(|g| 2.0 * (g.access_delay_ms + bottleneck_delay));
+    html! {
+        <div class="flow-group">
+            <div class="flow-head">
+                <strong>{ format!("Group {}", i + 1) }</strong>
+                <select onchange={on_cca} name={format!("{prefix}.cca.type")}>
+                    <option value="cubic" selected={cca == "cubic"}>{ "CUBIC" }</option>
+                    <option value="newreno" selected={cca == "newreno"}>{ "NewReno" }</option>
+                </select>
+                if let Some(r) = rtt { <span class="rtt">{ format!("base RTT {r:.1} ms") }</span> }
+                <button onclick={link.callback(move |_| Msg::DuplicateFlow(i))} title="Duplicate">{ "Duplicate" }</button>
+                <button onclick={link.callback(move |_| Msg::RemoveFlow(i))} title="Remove">{ "Remove" }</button>
+            </div>
+            { for fields::FLOW.iter().map(|f| input(ed, link, format!("{prefix}.{}", f.path), f, &defaults)) }
+        </div>
+    }
+}

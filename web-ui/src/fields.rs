@@ -1,0 +1,172 @@
+//! Every editable parameter: where it lives in the scenario, its unit, its default and a
+//! one-line explanation. The editor panels are generated from these lists.
+
+use crate::editor::Kind;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Field {
+    /// Path relative to the section's root (e.g. `min_th` under `bottleneck.queue`).
+    pub path: &'static str,
+    pub label: &'static str,
+    pub unit: &'static str,
+    pub kind: FieldKind,
+    pub help: &'static str,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldKind {
+    Text(Kind),
+    Check,
+}
+
+const fn num(
+    path: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    kind: Kind,
+    help: &'static str,
+) -> Field {
+    Field { path, label, unit, kind: FieldKind::Text(kind), help }
+}
+
+const fn check(path: &'static str, label: &'static str, help: &'static str) -> Field {
+    Field { path, label, unit: "", kind: FieldKind::Check, help }
+}
+
+pub const RUN: &[Field] = &[
+    num("duration_s", "Duration", "s", Kind::Float, "Simulated time of the run."),
+    num(
+        "warmup_s",
+        "Warm-up",
+        "s",
+        Kind::Float,
+        "Statistics ignore this first stretch (the RED study drops 1 s).",
+    ),
+    num(
+        "sample_interval_s",
+        "Sample interval",
+        "s",
+        Kind::Float,
+        "Queue, throughput and window traces are sampled this often.",
+    ),
+    num("seed", "Seed", "", Kind::Int, "Every random draw derives from it: same seed, same run."),
+];
+
+pub const BOTTLENECK: &[Field] = &[
+    num("rate_bps", "Rate", "bit/s", Kind::Int, "Capacity of the shared link."),
+    num("delay_ms", "Delay", "ms", Kind::Float, "One-way propagation delay of the shared link."),
+    num(
+        "nic_queue_packets",
+        "NIC queue",
+        "packets",
+        Kind::Int,
+        "Device queue under the disc (0 = none). ns-3 puts 100 packets there: the disc only fills once it is full.",
+    ),
+];
+
+pub const RED: &[Field] = &[
+    num("min_th", "minTh", "", Kind::Float, "Average queue where early drops start."),
+    num("max_th", "maxTh", "", Kind::Float, "Average queue where the drop probability reaches max_p."),
+    num("max_p", "max_p", "", Kind::Float, "Drop probability at maxTh (ns-3: 1/LInterm = 0.02)."),
+    num(
+        "queue_weight",
+        "w_q",
+        "",
+        Kind::OptFloat,
+        "EWMA weight of the average; empty = 1 − exp(−1/C), C the link's packets/s.",
+    ),
+    check(
+        "gentle",
+        "Gentle",
+        "Probability rises from max_p to 1 over [maxTh, 2·maxTh) instead of jumping to 1.",
+    ),
+    check("wait", "Wait", "Space drops out: no drop until count·p_b ≥ 1 (ns-3 default)."),
+    check(
+        "adaptive",
+        "Adaptive (ARED)",
+        "Adapt max_p every interval to keep the average in the target band.",
+    ),
+    check(
+        "adaptive_auto_params",
+        "ARED resets thresholds",
+        "ns-3 behaviour: with ARED on, minTh, maxTh and w_q are set automatically whatever is typed here.",
+    ),
+    num("interval_s", "ARED interval", "s", Kind::Float, "How often max_p may change."),
+    num("alpha", "ARED α", "", Kind::Float, "Additive increase of max_p (capped at max_p/4)."),
+    num("beta", "ARED β", "", Kind::Float, "Multiplicative decrease of max_p."),
+    num("top", "ARED top", "", Kind::Float, "Upper bound of max_p."),
+    num(
+        "bottom",
+        "ARED bottom",
+        "",
+        Kind::OptFloat,
+        "Lower bound of max_p; empty = min(0.01, 1/BDP in packets).",
+    ),
+    num(
+        "target_delay_s",
+        "Target delay",
+        "s",
+        Kind::Float,
+        "Sets ARED's automatic minTh = max(5, delay·C/2).",
+    ),
+    num(
+        "mean_pkt_size_bytes",
+        "Mean packet size",
+        "bytes",
+        Kind::Int,
+        "Used for idle-time decay and byte mode (ns-3 MeanPktSize).",
+    ),
+    num(
+        "link_bandwidth_bps",
+        "Link bandwidth",
+        "bit/s",
+        Kind::OptInt,
+        "Rate RED assumes; empty = the link's own rate.",
+    ),
+    check(
+        "gentle_slope_from_initial_max_p",
+        "Gentle slope fixed at start",
+        "ns-3 behaviour: the gentle ramp keeps the initial max_p even while ARED adapts it.",
+    ),
+];
+
+pub const TCP: &[Field] = &[
+    num("mss_bytes", "MSS", "bytes", Kind::Int, "Segment payload (ns-3 536; the RED study uses 512)."),
+    num("initial_cwnd_segments", "Initial window", "segments", Kind::Int, "Congestion window at the start."),
+    num("min_rto_ms", "Minimum RTO", "ms", Kind::Float, "RFC 6298 and ns-3: 1000 ms; Linux: 200 ms."),
+    num(
+        "delayed_ack_count",
+        "Delayed ACK count",
+        "segments",
+        Kind::Int,
+        "ACK every this many in-order segments...",
+    ),
+    num("delayed_ack_timeout_ms", "Delayed ACK timeout", "ms", Kind::Float, "...or after this long."),
+    check("sack", "SACK", "Selective ACKs with RFC 6675 recovery; off = NewReno partial ACKs."),
+    check("timestamps", "Timestamps", "RFC 7323: an RTT sample on every ACK, 12 header bytes per packet."),
+    num("send_buffer_bytes", "Send buffer", "bytes", Kind::Int, "Caps data in flight (ns-3: 128 KiB)."),
+    num(
+        "recv_buffer_bytes",
+        "Receive buffer",
+        "bytes",
+        Kind::Int,
+        "Out-of-order data held; the advertised window.",
+    ),
+    num(
+        "dupack_threshold",
+        "Dup-ACK threshold",
+        "ACKs",
+        Kind::Int,
+        "Duplicate ACKs that trigger fast retransmit.",
+    ),
+];
+
+/// Columns of the flows table (paths under `flows[i]`).
+pub const FLOW: &[Field] = &[
+    num("count", "Flows", "", Kind::Int, "Identical flows in this group, each with its own sender."),
+    num("access_rate_bps", "Access rate", "bit/s", Kind::Int, "Sender's own link."),
+    num("access_delay_ms", "Access delay", "ms", Kind::Float, "Sets the RTT: 2·(access + bottleneck delay)."),
+    num("start_s", "Start", "s", Kind::Float, "When the flow opens its connection."),
+    num("stop_s", "Stop", "s", Kind::OptFloat, "When the application stops sending; empty = never."),
+    num("size_bytes", "Size", "bytes", Kind::OptInt, "Bytes to send; empty = unlimited (bulk)."),
+];

@@ -1,0 +1,255 @@
+//! Chart data: what the live charts draw, accumulated from the simulator's polls.
+//! Plain Rust, so it is tested natively.
+
+use sim_core::aqm::DropReason;
+use sim_core::metrics::kde::{kde, Density};
+use sim_core::metrics::stats::{quantile_sorted, sorted};
+use sim_core::metrics::{jain_index, Update};
+
+/// Delay samples kept per flow for the delay KDE; beyond it every other one is thinned out.
+const DELAYS_PER_FLOW: usize = 4000;
+
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    pub interval_s: f64,
+    mss: f64,
+    pub t: Vec<f64>,
+    pub queue: Vec<f64>,
+    /// RED's EWMA average (empty for other discs).
+    pub avg: Vec<f64>,
+    pub goodput_mbps: Vec<f64>,
+    /// Per flow, per sample.
+    pub flow_mbps: Vec<Vec<f64>>,
+    pub flow_cwnd: Vec<Vec<f64>>,
+    pub flow_backlog: Vec<Vec<f64>>,
+    /// Jain's index over the last second of per-flow goodput, per sample.
+    pub jfi: Vec<f64>,
+    pub drops: Vec<(f64, u32, DropReason)>,
+    delays: Vec<Vec<f64>>,
+    delay_stride: Vec<u32>,
+    delay_seen: Vec<u64>,
+    pub events: u64,
+    pub now_s: f64,
+}
+
+/// A density with the marks the delay chart draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DelayDensity {
+    pub density: Density,
+    pub p50: f64,
+    pub p95: f64,
+}
+
+impl Series {
+    pub fn new(n_flows: usize, interval_s: f64, mss: u32) -> Series {
+        Series {
+            interval_s,
+            mss: mss.max(1) as f64,
+            flow_mbps: vec![Vec::new(); n_flows],
+            flow_cwnd: vec![Vec::new(); n_flows],
+            flow_backlog: vec![Vec::new(); n_flows],
+            delays: vec![Vec::new(); n_flows],
+            delay_stride: vec![1; n_flows],
+            delay_seen: vec![0; n_flows],
+            ..Series::default()
+        }
+    }
+
+    pub fn flows(&self) -> usize {
+        self.flow_mbps.len()
+    }
+
+    pub fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.t.is_empty()
+    }
+
+    /// Folds in one poll's worth of records.
+    pub fn push(&mut self, u: &Update) {
+        self.events = u.events;
+        self.now_s = u.now_s;
+        let window = (1.0 / self.interval_s).round().max(1.0) as usize;
+        for s in &u.samples {
+            self.t.push(s.t_s);
+            self.queue.push(s.queue_packets as f64);
+            if let Some(a) = s.queue_avg {
+                self.avg.push(a);
+            }
+            self.goodput_mbps.push(s.goodput_bps / 1e6);
+            for (f, v) in s.flow_goodput_bps.iter().enumerate() {
+                self.flow_mbps[f].push(v / 1e6);
+                self.flow_cwnd[f].push(s.flow_cwnd_bytes[f] as f64 / self.mss);
+                self.flow_backlog[f].push(s.flow_backlog_packets[f] as f64);
+            }
+            let means: Vec<f64> = self
+                .flow_mbps
+                .iter()
+                .map(|v| {
+                    let tail = &v[v.len().saturating_sub(window)..];
+                    tail.iter().sum::<f64>() / tail.len().max(1) as f64
+                })
+                .collect();
+            self.jfi.push(jain_index(&means));
+        }
+        self.drops.extend(u.drops.iter().filter(|d| d.link == 0).map(|d| (d.t_s, d.flow, d.reason)));
+        for d in &u.delays {
+            self.keep_delay(d.flow as usize, d.delay_s as f64 * 1e3);
+        }
+    }
+
+    /// Keeps every `stride`-th delay of a flow; when full, thins by half and doubles the stride.
+    fn keep_delay(&mut self, f: usize, ms: f64) {
+        self.delay_seen[f] += 1;
+        if self.delay_seen[f] % self.delay_stride[f] as u64 != 0 {
+            return;
+        }
+        let v = &mut self.delays[f];
+        v.push(ms);
+        if v.len() >= DELAYS_PER_FLOW {
+            let mut i = 0;
+            v.retain(|_| {
+                i += 1;
+                i % 2 == 0
+            });
+            self.delay_stride[f] *= 2;
+        }
+    }
+
+    /// Density of a flow's backlog at the bottleneck, in packets.
+    pub fn backlog_density(&self, flow: usize, hi: f64) -> Option<Density> {
+        let data = &self.flow_backlog[flow];
+        (data.len() >= 2).then(|| kde(data, 0.0, hi.max(1.0), 120, None))
+    }
+
+    /// Density of a flow's queueing delay at the bottleneck, in ms, with P50 and P95.
+    pub fn delay_density(&self, flow: usize, hi_ms: f64) -> Option<DelayDensity> {
+        let data = &self.delays[flow];
+        if data.len() < 2 {
+            return None;
+        }
+        let s = sorted(data);
+        Some(DelayDensity {
+            density: kde(data, 0.0, hi_ms.max(0.1), 120, None),
+            p50: quantile_sorted(&s, 0.5),
+            p95: quantile_sorted(&s, 0.95),
+        })
+    }
+
+    /// The largest delay kept across flows, in ms.
+    pub fn max_delay_ms(&self) -> f64 {
+        self.delays.iter().flatten().copied().fold(0.0, f64::max)
+    }
+
+    /// The delay chart's x range: 1.5 × the 99th percentile over all flows, so that the
+    /// start-up burst does not squeeze the steady state into a corner.
+    pub fn delay_range_ms(&self) -> f64 {
+        let all: Vec<f64> = self.delays.iter().flatten().copied().collect();
+        if all.is_empty() {
+            return 0.0;
+        }
+        (1.5 * quantile_sorted(&sorted(&all), 0.99)).min(self.max_delay_ms())
+    }
+}
+
+/// Reduces a line to at most `max` points, keeping each bucket's extremes so spikes survive.
+pub fn decimate(xs: &[f64], ys: &[f64], max: usize) -> Vec<(f64, f64)> {
+    let n = xs.len().min(ys.len());
+    if n <= max || max < 4 {
+        return xs.iter().zip(ys).map(|(&x, &y)| (x, y)).collect();
+    }
+    let per = n.div_ceil(max / 2);
+    let mut out = Vec::with_capacity(max);
+    for start in (0..n).step_by(per) {
+        let end = (start + per).min(n);
+        let (mut lo, mut hi) = (start, start);
+        for i in start..end {
+            if ys[i] < ys[lo] {
+                lo = i;
+            }
+            if ys[i] > ys[hi] {
+                hi = i;
+            }
+        }
+        let (a, b) = if lo <= hi { (lo, hi) } else { (hi, lo) };
+        out.push((xs[a], ys[a]));
+        if b != a {
+            out.push((xs[b], ys[b]));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sim_core::scenario::preset;
+    use sim_core::sim::Simulation;
+
+    fn series_of(duration: f64) -> Series {
+        let mut sc = preset("red-study", Some("red")).unwrap();
+        sc.duration_s = duration;
+        let mut sim = Simulation::new(&sc).unwrap();
+        let mut s = Series::new(10, 0.1, 512);
+        while !sim.is_finished() {
+            sim.run_events(5_000);
+            s.push(&sim.poll());
+        }
+        s
+    }
+
+    #[test]
+    fn polls_accumulate_one_point_per_sample_for_every_series() {
+        let s = series_of(3.0);
+        assert_eq!(s.len(), 30);
+        assert_eq!(s.avg.len(), 30);
+        assert!(s.flow_mbps.iter().all(|v| v.len() == 30));
+        assert_eq!(s.jfi.len(), 30);
+        assert!(s.jfi.iter().all(|&j| (0.1..=1.0).contains(&j)));
+        assert!(!s.drops.is_empty());
+    }
+
+    #[test]
+    fn chunked_polling_gives_the_same_series_as_one_poll() {
+        let a = series_of(2.0);
+        let mut sc = preset("red-study", Some("red")).unwrap();
+        sc.duration_s = 2.0;
+        let mut sim = Simulation::new(&sc).unwrap();
+        sim.finish();
+        let mut b = Series::new(10, 0.1, 512);
+        b.push(&sim.poll());
+        assert_eq!(a.queue, b.queue);
+        assert_eq!(a.drops, b.drops);
+        assert_eq!(a.jfi, b.jfi);
+    }
+
+    #[test]
+    fn delay_density_marks_p50_below_p95() {
+        let s = series_of(3.0);
+        let d = s.delay_density(0, s.max_delay_ms()).unwrap();
+        assert!(d.p50 <= d.p95);
+        assert!(d.density.ys.iter().all(|y| y.is_finite() && *y >= 0.0));
+    }
+
+    #[test]
+    fn delay_samples_stay_bounded_per_flow() {
+        let mut s = Series::new(1, 0.1, 512);
+        for i in 0..50_000 {
+            s.keep_delay(0, i as f64);
+        }
+        assert!(s.delays[0].len() < DELAYS_PER_FLOW);
+        assert!(s.delays[0].len() > DELAYS_PER_FLOW / 4);
+    }
+
+    #[test]
+    fn decimation_keeps_spikes_and_bounds_points() {
+        let xs: Vec<f64> = (0..10_000).map(|i| i as f64).collect();
+        let mut ys = vec![1.0; 10_000];
+        ys[5_123] = 99.0;
+        let d = decimate(&xs, &ys, 500);
+        assert!(d.len() <= 500);
+        assert!(d.iter().any(|&(_, y)| y == 99.0));
+    }
+}
