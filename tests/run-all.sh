@@ -11,3 +11,4 @@ echo "== browser tests (headless Chromium)"
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver || echo /usr/bin/chromedriver)}"
 # wasm-bindgen-test-runner reads webdriver.json from the working directory.
 (cd tests && cargo test -p aqm-tests --target wasm32-unknown-unknown --test browser)
+(cd web-ui && cargo test -p web-ui --target wasm32-unknown-unknown --test app)

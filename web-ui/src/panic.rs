@@ -4,12 +4,14 @@ use wasm_bindgen::JsCast;
 
 pub const BANNER_ID: &str = "panic-banner";
 
+/// Installs the hook once per page (several apps may mount in one page, e.g. in tests).
 pub fn install() {
-    std::panic::set_hook(Box::new(|info| {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| std::panic::set_hook(Box::new(|info| {
         let msg = info.to_string();
         web_sys::console::error_1(&msg.clone().into());
         show_banner(&format!("AQM Lab hit an internal error and stopped: {msg}. Reload the page to continue; your scenario is in the address bar."));
-    }));
+    })));
 }
 
 pub fn show_banner(text: &str) {

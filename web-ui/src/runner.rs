@@ -91,8 +91,11 @@ impl Runner {
     /// Advances every lane by one sample interval.
     pub fn step(&mut self, clock: &dyn Fn() -> f64) -> bool {
         let interval = self.lanes.first().map_or(0.1, |l| l.sim.scenario().sample_interval_s);
-        let target = ((self.now_s() / interval).floor() + 1.0) * interval;
-        let changed = self.advance_to(target, f64::INFINITY, clock);
+        // Integer nanoseconds: 0.3 / 0.1 in floating point is 2.999…, which would not move.
+        let step = SimTime::from_secs_f64(interval).as_nanos().max(1);
+        let now = self.lanes.iter().map(|l| l.sim.now().as_nanos()).min().unwrap_or(0);
+        let target = SimTime((now / step + 1) * step);
+        let changed = self.advance_to_time(target, f64::INFINITY, clock);
         if self.state == RunState::Ready {
             self.state = RunState::Paused;
         }
@@ -100,8 +103,12 @@ impl Runner {
     }
 
     fn advance_to(&mut self, target_s: f64, budget_ms: f64, clock: &dyn Fn() -> f64) -> bool {
-        let start = clock();
         let target = if target_s.is_finite() { SimTime::from_secs_f64(target_s) } else { SimTime::MAX };
+        self.advance_to_time(target, budget_ms, clock)
+    }
+
+    fn advance_to_time(&mut self, target: SimTime, budget_ms: f64, clock: &dyn Fn() -> f64) -> bool {
+        let start = clock();
         let mut events = 0;
         'outer: loop {
             let mut all_there = true;
@@ -184,10 +191,11 @@ mod tests {
     #[test]
     fn step_advances_exactly_one_sample_interval_in_every_lane() {
         let mut r = runner(&["red", "gentle"], Speed::Max);
-        r.step(&ticking());
-        r.step(&ticking());
-        assert!((r.now_s() - 0.2).abs() < 1e-9);
-        assert!(r.lanes.iter().all(|l| l.series.len() == 2));
+        for _ in 0..25 {
+            r.step(&ticking());
+        }
+        assert!((r.now_s() - 2.5).abs() < 1e-9);
+        assert!(r.lanes.iter().all(|l| l.series.len() == 25));
         assert_eq!(r.state, RunState::Paused);
     }
 
