@@ -6,7 +6,7 @@ use sim_core::aqm::DropReason;
 
 /// Points per line handed to the canvas: enough for a projector, cheap to draw.
 pub const MAX_POINTS: usize = 800;
-/// Drop markers drawn at most (the most recent ones).
+/// Drop markers drawn at most (evenly thinned beyond that).
 pub const MAX_DROPS: usize = 4000;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -155,14 +155,18 @@ fn reason_legend() -> Vec<(String, usize)> {
         .collect()
 }
 
+/// Every `k`-th drop so that at most `cap` are drawn, spread over the whole run.
+fn thinned(drops: &[(f64, u32, DropReason)], cap: usize) -> impl Iterator<Item = &(f64, u32, DropReason)> {
+    drops.iter().step_by(drops.len().div_ceil(cap.max(1)).max(1))
+}
+
 /// Each drop at the bottleneck: time × flow, coloured by reason.
 pub fn drops_chart(s: &Series, x_max: f64) -> Scatter {
-    let from = s.drops.len().saturating_sub(MAX_DROPS);
     Scatter {
         title: "Drops".into(),
         x_max,
         rows: (0..s.flows()).map(|f| format!("flow {f}")).collect(),
-        points: s.drops[from..].iter().map(|&(t, f, r)| (t, f as usize, reason_color(r))).collect(),
+        points: thinned(&s.drops, MAX_DROPS).map(|&(t, f, r)| (t, f as usize, reason_color(r))).collect(),
         legend: reason_legend(),
     }
 }
@@ -251,8 +255,9 @@ pub fn compare_goodput(lanes: &[(&str, &Series)], x_max: f64) -> TimeChart {
 pub fn compare_drops(lanes: &[(&str, &Series)], x_max: f64) -> Scatter {
     let mut points = Vec::new();
     for (row, (_, s)) in lanes.iter().enumerate() {
-        let from = s.drops.len().saturating_sub(MAX_DROPS / lanes.len().max(1));
-        points.extend(s.drops[from..].iter().map(|&(t, _, r)| (t, row, reason_color(r))));
+        points.extend(
+            thinned(&s.drops, MAX_DROPS / lanes.len().max(1)).map(|&(t, _, r)| (t, row, reason_color(r))),
+        );
     }
     Scatter {
         title: "Drops, side by side".into(),

@@ -60,3 +60,10 @@ fn click_link(filename: &str, href: &str) -> Result<(), String> {
 pub fn copy_to_clipboard(text: &str) {
     let _ = window().navigator().clipboard().write_text(text);
 }
+
+/// A named point on the page's performance timeline (read by benchmarks and devtools).
+pub fn mark(name: &str) {
+    if let Some(p) = window().performance() {
+        let _ = p.mark(name);
+    }
+}

@@ -71,9 +71,9 @@ pub fn controls(app: &App, link: &Scope<App>) -> Html {
     let on_speed =
         link.callback(|e: Event| Msg::SetSpeed(e.target_unchecked_into::<HtmlSelectElement>().value()));
     let current = speed_value(app.speed);
-    let (now, end, progress, eps) = match &app.runner {
-        Some(r) => (r.now_s(), r.end_s(), r.progress(), r.events_per_s),
-        None => (0.0, app.editor.scenario().map_or(0.0, |s| s.duration_s), 0.0, 0.0),
+    let (now, end, progress, eps, busy) = match &app.runner {
+        Some(r) => (r.now_s(), r.end_s(), r.progress(), r.events_per_s, r.busy_ms),
+        None => (0.0, app.editor.scenario().map_or(0.0, |s| s.duration_s), 0.0, 0.0, 0.0),
     };
     let messages = app.editor.messages();
     let on_compare =
@@ -108,7 +108,7 @@ pub fn controls(app: &App, link: &Scope<App>) -> Html {
                     }) }
                 }
             </div>
-            <div class="progress">
+            <div class="progress" data-busy-ms={format!("{busy:.1}")}>
                 <progress max="1" value={format!("{progress}")}></progress>
                 <span data-testid="clock">{ format!("t = {now:.1} / {end:.0} s · {:.2} M events/s", eps / 1e6) }</span>
                 if finished { <span class="done">{ " · finished" }</span> }

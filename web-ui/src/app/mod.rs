@@ -376,6 +376,7 @@ impl Component for App {
                 }
                 if let Some(r) = &mut self.runner {
                     if r.state != RunState::Finished {
+                        dom::mark("aqmlab-run");
                         r.state = RunState::Running;
                         r.speed = self.speed;
                         self.last_frame_ms = None;
@@ -419,8 +420,14 @@ impl Component for App {
                 let dt = self.last_frame_ms.map_or(16.0, |t| now - t);
                 self.last_frame_ms = Some(now);
                 let Some(r) = &mut self.runner else { return false };
+                if r.busy_ms == 0.0 {
+                    dom::mark("aqmlab-first-frame");
+                }
                 let changed = r.frame(dt, FRAME_BUDGET_MS, &dom::now_ms);
                 let running = r.state == RunState::Running;
+                if r.state == RunState::Finished {
+                    dom::mark("aqmlab-finished");
+                }
                 if changed && (now - self.last_draw_ms >= DRAW_EVERY_MS || !running) {
                     self.needs_draw = true;
                 }
