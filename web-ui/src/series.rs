@@ -2,7 +2,7 @@
 //! Plain Rust, so it is tested natively.
 
 use sim_core::aqm::DropReason;
-use sim_core::metrics::kde::{kde, Density};
+use sim_core::metrics::kde::{kde_binned, Density};
 use sim_core::metrics::stats::{quantile_sorted, sorted};
 use sim_core::metrics::{jain_index, Update};
 
@@ -121,7 +121,7 @@ impl Series {
     /// Density of a flow's backlog at the bottleneck, in packets.
     pub fn backlog_density(&self, flow: usize, hi: f64) -> Option<Density> {
         let data = &self.flow_backlog[flow];
-        (data.len() >= 2).then(|| kde(data, 0.0, hi.max(1.0), 120, None))
+        (data.len() >= 2).then(|| kde_binned(data, 0.0, hi.max(1.0), 120, 256, None))
     }
 
     /// Density of a flow's queueing delay at the bottleneck, in ms, with P50 and P95.
@@ -132,7 +132,7 @@ impl Series {
         }
         let s = sorted(data);
         Some(DelayDensity {
-            density: kde(data, 0.0, hi_ms.max(0.1), 120, None),
+            density: kde_binned(data, 0.0, hi_ms.max(0.1), 120, 256, None),
             p50: quantile_sorted(&s, 0.5),
             p95: quantile_sorted(&s, 0.95),
         })

@@ -51,6 +51,51 @@ pub fn kde(data: &[f64], lo: f64, hi: f64, points: usize, bandwidth: Option<f64>
     Density { xs, ys, bandwidth: h }
 }
 
+/// The same density computed from a linear binning of the data into `bins` bins over
+/// [lo, hi] (Wand 1994): O(n + bins·points) instead of O(n·points), for large samples
+/// drawn live. Data outside [lo, hi] is clamped to the edge bins.
+pub fn kde_binned(
+    data: &[f64],
+    lo: f64,
+    hi: f64,
+    points: usize,
+    bins: usize,
+    bandwidth: Option<f64>,
+) -> Density {
+    let h = bandwidth.unwrap_or_else(|| silverman_bandwidth(data));
+    let bins = bins.max(2);
+    let width = (hi - lo) / (bins - 1) as f64;
+    let mut weight = vec![0.0; bins];
+    for &d in data {
+        let pos = if width > 0.0 { ((d - lo) / width).clamp(0.0, (bins - 1) as f64) } else { 0.0 };
+        let i = (pos.floor() as usize).min(bins - 2);
+        let frac = pos - i as f64;
+        weight[i] += 1.0 - frac;
+        weight[i + 1] += frac;
+    }
+    let centres: Vec<f64> = (0..bins).map(|i| lo + width * i as f64).collect();
+    let points = points.max(2);
+    let step = (hi - lo) / (points - 1) as f64;
+    let xs: Vec<f64> = (0..points).map(|i| lo + step * i as f64).collect();
+    let norm = 1.0 / (data.len().max(1) as f64 * h * (2.0 * std::f64::consts::PI).sqrt());
+    let ys = xs
+        .iter()
+        .map(|&x| {
+            centres
+                .iter()
+                .zip(&weight)
+                .filter(|(_, &w)| w > 0.0)
+                .map(|(&c, &w)| {
+                    let z = (x - c) / h;
+                    w * libm::exp(-0.5 * z * z)
+                })
+                .sum::<f64>()
+                * norm
+        })
+        .collect();
+    Density { xs, ys, bandwidth: h }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,6 +132,17 @@ mod tests {
             }
         }
         (lo + hi) / 2.0
+    }
+
+    #[test]
+    fn binned_density_is_close_to_the_exact_one() {
+        let data: Vec<f64> = (0..5000).map(|i| ((i * 7919) % 1000) as f64 / 37.0).collect();
+        let exact = kde(&data, 0.0, 30.0, 61, None);
+        let binned = kde_binned(&data, 0.0, 30.0, 61, 512, None);
+        let peak = exact.ys.iter().copied().fold(0.0, f64::max);
+        for (a, b) in exact.ys.iter().zip(&binned.ys) {
+            assert!((a - b).abs() < 0.01 * peak, "{a} vs {b}");
+        }
     }
 
     #[test]

@@ -23,8 +23,11 @@ use yew::prelude::*;
 /// Wall time a frame may spend simulating; drawing comes on top.
 const FRAME_BUDGET_MS: f64 = 12.0;
 /// Charts redraw at most this often while running.
-const DRAW_EVERY_MS: f64 = 100.0;
+const DRAW_EVERY_MS: f64 = 50.0;
 const SUMMARY_EVERY_MS: f64 = 500.0;
+/// Charts redrawn in one frame: two keep a frame well under 50 ms of work.
+const CHARTS_PER_FRAME: usize = 2;
+const ALL_CHARTS: usize = 6;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ChartId {
@@ -83,6 +86,8 @@ pub enum Msg {
     DownloadPng(ChartId),
     CopyLink,
     DismissNotice,
+    /// Draw the next charts of a pending refresh.
+    Redraw,
 }
 
 pub struct App {
@@ -98,7 +103,10 @@ pub struct App {
     last_draw_ms: f64,
     last_summary_ms: f64,
     summaries: Vec<(String, Summary)>,
-    needs_draw: bool,
+    /// Charts still to redraw; they are drawn two per frame, in turn, to keep frames short.
+    charts_left: usize,
+    draw_cursor: usize,
+    redraw_raf: Option<AnimationFrame>,
     notice: Option<String>,
     reader: Option<FileReader>,
     canvases: Vec<(ChartId, NodeRef)>,
@@ -131,7 +139,7 @@ impl App {
         self.runner = None;
         self.raf = None;
         self.summaries.clear();
-        self.needs_draw = true;
+        self.charts_left = ALL_CHARTS;
     }
 
     fn sync_url(&self) {
@@ -178,80 +186,37 @@ impl App {
         }
     }
 
-    fn draw_charts(&self) {
+    /// Redraws `count` charts starting at the cursor.
+    fn draw_charts(&mut self, count: usize) {
         let Some(r) = &self.runner else { return };
-        let x_max = r.end_s();
-        let results: Vec<(ChartId, Result<(), String>)> = if r.lanes.len() > 1 {
-            let lanes: Vec<(&str, &crate::series::Series)> =
-                r.lanes.iter().map(|l| (l.label.as_str(), &l.series)).collect();
-            vec![
-                (
-                    ChartId::CompareQueue,
-                    self.with_canvas(ChartId::CompareQueue, |c| {
-                        charts::draw_time(c, &chart_data::compare_queue(&lanes, x_max))
-                    }),
-                ),
-                (
-                    ChartId::CompareGoodput,
-                    self.with_canvas(ChartId::CompareGoodput, |c| {
-                        charts::draw_time(c, &chart_data::compare_goodput(&lanes, x_max))
-                    }),
-                ),
-                (
-                    ChartId::CompareDrops,
-                    self.with_canvas(ChartId::CompareDrops, |c| {
-                        charts::draw_scatter(c, &chart_data::compare_drops(&lanes, x_max))
-                    }),
-                ),
-            ]
-        } else {
-            let lane = &r.lanes[0];
-            let s = &lane.series;
-            let red = lane.sim.red_thresholds();
-            vec![
-                (
-                    ChartId::Queue,
-                    self.with_canvas(ChartId::Queue, |c| {
-                        charts::draw_time(c, &chart_data::queue_chart(s, x_max, red))
-                    }),
-                ),
-                (
-                    ChartId::Goodput,
-                    self.with_canvas(ChartId::Goodput, |c| {
-                        charts::draw_time(c, &chart_data::throughput_chart(s, x_max))
-                    }),
-                ),
-                (
-                    ChartId::Drops,
-                    self.with_canvas(ChartId::Drops, |c| {
-                        charts::draw_scatter(c, &chart_data::drops_chart(s, x_max))
-                    }),
-                ),
-                (
-                    ChartId::Backlog,
-                    self.with_canvas(ChartId::Backlog, |c| {
-                        charts::draw_density(c, &chart_data::backlog_chart(s))
-                    }),
-                ),
-                (
-                    ChartId::Delay,
-                    self.with_canvas(ChartId::Delay, |c| {
-                        charts::draw_density(c, &chart_data::delay_chart(s))
-                    }),
-                ),
-                (
-                    ChartId::Cwnd,
-                    self.with_canvas(ChartId::Cwnd, |c| {
-                        charts::draw_time(c, &chart_data::cwnd_chart(s, x_max))
-                    }),
-                ),
-            ]
-        };
-        for (id, res) in results {
-            if let Err(e) = res {
+        let ids: &[ChartId] = if r.lanes.len() > 1 { &ChartId::COMPARE } else { &ChartId::SINGLE };
+        let count = count.min(ids.len());
+        let chosen: Vec<ChartId> = (0..count).map(|k| ids[(self.draw_cursor + k) % ids.len()]).collect();
+        self.draw_cursor = (self.draw_cursor + count) % ids.len();
+        for id in chosen {
+            if let Err(e) = self.draw_chart(id) {
                 web_sys::console::warn_1(&format!("chart {}: {e}", id.file_name()).into());
             }
         }
+    }
+
+    fn draw_chart(&self, id: ChartId) -> Result<(), String> {
+        let Some(r) = &self.runner else { return Ok(()) };
+        let x_max = r.end_s();
+        let lanes: Vec<(&str, &crate::series::Series)> =
+            r.lanes.iter().map(|l| (l.label.as_str(), &l.series)).collect();
+        let (s, red) = (&r.lanes[0].series, r.lanes[0].sim.red_thresholds());
+        self.with_canvas(id, |c| match id {
+            ChartId::CompareQueue => charts::draw_time(c, &chart_data::compare_queue(&lanes, x_max)),
+            ChartId::CompareGoodput => charts::draw_time(c, &chart_data::compare_goodput(&lanes, x_max)),
+            ChartId::CompareDrops => charts::draw_scatter(c, &chart_data::compare_drops(&lanes, x_max)),
+            ChartId::Queue => charts::draw_time(c, &chart_data::queue_chart(s, x_max, red)),
+            ChartId::Goodput => charts::draw_time(c, &chart_data::throughput_chart(s, x_max)),
+            ChartId::Drops => charts::draw_scatter(c, &chart_data::drops_chart(s, x_max)),
+            ChartId::Backlog => charts::draw_density(c, &chart_data::backlog_chart(s)),
+            ChartId::Delay => charts::draw_density(c, &chart_data::delay_chart(s)),
+            ChartId::Cwnd => charts::draw_time(c, &chart_data::cwnd_chart(s, x_max)),
+        })
     }
 
     fn with_canvas(
@@ -307,7 +272,9 @@ impl Component for App {
             last_draw_ms: 0.0,
             last_summary_ms: 0.0,
             summaries: Vec::new(),
-            needs_draw: false,
+            charts_left: 0,
+            draw_cursor: 0,
+            redraw_raf: None,
             notice: None,
             reader: None,
             canvases: ChartId::SINGLE
@@ -392,7 +359,7 @@ impl Component for App {
                 }
                 self.raf = None;
                 self.refresh_summaries(dom::now_ms(), true);
-                self.needs_draw = true;
+                self.charts_left = ALL_CHARTS;
             }
             Msg::Step => {
                 if !self.editor.is_runnable() || !self.ensure_runner() {
@@ -406,7 +373,7 @@ impl Component for App {
                     r.step(&dom::now_ms);
                 }
                 self.refresh_summaries(dom::now_ms(), true);
-                self.needs_draw = true;
+                self.charts_left = ALL_CHARTS;
             }
             Msg::Reset => self.reset(),
             Msg::SetSpeed(s) => {
@@ -428,15 +395,15 @@ impl Component for App {
                 if r.state == RunState::Finished {
                     dom::mark("aqmlab-finished");
                 }
-                if changed && (now - self.last_draw_ms >= DRAW_EVERY_MS || !running) {
-                    self.needs_draw = true;
+                if changed && running && now - self.last_draw_ms >= DRAW_EVERY_MS {
+                    self.charts_left = self.charts_left.max(CHARTS_PER_FRAME);
                 }
                 self.refresh_summaries(now, !running);
                 if running {
                     self.schedule_frame(ctx);
                 } else {
                     self.raf = None;
-                    self.needs_draw = true;
+                    self.charts_left = ALL_CHARTS;
                 }
             }
             Msg::CompareMode(on) => {
@@ -500,6 +467,7 @@ impl Component for App {
                 self.notice = Some("Link copied: it opens this scenario.".into());
             }
             Msg::DismissNotice => self.notice = None,
+            Msg::Redraw => self.redraw_raf = None,
         }
         true
     }
@@ -528,11 +496,19 @@ impl Component for App {
         }
     }
 
-    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
-        if self.needs_draw {
-            self.needs_draw = false;
-            self.last_draw_ms = dom::now_ms();
-            self.draw_charts();
+    fn rendered(&mut self, ctx: &Context<Self>, _first: bool) {
+        if self.charts_left == 0 {
+            return;
+        }
+        let n = self.charts_left.min(CHARTS_PER_FRAME);
+        self.charts_left -= n;
+        self.last_draw_ms = dom::now_ms();
+        self.draw_charts(n);
+        let running = self.runner.as_ref().is_some_and(|r| r.state == RunState::Running);
+        if self.charts_left > 0 && !running {
+            // Not running: no frame loop to carry the rest, so ask for one.
+            let link = ctx.link().clone();
+            self.redraw_raf = Some(request_animation_frame(move |_| link.send_message(Msg::Redraw)));
         }
     }
 }
