@@ -388,13 +388,21 @@ mod tests {
         let base = SimDuration::from_millis(10);
         let mut now = SimTime::ZERO;
         // Below the low window only delay_min is learnt.
-        c.on_ack(&mut t, &AckSample { now, segments_acked: 1, rtt: Some(base) });
+        c.on_ack(&mut t, &AckSample { now, segments_acked: 1, rtt: Some(base), latest_rtt: None });
         assert_eq!(t.ssthresh, u32::MAX / 1000 * 1000);
         t.cwnd = 20_000;
         // Eight samples set the round's minimum at 25 ms > 10 ms + threshold clamp(10 ms).
         for _ in 0..9 {
             now += SimDuration::from_millis(5);
-            c.on_ack(&mut t, &AckSample { now, segments_acked: 1, rtt: Some(SimDuration::from_millis(25)) });
+            c.on_ack(
+                &mut t,
+                &AckSample {
+                    now,
+                    segments_acked: 1,
+                    rtt: Some(SimDuration::from_millis(25)),
+                    latest_rtt: None,
+                },
+            );
         }
         assert_eq!(t.ssthresh, t.cwnd);
     }

@@ -12,6 +12,7 @@ pub mod new_reno;
 pub use cubic::{Cubic, CubicConfig};
 pub use new_reno::NewReno;
 
+pub use crate::tcp::rate::RateSample;
 use crate::time::{Rate, SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
 
@@ -73,6 +74,8 @@ pub struct AckSample {
     pub segments_acked: u32,
     /// RTT passed to the algorithm: ns-3 hands `PktsAcked` the smoothed RTT.
     pub rtt: Option<SimDuration>,
+    /// The latest RTT sample (what Linux hands its algorithms).
+    pub latest_rtt: Option<SimDuration>,
 }
 
 /// A snapshot of an algorithm's internals for traces and the UI.
@@ -94,6 +97,9 @@ pub trait CongestionControl {
     fn on_congestion(&mut self, tcb: &Tcb, bytes_in_flight: u32, kind: CongestionKind) -> u32;
     fn on_state(&mut self, _tcb: &mut Tcb, _state: CongState, _now: SimTime) {}
     fn on_sent(&mut self, _tcb: &Tcb, _bytes: u32, _now: SimTime) {}
+    /// Every delivery-rate sample, after the ACK's other hooks (ns-3 `CongControl`). A
+    /// model-based algorithm sets `tcb.cwnd` here and reports its pacing rate.
+    fn on_rate_sample(&mut self, _tcb: &mut Tcb, _rs: &RateSample, _now: SimTime) {}
     /// A pacing rate the sender must honour, if the algorithm paces.
     fn pacing_rate(&self) -> Option<Rate> {
         None
@@ -173,6 +179,9 @@ impl CongestionControl for Cca {
     }
     fn pacing_rate(&self) -> Option<Rate> {
         dispatch!(self, c => c.pacing_rate())
+    }
+    fn on_rate_sample(&mut self, tcb: &mut Tcb, rs: &RateSample, now: SimTime) {
+        dispatch!(self, c => c.on_rate_sample(tcb, rs, now))
     }
     fn metrics(&self) -> CcMetrics {
         dispatch!(self, c => c.metrics())

@@ -213,6 +213,7 @@ impl Simulation {
             Event::FlowStart { flow } => self.endpoint(flow, |f, now, out| f.sender.start(now, out)),
             Event::FlowStop { flow } => self.flows[flow as usize].sender.stop(),
             Event::SenderTimer { flow } => self.endpoint(flow, |f, now, out| f.sender.on_timer(now, out)),
+            Event::PaceTimer { flow } => self.endpoint(flow, |f, now, out| f.sender.on_pace_timer(now, out)),
             Event::ReceiverTimer { flow } => self.endpoint(flow, |f, now, out| f.receiver.on_timer(now, out)),
             Event::Sample => self.sample(),
         }
@@ -233,6 +234,9 @@ impl Simulation {
         let f = &mut self.flows[flow as usize];
         if let Some(t) = f.sender.rto_timer.event_needed() {
             self.q.schedule(t, Event::SenderTimer { flow });
+        }
+        if let Some(t) = f.sender.pace_timer.event_needed() {
+            self.q.schedule(t, Event::PaceTimer { flow });
         }
         if let Some(t) = f.receiver.delack_timer.event_needed() {
             self.q.schedule(t, Event::ReceiverTimer { flow });

@@ -6,6 +6,7 @@
 
 mod config;
 mod prr;
+pub mod rate;
 pub mod receiver;
 mod rtt;
 pub mod scoreboard;

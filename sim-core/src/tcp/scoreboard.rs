@@ -3,6 +3,7 @@
 //! Counters follow ns-3's `TcpTxBuffer`: pipe = sent − sacked − lost + retransmitted, where
 //! a retransmitted lost segment keeps its lost mark and so counts once.
 
+use super::rate::TxSnapshot;
 use crate::net::SackBlock;
 use crate::time::SimTime;
 use std::collections::VecDeque;
@@ -15,6 +16,8 @@ struct Seg {
     retrans: bool,
     ever_retransmitted: bool,
     sent_at: SimTime,
+    /// Delivery-rate snapshot of the latest transmission.
+    tx: TxSnapshot,
 }
 
 /// The next segment to send, per RFC 6675 `NextSeg()`.
@@ -80,16 +83,17 @@ impl Scoreboard {
     }
 
     /// Records a first transmission; returns its segment index.
-    pub fn push_new(&mut self, now: SimTime) -> u32 {
+    pub fn push_new(&mut self, now: SimTime, tx: TxSnapshot) -> u32 {
         let seq = self.nxt();
-        self.segs.push_back(Seg { sent_at: now, ..Seg::default() });
+        self.segs.push_back(Seg { sent_at: now, tx, ..Seg::default() });
         seq
     }
 
-    pub fn on_retransmit(&mut self, seq: u32, now: SimTime) {
+    pub fn on_retransmit(&mut self, seq: u32, now: SimTime, tx: TxSnapshot) {
         let mut add = false;
         if let Some(s) = self.seg_mut(seq) {
             s.sent_at = now;
+            s.tx = tx;
             s.ever_retransmitted = true;
             if !s.retrans {
                 s.retrans = true;
@@ -105,8 +109,9 @@ impl Scoreboard {
         self.seg(seq).is_some_and(|s| s.retrans)
     }
 
-    /// Applies SACK blocks (RFC 6675 `Update()`); returns segments newly SACKed.
-    pub fn apply_sack(&mut self, blocks: &[SackBlock]) -> u32 {
+    /// Applies SACK blocks (RFC 6675 `Update()`); returns segments newly SACKed and calls
+    /// `delivered` for each of them.
+    pub fn apply_sack(&mut self, blocks: &[SackBlock], mut delivered: impl FnMut(u32, &TxSnapshot)) -> u32 {
         let mut newly = 0;
         let nxt = self.nxt();
         for b in blocks {
@@ -118,6 +123,7 @@ impl Scoreboard {
                     continue;
                 }
                 s.sacked = true;
+                delivered(seq, &s.tx);
                 newly += 1;
                 self.sacked += 1;
                 if s.lost {
@@ -203,17 +209,21 @@ impl Scoreboard {
         }
     }
 
-    /// Removes segments below the cumulative ACK.
-    pub fn advance(&mut self, ack: u32) -> Advance {
+    /// Removes segments below the cumulative ACK, calling `delivered` for each one not
+    /// already SACKed.
+    pub fn advance(&mut self, ack: u32, mut delivered: impl FnMut(u32, &TxSnapshot)) -> Advance {
         let mut a = Advance::default();
         let ack = ack.min(self.nxt());
         while self.una < ack {
             let s = self.segs.pop_front().expect("segment below nxt");
+            let seq = self.una;
             self.una += 1;
             a.segments += 1;
             if s.sacked {
                 a.previously_sacked += 1;
                 self.sacked -= 1;
+            } else {
+                delivered(seq, &s.tx);
             }
             if s.lost {
                 self.lost -= 1;
@@ -265,7 +275,7 @@ mod tests {
     fn board(n: u32) -> Scoreboard {
         let mut b = Scoreboard::default();
         for _ in 0..n {
-            b.push_new(SimTime::ZERO);
+            b.push_new(SimTime::ZERO, TxSnapshot::default());
         }
         b
     }
@@ -277,9 +287,9 @@ mod tests {
     #[test]
     fn a_segment_is_lost_once_three_segments_above_it_are_sacked() {
         let mut b = board(10);
-        b.apply_sack(&[sack(1, 3)]);
+        b.apply_sack(&[sack(1, 3)], |_, _| {});
         assert_eq!(b.mark_lost_by_sack(3), 0);
-        b.apply_sack(&[sack(1, 4)]);
+        b.apply_sack(&[sack(1, 4)], |_, _| {});
         assert_eq!(b.mark_lost_by_sack(3), 1);
         assert!(b.is_lost(0, 3));
         assert_eq!(b.next_seg(true, false), Some(NextSeg::Retransmit(0)));
@@ -288,21 +298,21 @@ mod tests {
     #[test]
     fn pipe_counts_a_retransmitted_lost_segment_once() {
         let mut b = board(10);
-        b.apply_sack(&[sack(1, 4)]);
+        b.apply_sack(&[sack(1, 4)], |_, _| {});
         b.mark_lost_by_sack(3);
         assert_eq!(b.pipe(), 10 - 3 - 1);
-        b.on_retransmit(0, SimTime(5));
+        b.on_retransmit(0, SimTime(5), TxSnapshot::default());
         assert_eq!(b.pipe(), 10 - 3);
     }
 
     #[test]
     fn cumulative_ack_removes_segments_and_their_marks() {
         let mut b = board(6);
-        b.apply_sack(&[sack(2, 5)]);
+        b.apply_sack(&[sack(2, 5)], |_, _| {});
         b.mark_lost_by_sack(3);
-        b.on_retransmit(0, SimTime(1));
-        b.on_retransmit(1, SimTime(1));
-        let a = b.advance(5);
+        b.on_retransmit(0, SimTime(1), TxSnapshot::default());
+        b.on_retransmit(1, SimTime(1), TxSnapshot::default());
+        let a = b.advance(5, |_, _| {});
         assert_eq!((a.segments, a.previously_sacked), (5, 3));
         assert!(a.retransmitted);
         assert_eq!((b.sacked(), b.lost(), b.pipe()), (0, 0, 1));
@@ -311,16 +321,16 @@ mod tests {
     #[test]
     fn karn_newest_acked_segment_must_not_be_a_retransmission() {
         let mut b = board(2);
-        b.on_retransmit(1, SimTime(3));
-        assert_eq!(b.advance(2).unambiguous_sent_at, None);
+        b.on_retransmit(1, SimTime(3), TxSnapshot::default());
+        assert_eq!(b.advance(2, |_, _| {}).unambiguous_sent_at, None);
         let mut b = board(2);
-        assert_eq!(b.advance(2).unambiguous_sent_at, Some(SimTime::ZERO));
+        assert_eq!(b.advance(2, |_, _| {}).unambiguous_sent_at, Some(SimTime::ZERO));
     }
 
     #[test]
     fn timeout_marks_everything_unsacked_lost_and_resends_from_the_head() {
         let mut b = board(5);
-        b.apply_sack(&[sack(3, 4)]);
+        b.apply_sack(&[sack(3, 4)], |_, _| {});
         b.mark_all_lost(false);
         assert_eq!((b.lost(), b.sacked(), b.pipe()), (4, 1, 0));
         assert_eq!(b.next_seg(false, false), Some(NextSeg::Retransmit(0)));
@@ -329,7 +339,7 @@ mod tests {
     #[test]
     fn rule_three_resends_unsacked_holes_when_nothing_is_known_lost() {
         let mut b = board(5);
-        b.apply_sack(&[sack(2, 3)]);
+        b.apply_sack(&[sack(2, 3)], |_, _| {});
         assert_eq!(b.next_seg(false, true), Some(NextSeg::Retransmit(0)));
         assert_eq!(b.next_seg(false, false), None);
     }

@@ -4,6 +4,7 @@
 //! `TcpSocketBase` (Open / Disorder / Recovery / Loss).
 
 use super::prr::Prr;
+use super::rate::{RateEstimator, RateSample};
 use super::rtt::RttEstimator;
 use super::scoreboard::{NextSeg, Scoreboard};
 use super::timer::Timer;
@@ -48,6 +49,10 @@ pub struct TcpSender {
     rwnd: u32,
     /// Retransmission timer (data) or connection timer (SYN).
     pub rto_timer: Timer,
+    /// Wakes the sender when pacing allows the next segment.
+    pub pace_timer: Timer,
+    next_send_time: SimTime,
+    rate: RateEstimator,
     syn_sent_at: SimTime,
     syn_retries: u32,
     app_stopped: bool,
@@ -105,6 +110,9 @@ impl TcpSender {
             ),
             rwnd: cfg.recv_buffer_bytes,
             rto_timer: Timer::default(),
+            pace_timer: Timer::default(),
+            next_send_time: SimTime::ZERO,
+            rate: RateEstimator::default(),
             syn_sent_at: SimTime::ZERO,
             syn_retries: 0,
             app_stopped: false,
@@ -228,7 +236,8 @@ impl TcpSender {
         (self.sb.outstanding() as u64 + 1) * self.tcb.mss as u64 <= self.cfg.send_buffer_bytes as u64
     }
 
-    /// RFC 6675 (C): send while cwnd − pipe allows a full segment.
+    /// RFC 6675 (C): send while cwnd − pipe allows a full segment, no faster than the
+    /// congestion control's pacing rate.
     pub fn send_pending(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         if self.phase != Phase::Established {
             return;
@@ -239,13 +248,18 @@ impl TcpSender {
             if self.bytes_in_flight() as u64 + self.tcb.mss as u64 > window {
                 break;
             }
-            match self.sb.next_seg(self.can_send_new(), rule3) {
-                None => break,
-                Some(NextSeg::Retransmit(seq)) => self.transmit(seq, true, now, out),
-                Some(NextSeg::New) => {
-                    let seq = self.sb.push_new(now);
-                    self.transmit(seq, false, now, out);
-                }
+            let Some(next) = self.sb.next_seg(self.can_send_new(), rule3) else {
+                // The window allows more but there is nothing to send (draft-cheng §3.4).
+                self.rate.mark_app_limited(self.bytes_in_flight());
+                break;
+            };
+            if self.cc.pacing_rate().is_some() && now < self.next_send_time {
+                self.pace_timer.arm(self.next_send_time);
+                break;
+            }
+            match next {
+                NextSeg::Retransmit(seq) => self.transmit(Some(seq), now, out),
+                NextSeg::New => self.transmit(None, now, out),
             }
         }
         if self.sb.outstanding() > 0 && !self.rto_timer.is_armed() {
@@ -253,11 +267,18 @@ impl TcpSender {
         }
     }
 
-    fn transmit(&mut self, seq: u32, retransmission: bool, now: SimTime, out: &mut Vec<Packet>) {
-        if retransmission {
-            self.sb.on_retransmit(seq, now);
-            self.stats.retransmissions += 1;
-        }
+    /// Sends segment `seq` again, or the next new segment when `None`.
+    fn transmit(&mut self, seq: Option<u32>, now: SimTime, out: &mut Vec<Packet>) {
+        let tx = self.rate.on_send(now, self.bytes_in_flight());
+        let retransmission = seq.is_some();
+        let seq = match seq {
+            Some(seq) => {
+                self.sb.on_retransmit(seq, now, tx);
+                self.stats.retransmissions += 1;
+                seq
+            }
+            None => self.sb.push_new(now, tx),
+        };
         let payload = self.seg_bytes(seq);
         out.push(self.packet(
             PacketKind::Data,
@@ -276,6 +297,10 @@ impl TcpSender {
             self.prr.on_sent(payload);
         }
         self.cc.on_sent(&self.tcb, payload, now);
+        if let Some(rate) = self.cc.pacing_rate() {
+            let start = self.next_send_time.max(now);
+            self.next_send_time = start + rate.tx_time(payload + self.header_bytes);
+        }
     }
 
     // ---- receiving ---------------------------------------------------------------------
@@ -308,23 +333,37 @@ impl TcpSender {
             return; // stale, or acknowledges data never sent
         }
         self.rwnd = p.rwnd;
-        let newly_sacked = if self.cfg.sack { self.sb.apply_sack(p.sack_blocks()) } else { 0 };
+        let prior_in_flight = self.bytes_in_flight();
+        let (total, last, mss) = (self.total_segments, self.last_segment_bytes, self.tcb.mss);
+        let seg_bytes = |seq: u32| if total.is_some_and(|n| seq + 1 == n) { last } else { mss };
+        let rate = &mut self.rate;
+        let mut on_delivered =
+            |seq: u32, tx: &super::rate::TxSnapshot| rate.on_delivered(tx, seg_bytes(seq), now);
+        let newly_sacked =
+            if self.cfg.sack { self.sb.apply_sack(p.sack_blocks(), &mut on_delivered) } else { 0 };
         let retx_head_acked = p.ack > old_una && self.sb.is_retransmitted(old_una);
-        let adv = self.sb.advance(p.ack);
-        if self.cfg.sack && newly_sacked > 0 {
-            self.sb.mark_lost_by_sack(self.cfg.dupack_threshold);
-        }
+        let adv = self.sb.advance(p.ack, &mut on_delivered);
+        let newly_lost = if self.cfg.sack && newly_sacked > 0 {
+            self.sb.mark_lost_by_sack(self.cfg.dupack_threshold)
+        } else {
+            0
+        };
         let delivered_segs = adv.segments - adv.previously_sacked + newly_sacked;
 
-        if p.ack > old_una {
-            self.take_rtt_sample(p, &adv, now);
-        }
+        let rtt = if p.ack > old_una { self.take_rtt_sample(p, &adv, now) } else { None };
         self.tcb.last_acked = p.ack;
         self.tcb.bytes_in_flight = self.bytes_in_flight();
 
         let is_dupack =
             if self.cfg.sack { newly_sacked > 0 } else { p.ack == old_una && old_una < self.sb.nxt() };
-        self.process_ack(p.ack, old_una, is_dupack, delivered_segs, retx_head_acked, now);
+        self.process_ack(p.ack, old_una, is_dupack, delivered_segs, retx_head_acked, now, out);
+
+        // Model-based control (BBR) sees every delivery-rate sample (ns-3 `CongControl`).
+        if let Some(rs) = self.rate.take_sample(self.rtt.min_rtt()) {
+            let rs = RateSample { prior_in_flight, newly_lost, rtt, ..rs };
+            self.tcb.bytes_in_flight = self.bytes_in_flight();
+            self.cc.on_rate_sample(&mut self.tcb, &rs, now);
+        }
 
         if self.total_segments.is_some_and(|n| self.sb.una() >= n) {
             self.phase = Phase::Completed;
@@ -337,7 +376,12 @@ impl TcpSender {
 
     /// RTT from the echoed timestamp (RFC 7323 §4.1), else from a segment that was never
     /// retransmitted (Karn's algorithm, RFC 6298 §3).
-    fn take_rtt_sample(&mut self, p: &Packet, adv: &super::scoreboard::Advance, now: SimTime) {
+    fn take_rtt_sample(
+        &mut self,
+        p: &Packet,
+        adv: &super::scoreboard::Advance,
+        now: SimTime,
+    ) -> Option<SimDuration> {
         let sample = if self.cfg.timestamps {
             let now_ms = now.as_millis() as u32;
             now_ms.checked_sub(p.ts_ecr).map(|d| SimDuration::from_millis(d as u64))
@@ -348,6 +392,7 @@ impl TcpSender {
             self.rtt.sample(r);
             self.sync_rtt_to_tcb();
         }
+        sample
     }
 
     fn set_state(&mut self, s: CongState, now: SimTime) {
@@ -356,10 +401,11 @@ impl TcpSender {
     }
 
     fn ack_sample(&self, segs: u32, now: SimTime) -> AckSample {
-        AckSample { now, segments_acked: segs, rtt: self.rtt.srtt() }
+        AckSample { now, segments_acked: segs, rtt: self.rtt.srtt(), latest_rtt: self.rtt.latest() }
     }
 
     /// ns-3 `ProcessAck`: the congestion state machine for one ACK.
+    #[allow(clippy::too_many_arguments)]
     fn process_ack(
         &mut self,
         ack: u32,
@@ -368,10 +414,11 @@ impl TcpSender {
         delivered: u32,
         safe: bool,
         now: SimTime,
+        out: &mut Vec<Packet>,
     ) {
         let old_dupacks = self.dupacks;
         if is_dupack {
-            self.on_dupack(delivered, now);
+            self.on_dupack(delivered, now, out);
         }
         if ack == old_una {
             if ack < self.sb.nxt() {
@@ -442,7 +489,7 @@ impl TcpSender {
     }
 
     /// ns-3 `DupAck` with RFC 6675 §5 steps (1)-(2).
-    fn on_dupack(&mut self, delivered: u32, now: SimTime) {
+    fn on_dupack(&mut self, delivered: u32, now: SimTime, out: &mut Vec<Packet>) {
         if self.tcb.state == CongState::Loss {
             return;
         }
@@ -464,7 +511,7 @@ impl TcpSender {
                 let thresh = self.cfg.dupack_threshold;
                 let by_count = self.dupacks == thresh && (una >= self.recover || !self.recover_active);
                 if by_count || (self.cfg.sack && self.sb.is_lost(una, thresh)) {
-                    self.enter_recovery(delivered, now);
+                    self.enter_recovery(delivered, now, out);
                 } else if !self.cfg.sack {
                     self.sb.add_reno_sack(); // limited transmit (RFC 3042)
                 }
@@ -483,7 +530,7 @@ impl TcpSender {
     }
 
     /// RFC 6675 (4): fast retransmit and enter recovery.
-    fn enter_recovery(&mut self, delivered_segs: u32, now: SimTime) {
+    fn enter_recovery(&mut self, delivered_segs: u32, now: SimTime, out: &mut Vec<Packet>) {
         if !self.cfg.sack {
             self.sb.add_reno_sack();
         }
@@ -502,6 +549,11 @@ impl TcpSender {
             self.tcb.mss,
         );
         self.prr_update(delivered_segs, false);
+        // (4.3) Retransmit the first segment presumed lost now, whatever the window says.
+        let head = self.sb.una();
+        if !self.sb.is_retransmitted(head) {
+            self.transmit(Some(head), now, out);
+        }
     }
 
     fn restart_rto(&mut self, now: SimTime) {
@@ -510,6 +562,13 @@ impl TcpSender {
             self.rto_timer.disarm();
         } else {
             self.rto_timer.arm(now + self.rtt.rto());
+        }
+    }
+
+    /// Pacing allows the next segment now.
+    pub fn on_pace_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if self.pace_timer.on_wake(now) {
+            self.send_pending(now, out);
         }
     }
 

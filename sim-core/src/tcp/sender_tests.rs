@@ -61,7 +61,12 @@ impl Loopback {
         self.put(std::mem::take(&mut out), true);
         loop {
             let next_wire = self.wire.keys().next().map(|k| k.0);
-            let candidates = [next_wire, self.s.rto_timer.deadline(), self.r.delack_timer.deadline()];
+            let candidates = [
+                next_wire,
+                self.s.rto_timer.deadline(),
+                self.r.delack_timer.deadline(),
+                self.s.pace_timer.deadline(),
+            ];
             let Some(t) = candidates.iter().flatten().min().copied() else {
                 break;
             };
@@ -78,6 +83,9 @@ impl Loopback {
                     self.s.on_packet(&p, t, &mut out);
                     self.put(std::mem::take(&mut out), true);
                 }
+            } else if self.s.pace_timer.deadline() == Some(t) {
+                self.s.on_pace_timer(t, &mut out);
+                self.put(std::mem::take(&mut out), true);
             } else if self.s.rto_timer.deadline() == Some(t) {
                 if self.s.phase() == Phase::Established {
                     self.rto_times.push(t);

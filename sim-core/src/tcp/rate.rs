@@ -1,0 +1,170 @@
+//! Delivery-rate estimation (draft-cheng-iccrg-delivery-rate-estimation-02, as Linux
+//! `tcp_rate.c` and ns-3 `TcpRateLinux` do it): each transmission remembers how much had
+//! been delivered when it left; each ACK turns the newest delivered packet into a sample
+//! of delivered bytes over the longer of the send and ACK intervals.
+
+use crate::time::{SimDuration, SimTime};
+
+/// What the connection looked like when a segment was (re)transmitted (draft §3.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TxSnapshot {
+    pub delivered: u64,
+    pub delivered_time: SimTime,
+    pub first_sent_time: SimTime,
+    pub sent_time: SimTime,
+    pub app_limited: bool,
+}
+
+/// One delivery-rate sample, produced per ACK that delivered data.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RateSample {
+    /// Bytes delivered over `interval`.
+    pub delivered: u64,
+    pub interval: SimDuration,
+    /// delivered / interval in bit/s (0 when not `valid`).
+    pub delivery_rate_bps: f64,
+    /// The connection's delivered count when the sampled packet was sent (BBR's rounds).
+    pub prior_delivered: u64,
+    /// The connection's total delivered bytes after this ACK.
+    pub total_delivered: u64,
+    pub is_app_limited: bool,
+    /// False when the interval is shorter than the minimum RTT (draft §3.3: discard).
+    pub valid: bool,
+    /// Bytes newly acknowledged or SACKed by this ACK.
+    pub newly_delivered: u64,
+    /// Segments newly marked lost by this ACK.
+    pub newly_lost: u32,
+    /// Bytes in flight before this ACK was processed.
+    pub prior_in_flight: u32,
+    /// RTT sample carried by this ACK, if any.
+    pub rtt: Option<SimDuration>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct RateEstimator {
+    delivered: u64,
+    delivered_time: SimTime,
+    first_sent_time: SimTime,
+    /// Delivered count at which the app-limited period ends (0 = not app-limited).
+    app_limited_until: u64,
+    // The sample being built from the current ACK.
+    prior_delivered: u64,
+    prior_time: SimTime,
+    send_elapsed: SimDuration,
+    ack_elapsed: SimDuration,
+    sample_app_limited: bool,
+    has_sample: bool,
+    newly_delivered: u64,
+}
+
+impl RateEstimator {
+    pub fn delivered(&self) -> u64 {
+        self.delivered
+    }
+
+    /// Snapshot for a segment leaving now (draft §3.2); `in_flight` before it is sent.
+    pub fn on_send(&mut self, now: SimTime, in_flight: u32) -> TxSnapshot {
+        if in_flight == 0 {
+            self.first_sent_time = now;
+            self.delivered_time = now;
+        }
+        TxSnapshot {
+            delivered: self.delivered,
+            delivered_time: self.delivered_time,
+            first_sent_time: self.first_sent_time,
+            sent_time: now,
+            app_limited: self.app_limited_until != 0,
+        }
+    }
+
+    /// A segment sent with `snap` was delivered (cumulatively or by SACK) now (draft §3.3).
+    pub fn on_delivered(&mut self, snap: &TxSnapshot, bytes: u32, now: SimTime) {
+        self.delivered += bytes as u64;
+        self.newly_delivered += bytes as u64;
+        self.delivered_time = now;
+        if !self.has_sample || snap.delivered > self.prior_delivered {
+            self.has_sample = true;
+            self.prior_delivered = snap.delivered;
+            self.prior_time = snap.delivered_time;
+            self.sample_app_limited = snap.app_limited;
+            self.send_elapsed = snap.sent_time.saturating_sub(snap.first_sent_time);
+            self.ack_elapsed = self.delivered_time.saturating_sub(snap.delivered_time);
+            self.first_sent_time = snap.sent_time;
+        }
+    }
+
+    /// The sender had nothing to send while the window allowed it (draft §3.4).
+    pub fn mark_app_limited(&mut self, in_flight: u32) {
+        self.app_limited_until = (self.delivered + in_flight as u64).max(1);
+    }
+
+    /// Closes the sample of the current ACK (draft §3.3, `UpdateRateSample`).
+    pub fn take_sample(&mut self, min_rtt: Option<SimDuration>) -> Option<RateSample> {
+        if self.app_limited_until != 0 && self.delivered > self.app_limited_until {
+            self.app_limited_until = 0;
+        }
+        let newly = std::mem::take(&mut self.newly_delivered);
+        if !std::mem::take(&mut self.has_sample) {
+            return None;
+        }
+        let delivered = self.delivered - self.prior_delivered;
+        let interval = self.send_elapsed.max(self.ack_elapsed);
+        let valid = interval.as_nanos() > 0 && min_rtt.is_none_or(|m| interval >= m);
+        let rate = if valid { delivered as f64 * 8.0 / interval.as_secs_f64() } else { 0.0 };
+        Some(RateSample {
+            delivered,
+            interval,
+            delivery_rate_bps: rate,
+            prior_delivered: self.prior_delivered,
+            total_delivered: self.delivered,
+            is_app_limited: self.sample_app_limited,
+            valid,
+            newly_delivered: newly,
+            ..RateSample::default()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_steady_flow_samples_its_sending_rate() {
+        // One 1000-byte segment per ms, each delivered 50 ms after it left: 8 Mbit/s.
+        let ms = |x: u64| SimTime(x * 1_000_000);
+        let mut r = RateEstimator::default();
+        let mut pending = std::collections::VecDeque::new();
+        let mut last = None;
+        for t in 0..300u64 {
+            if t >= 50 {
+                let snap = pending.pop_front().unwrap();
+                r.on_delivered(&snap, 1000, ms(t));
+                last = r.take_sample(Some(SimDuration::from_millis(50)));
+            }
+            pending.push_back(r.on_send(ms(t), pending.len() as u32 * 1000));
+        }
+        let s = last.unwrap();
+        assert!(s.valid);
+        assert!((s.delivery_rate_bps - 8e6).abs() < 0.2e6, "{}", s.delivery_rate_bps);
+    }
+
+    #[test]
+    fn samples_shorter_than_min_rtt_are_marked_invalid() {
+        let mut r = RateEstimator::default();
+        let a = r.on_send(SimTime(0), 0);
+        r.on_delivered(&a, 1000, SimTime(1_000_000));
+        let s = r.take_sample(Some(SimDuration::from_millis(10))).unwrap();
+        assert!(!s.valid);
+    }
+
+    #[test]
+    fn app_limited_marks_samples_until_the_flight_is_delivered() {
+        let mut r = RateEstimator::default();
+        r.mark_app_limited(2000);
+        let a = r.on_send(SimTime(0), 0);
+        assert!(a.app_limited);
+        r.on_delivered(&a, 1000, SimTime(20_000_000));
+        assert!(r.take_sample(None).unwrap().is_app_limited);
+    }
+}
