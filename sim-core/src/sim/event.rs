@@ -19,6 +19,10 @@ pub enum Event {
     SenderTimer {
         flow: u32,
     },
+    /// Pacing lets the sender transmit again.
+    PaceTimer {
+        flow: u32,
+    },
     ReceiverTimer {
         flow: u32,
     },
