@@ -32,5 +32,6 @@ pub mod net;
 pub mod rng;
 pub mod scenario;
 pub mod sim;
+pub mod switch;
 pub mod tcp;
 pub mod time;

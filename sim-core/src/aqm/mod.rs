@@ -13,6 +13,7 @@ pub use limit::{cells_for, Occupancy, QueueLimit};
 pub use red::{Red, RedConfig, RedStats, RedView};
 
 use crate::rng::SimRng;
+use crate::switch::{MultiQueuePort, SwitchConfig};
 use crate::time::{Rate, SimTime};
 use serde::{Deserialize, Serialize};
 
@@ -79,6 +80,8 @@ pub enum QueueDiscSpec {
     Fifo { limit: QueueLimit },
     /// RED / Gentle RED / Adaptive RED (ns-3 `RedQueueDisc`).
     Red(RedConfig),
+    /// A Tofino-like multi-queue switch port (cells, classifier, scheduler, control plane).
+    Switch(SwitchConfig),
 }
 
 impl Default for QueueDiscSpec {
@@ -92,6 +95,7 @@ impl QueueDiscSpec {
         match self {
             QueueDiscSpec::Fifo { limit } => Qdisc::Fifo(Fifo::new(*limit)),
             QueueDiscSpec::Red(cfg) => Qdisc::Red(Box::new(Red::new(cfg, link_rate, rng))),
+            QueueDiscSpec::Switch(cfg) => Qdisc::Switch(Box::new(MultiQueuePort::new(cfg, rng))),
         }
     }
 
@@ -99,6 +103,10 @@ impl QueueDiscSpec {
         match self {
             QueueDiscSpec::Fifo { limit } => *limit,
             QueueDiscSpec::Red(cfg) => cfg.limit,
+            QueueDiscSpec::Switch(cfg) => QueueLimit::Cells {
+                cells: cfg.total_cells().min(u32::MAX as u64) as u32,
+                cell_bytes: cfg.cell_bytes,
+            },
         }
     }
 
@@ -108,6 +116,7 @@ impl QueueDiscSpec {
             QueueDiscSpec::Red(c) if c.adaptive => "ared",
             QueueDiscSpec::Red(c) if c.gentle => "gentle",
             QueueDiscSpec::Red(_) => "red",
+            QueueDiscSpec::Switch(_) => "switch",
         }
     }
 }
@@ -117,6 +126,7 @@ impl QueueDiscSpec {
 pub enum Qdisc {
     Fifo(Fifo),
     Red(Box<Red>),
+    Switch(Box<MultiQueuePort>),
 }
 
 impl Qdisc {
@@ -125,6 +135,7 @@ impl Qdisc {
         match self {
             Qdisc::Fifo(q) => q.enqueue(item, cx),
             Qdisc::Red(q) => q.enqueue(item, cx),
+            Qdisc::Switch(q) => q.enqueue(item, cx),
         }
     }
 
@@ -133,6 +144,7 @@ impl Qdisc {
         match self {
             Qdisc::Fifo(q) => q.dequeue(),
             Qdisc::Red(q) => q.dequeue(cx.now),
+            Qdisc::Switch(q) => q.dequeue(),
         }
     }
 
@@ -140,6 +152,7 @@ impl Qdisc {
         match self {
             Qdisc::Fifo(q) => q.occupancy(),
             Qdisc::Red(q) => q.occupancy(),
+            Qdisc::Switch(q) => q.occupancy(),
         }
     }
 
@@ -147,6 +160,30 @@ impl Qdisc {
         match self {
             Qdisc::Fifo(q) => q.limit(),
             Qdisc::Red(q) => q.limit(),
+            Qdisc::Switch(q) => q.limit(),
+        }
+    }
+
+    /// The multi-queue switch port, when this is one.
+    pub fn as_switch(&self) -> Option<&MultiQueuePort> {
+        match self {
+            Qdisc::Switch(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    pub fn as_switch_mut(&mut self) -> Option<&mut MultiQueuePort> {
+        match self {
+            Qdisc::Switch(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Cell size used to count backlog in cells: the switch's or the limit's own.
+    pub fn cell_bytes(&self) -> Option<u32> {
+        match self {
+            Qdisc::Switch(p) => Some(p.cell_bytes()),
+            other => other.limit().cell_bytes(),
         }
     }
 

@@ -25,6 +25,12 @@ pub struct Sample {
     pub flow_srtt_ms: Vec<f64>,
     /// Packets of each flow waiting at the bottleneck (disc + NIC).
     pub flow_backlog_packets: Vec<u32>,
+    /// The same backlog in buffer cells (ceil(bytes / cell) per packet).
+    pub flow_backlog_cells: Vec<u64>,
+    /// Queue each flow's packets enter at a multi-queue switch port (0 otherwise).
+    pub flow_queue: Vec<u32>,
+    /// Cells held by each queue of a switch port (empty for single-queue discs).
+    pub per_queue_cells: Vec<u64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -17,6 +17,10 @@ pub struct Summary {
     pub jfi: f64,
     /// Mean over flows of (P95 − P50) of the bottleneck queueing delay, seconds.
     pub jitter_s: f64,
+    /// Mean bottleneck queueing delay over every packet, seconds.
+    pub delay_mean_s: f64,
+    /// Mean total buffer occupancy at the bottleneck in cells (Warbler Table 2).
+    pub buffer_cells_mean: f64,
     pub queue: QueueStats,
     /// Table 7: share of samples with the EWMA average in each zone (RED family only).
     pub zones: Option<ZoneShares>,
@@ -39,6 +43,10 @@ pub struct FlowSummary {
     pub fast_recoveries: u64,
     pub delay_p50_s: f64,
     pub delay_p95_s: f64,
+    /// Mean cells this flow held at the bottleneck over the samples.
+    pub backlog_cells_mean: f64,
+    /// Share of the aggregate goodput (Warbler Fig. 7).
+    pub throughput_share: f64,
     pub completion_time_s: Option<f64>,
 }
 
@@ -140,11 +148,19 @@ impl Summary {
         let n_flows = inp.flows.len();
 
         let mut flow_bps = vec![Vec::new(); n_flows];
+        let mut flow_cells = vec![0.0; n_flows];
         for s in &samples {
             for (i, b) in s.flow_goodput_bps.iter().enumerate() {
                 flow_bps[i].push(*b);
             }
+            for (i, c) in s.flow_backlog_cells.iter().enumerate() {
+                flow_cells[i] += *c as f64 / samples.len() as f64;
+            }
         }
+        let all_delays: Vec<f64> =
+            inp.rec.delays.iter().filter(|d| d.t_s > warm).map(|d| d.delay_s as f64).collect();
+        let buffer: Vec<f64> =
+            samples.iter().map(|s| s.flow_backlog_cells.iter().sum::<u64>() as f64).collect();
         let mut delays = vec![Vec::new(); n_flows];
         for d in inp.rec.delays.iter().filter(|d| d.t_s > warm) {
             delays[d.flow as usize].push(d.delay_s as f64);
@@ -166,10 +182,17 @@ impl Summary {
                     fast_recoveries: f.fast_recoveries,
                     delay_p50_s: quantile_sorted(&ds, 0.5),
                     delay_p95_s: quantile_sorted(&ds, 0.95),
+                    backlog_cells_mean: flow_cells[i],
+                    throughput_share: 0.0,
                     completion_time_s: f.completion_time_s,
                 }
             })
             .collect();
+        let mut flows = flows;
+        let total: f64 = flows.iter().map(|f| f.throughput_bps).sum();
+        for f in &mut flows {
+            f.throughput_share = if total > 0.0 { f.throughput_bps / total } else { 0.0 };
+        }
         let jfi = jain_index(&flows.iter().map(|f| f.throughput_bps).collect::<Vec<_>>());
         let spreads: Vec<f64> = flows
             .iter()
@@ -185,6 +208,8 @@ impl Summary {
             warmup_s: warm,
             jfi,
             jitter_s,
+            delay_mean_s: if all_delays.is_empty() { 0.0 } else { mean(&all_delays) },
+            buffer_cells_mean: if buffer.is_empty() { 0.0 } else { mean(&buffer) },
             flows,
             queue: queue_stats(&samples),
             zones: inp.red.map(|r| zone_shares(&samples, r)),

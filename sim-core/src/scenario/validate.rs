@@ -4,6 +4,7 @@
 use super::{FlowGroup, Scenario, SCENARIO_VERSION};
 use crate::aqm::{QueueDiscSpec, QueueLimit, RedConfig};
 use crate::cc::CcaSpec;
+use crate::switch::{SchedulerSpec, SwitchConfig};
 use crate::tcp::TcpConfig;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -118,6 +119,7 @@ fn check_queue(c: &mut Checker, field: &str, q: &QueueDiscSpec) {
     match q {
         QueueDiscSpec::Fifo { limit } => check_limit(c, &format!("{field}.limit"), limit),
         QueueDiscSpec::Red(r) => check_red(c, field, r),
+        QueueDiscSpec::Switch(s) => check_switch(c, field, s),
     }
 }
 
@@ -152,6 +154,31 @@ fn check_red(c: &mut Checker, field: &str, r: &RedConfig) {
     if let Some(bw) = r.link_bandwidth_bps {
         c.u64_in(format!("{field}.link_bandwidth_bps"), bw, 1_000, 400_000_000_000, "bit/s");
     }
+}
+
+fn check_switch(c: &mut Checker, field: &str, s: &SwitchConfig) {
+    c.u64_in(format!("{field}.queues"), s.queues as u64, 1, 32, "queues");
+    c.u64_in(format!("{field}.cell_bytes"), s.cell_bytes as u64, 16, 4096, "bytes");
+    c.u64_in(format!("{field}.queue_limit_cells"), s.queue_limit_cells as u64, 1, 100_000_000, "cells");
+    if let Some(b) = s.shared_buffer_cells {
+        c.u64_in(format!("{field}.shared_buffer_cells"), b as u64, 1, 1_000_000_000, "cells");
+    }
+    for (i, w) in s.weights.iter().enumerate() {
+        c.u64_in(format!("{field}.weights[{i}]"), *w as u64, 1, 1023, "(Tofino DWRR weights)");
+    }
+    let last = s.queues.max(1) as u64 - 1;
+    for (i, q) in s.initial_mapping.iter().enumerate() {
+        c.u64_in(format!("{field}.initial_mapping[{i}]"), *q as u64, 0, last, "(a queue index)");
+    }
+    c.u64_in(format!("{field}.default_queue"), s.default_queue as u64, 0, last, "(a queue index)");
+    c.u64_in(format!("{field}.cms_width"), s.cms_width as u64, 1, 1 << 24, "counters");
+    c.u64_in(format!("{field}.cms_depth"), s.cms_depth as u64, 1, 16, "rows");
+    if let SchedulerSpec::Dwrr { quantum_bytes } = s.scheduler {
+        c.u64_in(format!("{field}.scheduler.quantum_bytes"), quantum_bytes as u64, 64, 1 << 20, "bytes");
+    }
+    c.f64_above(format!("{field}.control_period_ms"), s.control_period_ms, 0.0, 3_600_000.0, "ms");
+    c.f64_in(format!("{field}.compute_latency_ms"), s.compute_latency_ms, 0.0, 3_600_000.0, "ms");
+    c.f64_in(format!("{field}.backlog_wma_weight"), s.backlog_wma_weight, 0.0, 1.0, "");
 }
 
 fn check_flow(c: &mut Checker, f: &str, g: &FlowGroup, duration: f64) {

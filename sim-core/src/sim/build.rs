@@ -59,6 +59,11 @@ pub(super) fn build(sc: &Scenario) -> Simulation {
     }
     let interval = SimDuration::from_secs_f64(sc.sample_interval_s);
     q.schedule(SimTime::ZERO + interval, Event::Sample);
+    if let Some(port) = links[BOTTLENECK as usize].qdisc.as_switch() {
+        q.schedule(SimTime::ZERO + port.control_period(), Event::ControlTick);
+    }
+    let cell_bytes =
+        links[BOTTLENECK as usize].qdisc.cell_bytes().unwrap_or(crate::switch::TOFINO2_CELL_BYTES);
     let n = flows.len();
     Simulation {
         scenario: sc.clone(),
@@ -74,6 +79,8 @@ pub(super) fn build(sc: &Scenario) -> Simulation {
         counts: PacketCounts::default(),
         last_delivered: vec![0; n],
         backlog: vec![0; n],
+        backlog_cells: vec![0; n],
+        cell_bytes,
         finished: false,
     }
 }

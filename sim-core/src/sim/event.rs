@@ -27,4 +27,8 @@ pub enum Event {
         flow: u32,
     },
     Sample,
+    /// End of a switch control-plane period at the bottleneck.
+    ControlTick,
+    /// The control plane's table writes take effect.
+    ControlApply,
 }

@@ -1,7 +1,7 @@
 //! Moving packets: endpoints → links → queue discs → the wire → the next hop or endpoint.
 
 use super::{Event, Simulation, BOTTLENECK};
-use crate::aqm::{DropReason, Dropped, QItem, QdiscCtx};
+use crate::aqm::{cells_for, DropReason, Dropped, QItem, QdiscCtx};
 use crate::metrics::{DelayRecord, DropRecord};
 use crate::net::{Packet, PacketKind};
 use crate::time::SimTime;
@@ -38,6 +38,7 @@ impl Simulation {
         let mut cx = QdiscCtx::new(now, &mut self.drops);
         if self.links[link as usize].qdisc.enqueue(item, &mut cx) && link == BOTTLENECK {
             self.backlog[item.flow as usize] += 1;
+            self.backlog_cells[item.flow as usize] += cells_for(item.bytes, self.cell_bytes);
         }
         self.settle_drops(link);
         self.kick(link);
@@ -93,6 +94,7 @@ impl Simulation {
                 self.q.schedule(now + l.tx_time(it.bytes), Event::TxDone { link });
                 if link == BOTTLENECK {
                     self.backlog[it.flow as usize] -= 1;
+                    self.backlog_cells[it.flow as usize] -= cells_for(it.bytes, self.cell_bytes);
                     let delay_s = (now - it.enqueued_at).as_secs_f64() as f32;
                     self.rec.delays.push(DelayRecord { t_s: now.as_secs_f64(), flow: it.flow, delay_s });
                 }
@@ -119,6 +121,7 @@ impl Simulation {
         for d in self.drops.drain(..) {
             if link == BOTTLENECK && d.was_queued {
                 self.backlog[d.item.flow as usize] -= 1;
+                self.backlog_cells[d.item.flow as usize] -= cells_for(d.item.bytes, self.cell_bytes);
             }
             self.rec.drops.push(DropRecord { t_s, flow: d.item.flow, link, reason: d.reason });
             self.counts.dropped += 1;

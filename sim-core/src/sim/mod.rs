@@ -47,6 +47,10 @@ pub struct Simulation {
     /// Per flow: delivered bytes at the previous sample, packets waiting at the bottleneck.
     last_delivered: Vec<u64>,
     backlog: Vec<u32>,
+    /// Per flow: cells its waiting packets take at the bottleneck.
+    backlog_cells: Vec<u64>,
+    /// Cell size for backlog accounting (the switch's or the limit's; else Tofino 2's).
+    cell_bytes: u32,
     finished: bool,
 }
 
@@ -216,6 +220,13 @@ impl Simulation {
             Event::PaceTimer { flow } => self.endpoint(flow, |f, now, out| f.sender.on_pace_timer(now, out)),
             Event::ReceiverTimer { flow } => self.endpoint(flow, |f, now, out| f.receiver.on_timer(now, out)),
             Event::Sample => self.sample(),
+            Event::ControlTick => self.control_tick(),
+            Event::ControlApply => {
+                let now = self.now();
+                if let Some(port) = self.links[BOTTLENECK as usize].qdisc.as_switch_mut() {
+                    port.apply_writes(now);
+                }
+            }
         }
     }
 
@@ -243,6 +254,18 @@ impl Simulation {
         }
     }
 
+    fn control_tick(&mut self) {
+        let now = self.now();
+        let Some(port) = self.links[BOTTLENECK as usize].qdisc.as_switch_mut() else { return };
+        if let Some(at) = port.control_tick(now) {
+            self.q.schedule(at, Event::ControlApply);
+        }
+        let next = now + port.control_period();
+        if next <= self.end {
+            self.q.schedule(next, Event::ControlTick);
+        }
+    }
+
     fn sample(&mut self) {
         let now = self.now();
         let link = &self.links[BOTTLENECK as usize];
@@ -261,6 +284,11 @@ impl Simulation {
             flow_cwnd_bytes: Vec::with_capacity(n),
             flow_srtt_ms: Vec::with_capacity(n),
             flow_backlog_packets: self.backlog.clone(),
+            flow_backlog_cells: self.backlog_cells.clone(),
+            flow_queue: (0..n as u32)
+                .map(|f| link.qdisc.as_switch().and_then(|p| p.flow_queue(f)).unwrap_or(0))
+                .collect(),
+            per_queue_cells: link.qdisc.as_switch().map_or_else(Vec::new, |p| p.queue_cells().to_vec()),
         };
         let mut total = 0u64;
         for (i, f) in self.flows.iter().enumerate() {

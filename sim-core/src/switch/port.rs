@@ -1,0 +1,320 @@
+//! The multi-queue port's data plane: classification, admission in cells, scheduling,
+//! per-flow registers; and the hooks the simulator calls for the control plane.
+
+use super::cms::CountMinSketch;
+use super::control::{ControlApp, ControlPlaneApp, FlowRegisters, RegisterView, TableWrite};
+use super::scheduler::Scheduler;
+use super::SwitchConfig;
+use crate::aqm::{cells_for, DropReason, Occupancy, QItem, QdiscCtx, QueueLimit};
+use crate::rng::SimRng;
+use crate::time::{SimDuration, SimTime};
+use std::collections::{BTreeMap, VecDeque};
+
+#[derive(Clone, Debug, Default)]
+struct FlowState {
+    /// Queue in the Flow Distribution Table (used once the flow is long).
+    table_queue: Option<u32>,
+    long: bool,
+    backlog_cells: u64,
+    backlog_wma: f64,
+    packets_in_period: u64,
+    bytes_in_period: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct MultiQueuePort {
+    cfg: SwitchConfig,
+    queues: Vec<VecDeque<QItem>>,
+    queue_cells: Vec<u64>,
+    occ: Occupancy,
+    weights: Vec<u32>,
+    scheduler: Scheduler,
+    flows: BTreeMap<u32, FlowState>,
+    cms: CountMinSketch,
+    /// Next queue for round-robin mapping of newly detected long flows.
+    next_rr: u32,
+    app: ControlApp,
+    pending: Vec<(SimTime, TableWrite)>,
+    period: SimDuration,
+}
+
+impl MultiQueuePort {
+    pub fn new(cfg: &SwitchConfig, mut rng: SimRng) -> MultiQueuePort {
+        let k = cfg.queues.max(1) as usize;
+        let weights = (0..k).map(|q| cfg.weights.get(q).copied().unwrap_or(1).max(1)).collect();
+        MultiQueuePort {
+            queues: vec![VecDeque::new(); k],
+            queue_cells: vec![0; k],
+            occ: Occupancy::default(),
+            weights,
+            scheduler: Scheduler::new(cfg.scheduler.clone(), k),
+            flows: BTreeMap::new(),
+            cms: CountMinSketch::new(cfg.cms_width as usize, cfg.cms_depth as usize, rng.next_u64()),
+            next_rr: 0,
+            app: cfg.control.build(),
+            pending: Vec::new(),
+            period: SimDuration::from_secs_f64(cfg.control_period_ms / 1e3),
+            cfg: cfg.clone(),
+        }
+    }
+
+    fn k(&self) -> u32 {
+        self.queues.len() as u32
+    }
+
+    fn cells(&self, bytes: u32) -> u64 {
+        cells_for(bytes, self.cfg.cell_bytes)
+    }
+
+    /// The queue a flow's packets enter now.
+    pub fn flow_queue(&self, flow: u32) -> Option<u32> {
+        let st = self.flows.get(&flow)?;
+        Some(if st.long { st.table_queue.unwrap_or(self.cfg.default_queue) } else { self.cfg.default_queue })
+    }
+
+    pub fn queue_cells(&self) -> &[u64] {
+        &self.queue_cells
+    }
+
+    pub fn weights(&self) -> &[u32] {
+        &self.weights
+    }
+
+    pub fn cell_bytes(&self) -> u32 {
+        self.cfg.cell_bytes
+    }
+
+    pub fn control_period(&self) -> SimDuration {
+        self.period
+    }
+
+    pub fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
+        let est = self.cms.add(item.flow);
+        let cells = cells_for(item.bytes, self.cfg.cell_bytes);
+        let threshold = self.cfg.long_flow_threshold_packets;
+        let k = self.k();
+        let st = self.flows.entry(item.flow).or_default();
+        if st.table_queue.is_none() {
+            st.table_queue = self.cfg.initial_mapping.get(item.flow as usize).map(|&q| q.min(k - 1));
+        }
+        if !st.long && est > threshold {
+            st.long = true;
+            if st.table_queue.is_none() {
+                // Load balancing: long flows round robin in order of detection.
+                st.table_queue = Some(self.next_rr % k);
+                self.next_rr += 1;
+            }
+        }
+        let q =
+            if st.long { st.table_queue.unwrap_or(0) } else { self.cfg.default_queue.min(k - 1) } as usize;
+        let fits_queue = self.queue_cells[q] + cells <= self.cfg.queue_limit_cells as u64;
+        let fits_buffer = self.occ.cells + cells <= self.cfg.total_cells();
+        if !(fits_queue && fits_buffer) {
+            cx.drop(item, DropReason::Overflow, false);
+            return false;
+        }
+        st.backlog_cells += cells;
+        st.packets_in_period += 1;
+        st.bytes_in_period += item.bytes as u64;
+        self.queue_cells[q] += cells;
+        self.occ.add(item.bytes, cells);
+        self.queues[q].push_back(item);
+        true
+    }
+
+    pub fn dequeue(&mut self) -> Option<QItem> {
+        let queues = &self.queues;
+        let q = self.scheduler.pick(&self.weights, |q| queues[q].front().map(|i| i.bytes))?;
+        let item = self.queues[q].pop_front()?;
+        let cells = self.cells(item.bytes);
+        self.queue_cells[q] -= cells;
+        self.occ.remove(item.bytes, cells);
+        if let Some(st) = self.flows.get_mut(&item.flow) {
+            st.backlog_cells -= cells;
+        }
+        Some(item)
+    }
+
+    pub fn occupancy(&self) -> Occupancy {
+        self.occ
+    }
+
+    pub fn limit(&self) -> QueueLimit {
+        QueueLimit::Cells {
+            cells: self.cfg.total_cells().min(u32::MAX as u64) as u32,
+            cell_bytes: self.cfg.cell_bytes,
+        }
+    }
+
+    /// End of a control period: update the registers' averages, run the app on a snapshot
+    /// and queue its writes for `now + compute latency`. Returns when they apply, if any.
+    pub fn control_tick(&mut self, now: SimTime) -> Option<SimTime> {
+        let w = self.cfg.backlog_wma_weight.clamp(0.0, 1.0);
+        let mut regs = Vec::new();
+        for (&flow, st) in self.flows.iter_mut() {
+            st.backlog_wma = w * st.backlog_cells as f64 + (1.0 - w) * st.backlog_wma;
+            // §6.2 "double check": a flow has ended only when it sent nothing this period
+            // and holds nothing in the buffer.
+            let active = st.packets_in_period > 0 || st.backlog_cells > 0;
+            if st.long && active {
+                regs.push(FlowRegisters {
+                    flow,
+                    queue: st.table_queue.unwrap_or(self.cfg.default_queue),
+                    backlog_cells: st.backlog_cells,
+                    backlog_wma_cells: st.backlog_wma,
+                    packets_in_period: st.packets_in_period,
+                    bytes_in_period: st.bytes_in_period,
+                });
+            }
+            st.packets_in_period = 0;
+            st.bytes_in_period = 0;
+        }
+        let view = RegisterView {
+            now,
+            queues: self.k(),
+            flows: &regs,
+            queue_depth_cells: &self.queue_cells,
+            weights: &self.weights,
+        };
+        let writes = self.app.on_period(&view);
+        if writes.is_empty() {
+            return None;
+        }
+        let at = now + SimDuration::from_secs_f64(self.cfg.compute_latency_ms / 1e3);
+        self.pending.extend(writes.into_iter().map(|w| (at, w)));
+        Some(at)
+    }
+
+    /// Applies every pending table write due by `now`.
+    pub fn apply_writes(&mut self, now: SimTime) {
+        let k = self.k();
+        let (due, later): (Vec<_>, Vec<_>) = self.pending.drain(..).partition(|(at, _)| *at <= now);
+        self.pending = later;
+        for (_, w) in due {
+            match w {
+                TableWrite::MapFlow { flow, queue } => {
+                    self.flows.entry(flow).or_default().table_queue = Some(queue.min(k - 1));
+                }
+                TableWrite::SetWeight { queue, weight } => {
+                    if let Some(x) = self.weights.get_mut(queue as usize) {
+                        *x = weight.max(1);
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn app_name(&self) -> &'static str {
+        self.app.name()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aqm::Dropped;
+    use crate::rng::StreamId;
+    use crate::switch::SchedulerSpec;
+
+    fn port(cfg: SwitchConfig) -> MultiQueuePort {
+        MultiQueuePort::new(&cfg, SimRng::new(1, StreamId::Queue(0)))
+    }
+
+    fn item(id: u32, flow: u32, bytes: u32) -> QItem {
+        QItem { id, bytes, flow, enqueued_at: SimTime::ZERO }
+    }
+
+    fn offer(p: &mut MultiQueuePort, it: QItem) -> (bool, Vec<Dropped>) {
+        let mut drops = Vec::new();
+        let mut cx = QdiscCtx::new(SimTime::ZERO, &mut drops);
+        let ok = p.enqueue(it, &mut cx);
+        (ok, drops)
+    }
+
+    #[test]
+    fn a_packet_takes_ceil_bytes_over_cell_cells() {
+        let mut p = port(SwitchConfig { long_flow_threshold_packets: 0, ..SwitchConfig::default() });
+        offer(&mut p, item(0, 0, 1502));
+        assert_eq!(p.occupancy().cells, 10);
+        offer(&mut p, item(1, 0, 161));
+        assert_eq!(p.occupancy().cells, 12);
+    }
+
+    #[test]
+    fn long_flows_are_mapped_round_robin_in_order_of_detection() {
+        let mut p =
+            port(SwitchConfig { queues: 3, long_flow_threshold_packets: 0, ..SwitchConfig::default() });
+        for f in [5, 2, 9, 4] {
+            offer(&mut p, item(f, f, 100));
+        }
+        let map: Vec<u32> = [5, 2, 9, 4].iter().map(|&f| p.flow_queue(f).unwrap()).collect();
+        assert_eq!(map, vec![0, 1, 2, 0]);
+    }
+
+    #[test]
+    fn mice_stay_in_the_default_queue_until_the_sketch_counts_them_long() {
+        let mut p = port(SwitchConfig {
+            queues: 2,
+            default_queue: 1,
+            long_flow_threshold_packets: 3,
+            ..SwitchConfig::default()
+        });
+        for i in 0..3 {
+            offer(&mut p, item(i, 7, 100));
+            assert_eq!(p.flow_queue(7), Some(1));
+        }
+        offer(&mut p, item(3, 7, 100));
+        assert_eq!(p.flow_queue(7), Some(0));
+    }
+
+    #[test]
+    fn a_full_queue_drops_while_another_queue_still_accepts() {
+        let cfg = SwitchConfig {
+            queues: 2,
+            queue_limit_cells: 20,
+            long_flow_threshold_packets: 0,
+            ..SwitchConfig::default()
+        };
+        let mut p = port(cfg);
+        assert!(offer(&mut p, item(0, 0, 1500)).0); // flow 0 → q0, 10 cells
+        assert!(offer(&mut p, item(1, 1, 1500)).0); // flow 1 → q1
+        assert!(offer(&mut p, item(2, 0, 1500)).0); // q0 at 20 cells
+        let (ok, drops) = offer(&mut p, item(3, 0, 100));
+        assert!(!ok && drops[0].reason == DropReason::Overflow);
+        assert!(offer(&mut p, item(4, 1, 1500)).0);
+    }
+
+    #[test]
+    fn table_writes_take_effect_only_after_the_compute_latency() {
+        let mut p =
+            port(SwitchConfig { queues: 2, long_flow_threshold_packets: 0, ..SwitchConfig::default() });
+        offer(&mut p, item(0, 0, 100));
+        p.pending.push((SimTime::from_secs_f64(1.05), TableWrite::MapFlow { flow: 0, queue: 1 }));
+        p.apply_writes(SimTime::from_secs_f64(1.0));
+        assert_eq!(p.flow_queue(0), Some(0));
+        p.apply_writes(SimTime::from_secs_f64(1.05));
+        assert_eq!(p.flow_queue(0), Some(1));
+    }
+
+    #[test]
+    fn wrr_with_weights_shares_the_port_between_backlogged_queues() {
+        let cfg = SwitchConfig {
+            queues: 2,
+            weights: vec![1, 3],
+            scheduler: SchedulerSpec::Wrr,
+            queue_limit_cells: 1_000_000,
+            long_flow_threshold_packets: 0,
+            ..SwitchConfig::default()
+        };
+        let mut p = port(cfg);
+        for i in 0..4000 {
+            offer(&mut p, item(i, i % 2, 1500));
+        }
+        let mut sent = [0u32; 2];
+        for _ in 0..2000 {
+            let it = p.dequeue().unwrap();
+            sent[it.flow as usize] += 1;
+        }
+        assert!((sent[1] as f64 / 2000.0 - 0.75).abs() < 0.02 * 0.75, "{sent:?}");
+    }
+}
