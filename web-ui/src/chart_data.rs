@@ -50,6 +50,15 @@ pub struct Scatter {
     pub legend: Vec<(String, usize)>,
 }
 
+/// Horizontal bars with a dashed "fair share" mark.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bars {
+    pub title: String,
+    /// (label, value in 0..1, colour)
+    pub bars: Vec<(String, f64, usize)>,
+    pub fair: f64,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct DensityChart {
     pub title: String,
@@ -71,8 +80,23 @@ fn max_of<'a>(vals: impl Iterator<Item = &'a f64>) -> f64 {
 /// Per-flow lines are drawn only for this many flows; beyond it, aggregates only.
 pub const MAX_FLOW_LINES: usize = 12;
 
-/// Queue length with RED's average and its zones shaded.
+/// Queue length with RED's average and its zones shaded; for a multi-queue port, the
+/// cells each physical queue holds.
 pub fn queue_chart(s: &Series, x_max: f64, red: Option<(f64, f64)>) -> TimeChart {
+    if !s.queue_cells.is_empty() {
+        let lines: Vec<Line> =
+            s.queue_cells.iter().enumerate().map(|(q, v)| line(format!("Q{q}"), q, &s.t, v)).collect();
+        let y_max = s.queue_cells.iter().map(|v| max_of(v.iter())).fold(0.0, f64::max);
+        return TimeChart {
+            title: "Switch queues".into(),
+            y_label: "cells".into(),
+            x_max,
+            y_max: nice_max(y_max),
+            lines,
+            bands: Vec::new(),
+            secondary_label: None,
+        };
+    }
     let mut lines = vec![line("queue (packets)", 0, &s.t, &s.queue)];
     let mut bands = Vec::new();
     let mut y_max = max_of(s.queue.iter());
@@ -171,13 +195,30 @@ pub fn drops_chart(s: &Series, x_max: f64) -> Scatter {
     }
 }
 
-/// Per-flow backlog KDE (packets each flow holds at the bottleneck).
+fn backlog_unit(s: &Series) -> &'static str {
+    if s.in_cells {
+        "cells"
+    } else {
+        "packets"
+    }
+}
+
+/// Label of a flow, with its queue at a multi-queue port (Warbler Fig. 5 groups by queue).
+fn flow_label(s: &Series, f: usize) -> String {
+    if s.queue_cells.is_empty() {
+        format!("flow {f}")
+    } else {
+        format!("flow {f} (Q{})", s.flow_queue.get(f).copied().unwrap_or(0))
+    }
+}
+
+/// Per-flow backlog KDE at the bottleneck (Warbler Fig. 5).
 pub fn backlog_chart(s: &Series) -> DensityChart {
     let hi = s.flow_backlog.iter().map(|v| max_of(v.iter())).fold(1.0, f64::max);
     let curves = (0..s.flows().min(MAX_FLOW_LINES))
         .filter_map(|f| s.backlog_density(f, hi).map(|d| (f, d)))
         .map(|(f, d)| Line {
-            label: format!("flow {f}"),
+            label: flow_label(s, f),
             color: 4 + f,
             points: zip(&d.xs, &d.ys),
             secondary: false,
@@ -185,10 +226,47 @@ pub fn backlog_chart(s: &Series) -> DensityChart {
         .collect();
     DensityChart {
         title: "Backlog per flow (KDE)".into(),
-        x_label: "packets".into(),
+        x_label: backlog_unit(s).into(),
         x_max: hi,
         curves,
         marks: Vec::new(),
+    }
+}
+
+/// Cumulative average backlog of each flow over time (Warbler Fig. 6).
+pub fn cumulative_backlog_chart(s: &Series, x_max: f64) -> TimeChart {
+    let mut y_max: f64 = 0.0;
+    let lines = (0..s.flows().min(MAX_FLOW_LINES))
+        .map(|f| {
+            let c = s.cumulative_backlog(f);
+            y_max = y_max.max(max_of(c.iter()));
+            line(flow_label(s, f), 4 + f, &s.t, &c)
+        })
+        .collect();
+    TimeChart {
+        title: "Cumulative average backlog".into(),
+        y_label: backlog_unit(s).into(),
+        x_max,
+        y_max: nice_max(y_max),
+        lines,
+        bands: Vec::new(),
+        secondary_label: None,
+    }
+}
+
+/// Each flow's share of the aggregate goodput so far (Warbler Fig. 7), as bars.
+pub fn share_chart(s: &Series) -> Bars {
+    let means = s.flow_mean_mbps();
+    let total: f64 = means.iter().sum();
+    Bars {
+        title: "Share of goodput".into(),
+        bars: means
+            .iter()
+            .enumerate()
+            .take(MAX_FLOW_LINES * 2)
+            .map(|(f, m)| (flow_label(s, f), if total > 0.0 { m / total } else { 0.0 }, 4 + f))
+            .collect(),
+        fair: if means.is_empty() { 0.0 } else { 1.0 / means.len() as f64 },
     }
 }
 
@@ -303,7 +381,7 @@ mod tests {
         sc.duration_s = 4.0;
         let mut sim = Simulation::new(&sc).unwrap();
         sim.finish();
-        let mut s = Series::new(10, 0.1, 512);
+        let mut s = Series::new(10, 0.1, 512, false);
         s.push(&sim.poll());
         s
     }
@@ -337,6 +415,21 @@ mod tests {
         let c = delay_chart(&series());
         assert_eq!(c.marks.len(), 2 * c.curves.len());
         assert!(!c.curves.is_empty());
+    }
+
+    #[test]
+    fn shares_sum_to_one_and_mark_the_fair_share() {
+        let c = share_chart(&series());
+        let sum: f64 = c.bars.iter().map(|b| b.1).sum();
+        assert!((sum - 1.0).abs() < 1e-9);
+        assert!((c.fair - 0.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn cumulative_backlog_is_the_running_mean() {
+        let mut s = Series::new(1, 0.1, 512, true);
+        s.flow_backlog[0] = vec![2.0, 4.0, 6.0];
+        assert_eq!(s.cumulative_backlog(0), vec![2.0, 3.0, 4.0]);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Compare mode: the current scenario run with different queue discs side by side.
 
-use sim_core::aqm::{QueueDiscSpec, RedConfig};
+use sim_core::aqm::{QueueDiscSpec, QueueLimit, RedConfig};
 use sim_core::scenario::Scenario;
+use sim_core::switch::SwitchConfig;
 
 /// Disciplines the compare view can swap in.
 pub const DISCS: &[(&str, &str)] =
@@ -18,12 +19,27 @@ pub fn with_disc(sc: &Scenario, disc: &str) -> Scenario {
     };
     out.bottleneck.queue = match disc {
         "fifo" => QueueDiscSpec::Fifo { limit },
+        "switch" => match &sc.bottleneck.queue {
+            QueueDiscSpec::Switch(s) => QueueDiscSpec::Switch(s.clone()),
+            _ => QueueDiscSpec::Switch(switch_for(limit)),
+        },
         "ared" => QueueDiscSpec::Red(RedConfig { adaptive: true, gentle: false, ..base }),
         "gentle" => QueueDiscSpec::Red(RedConfig { adaptive: false, gentle: true, ..base }),
         _ => QueueDiscSpec::Red(RedConfig { adaptive: false, gentle: false, ..base }),
     };
     out.name = format!("{} [{disc}]", sc.name);
     out
+}
+
+/// Two queues splitting the current buffer, in 160-byte cells.
+fn switch_for(limit: QueueLimit) -> SwitchConfig {
+    let cell = 160u64;
+    let total_cells = match limit {
+        QueueLimit::Packets(p) => p as u64 * 1500 / cell,
+        QueueLimit::Bytes(b) => b / cell,
+        QueueLimit::Cells { cells, cell_bytes } => cells as u64 * cell_bytes as u64 / cell,
+    };
+    SwitchConfig { queue_limit_cells: (total_cells / 2).max(1) as u32, ..SwitchConfig::default() }
 }
 
 #[cfg(test)]

@@ -18,6 +18,8 @@ pub enum Kind {
     /// A number, or empty for "none" (`null`).
     OptFloat,
     OptInt,
+    /// Whole numbers separated by commas or spaces (an empty text is an empty list).
+    IntList,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -82,6 +84,7 @@ impl Editor {
         match patch::get(&self.value, path) {
             Some(Value::Null) | None => String::new(),
             Some(Value::String(s)) => s.clone(),
+            Some(Value::Array(a)) => a.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "),
             Some(v) => v.to_string(),
         }
     }
@@ -193,6 +196,12 @@ fn parse(raw: &str, kind: Kind) -> Result<Value, String> {
         Kind::OptFloat => number(raw).map(Value::from),
         Kind::OptInt if raw.is_empty() => Ok(Value::Null),
         Kind::OptInt => whole(raw).map(Value::from),
+        Kind::IntList => raw
+            .split([',', ' '])
+            .filter(|t| !t.is_empty())
+            .map(|t| whole(t).map(Value::from))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array),
     }
 }
 
@@ -239,6 +248,20 @@ mod tests {
         assert_eq!(e.scenario().unwrap().flows[0].stop_s, Some(30.0));
         e.edit("flows[0].stop_s", "", Kind::OptFloat);
         assert_eq!(e.scenario().unwrap().flows[0].stop_s, None);
+    }
+
+    #[test]
+    fn integer_lists_parse_from_commas_and_spaces() {
+        let mut e = Editor::new(&Scenario::default());
+        e.set(
+            "bottleneck.queue",
+            serde_json::to_value(sim_core::aqm::QueueDiscSpec::Switch(Default::default())).unwrap(),
+        );
+        e.edit("bottleneck.queue.weights", "1, 3", Kind::IntList);
+        assert_eq!(e.text("bottleneck.queue.weights"), "1, 3");
+        assert!(e.is_runnable());
+        e.edit("bottleneck.queue.weights", "1, x", Kind::IntList);
+        assert!(!e.is_runnable());
     }
 
     #[test]

@@ -170,3 +170,59 @@ pub const FLOW: &[Field] = &[
     num("stop_s", "Stop", "s", Kind::OptFloat, "When the application stops sending; empty = never."),
     num("size_bytes", "Size", "bytes", Kind::OptInt, "Bytes to send; empty = unlimited (bulk)."),
 ];
+
+/// A multi-queue switch port (paths under `bottleneck.queue`).
+pub const SWITCH: &[Field] = &[
+    num("queues", "Queues", "", Kind::Int, "Physical queues on the port (1-32)."),
+    num(
+        "cell_bytes",
+        "Cell size",
+        "bytes",
+        Kind::Int,
+        "Buffer cell: 80 Tofino 1, 160 as the Warbler paper counts Tofino 2, 176 Intel's driver.",
+    ),
+    num(
+        "queue_limit_cells",
+        "Queue limit",
+        "cells",
+        Kind::Int,
+        "Per-queue buffer; 1 BDP of 125 kB ≈ 780 cells of 160 B.",
+    ),
+    num(
+        "shared_buffer_cells",
+        "Shared buffer",
+        "cells",
+        Kind::OptInt,
+        "Whole-port buffer; empty = the sum of the queue limits.",
+    ),
+    num("weights", "Weights", "", Kind::IntList, "Scheduler weight per queue, e.g. 1, 1, 2 (missing = 1)."),
+    num(
+        "initial_mapping",
+        "Initial mapping",
+        "",
+        Kind::IntList,
+        "Queue of flow 0, 1, 2…; flows not listed go round robin as they turn long.",
+    ),
+    num(
+        "long_flow_threshold_packets",
+        "Long-flow threshold",
+        "packets",
+        Kind::Int,
+        "Count-min sketch count after which a flow leaves the default queue (0 = at once).",
+    ),
+    num("default_queue", "Default queue", "", Kind::Int, "Where mice (not yet long flows) go."),
+    num(
+        "control_period_ms",
+        "Control period",
+        "ms",
+        Kind::Float,
+        "How often the control plane reads the registers.",
+    ),
+    num(
+        "compute_latency_ms",
+        "Compute latency",
+        "ms",
+        Kind::Float,
+        "Delay before the control plane's table writes take effect.",
+    ),
+];

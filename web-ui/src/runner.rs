@@ -52,7 +52,9 @@ impl Runner {
                 let list: Vec<String> = e.iter().map(|x| x.to_string()).collect();
                 format!("{label}: {}", list.join("; "))
             })?;
-            let series = Series::new(sc.total_flows() as usize, sc.sample_interval_s, sc.tcp.mss_bytes);
+            let in_cells = matches!(sc.bottleneck.queue.limit(), sim_core::aqm::QueueLimit::Cells { .. });
+            let series =
+                Series::new(sc.total_flows() as usize, sc.sample_interval_s, sc.tcp.mss_bytes, in_cells);
             lanes.push(Lane { label, sim, series });
         }
         Ok(Runner { lanes, speed, state: RunState::Ready, events_per_s: 0.0, busy_ms: 0.0 })

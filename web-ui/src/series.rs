@@ -21,7 +21,13 @@ pub struct Series {
     /// Per flow, per sample.
     pub flow_mbps: Vec<Vec<f64>>,
     pub flow_cwnd: Vec<Vec<f64>>,
+    /// Backlog per flow at the bottleneck: cells when `in_cells`, else packets.
     pub flow_backlog: Vec<Vec<f64>>,
+    pub in_cells: bool,
+    /// Latest queue of each flow at a multi-queue port.
+    pub flow_queue: Vec<u32>,
+    /// Cells held by each queue of a multi-queue port, per sample.
+    pub queue_cells: Vec<Vec<f64>>,
     /// Jain's index over the last second of per-flow goodput, per sample.
     pub jfi: Vec<f64>,
     pub drops: Vec<(f64, u32, DropReason)>,
@@ -41,9 +47,11 @@ pub struct DelayDensity {
 }
 
 impl Series {
-    pub fn new(n_flows: usize, interval_s: f64, mss: u32) -> Series {
+    pub fn new(n_flows: usize, interval_s: f64, mss: u32, in_cells: bool) -> Series {
         Series {
             interval_s,
+            in_cells,
+            flow_queue: vec![0; n_flows],
             mss: mss.max(1) as f64,
             flow_mbps: vec![Vec::new(); n_flows],
             flow_cwnd: vec![Vec::new(); n_flows],
@@ -82,7 +90,19 @@ impl Series {
             for (f, v) in s.flow_goodput_bps.iter().enumerate() {
                 self.flow_mbps[f].push(v / 1e6);
                 self.flow_cwnd[f].push(s.flow_cwnd_bytes[f] as f64 / self.mss);
-                self.flow_backlog[f].push(s.flow_backlog_packets[f] as f64);
+                let backlog = if self.in_cells {
+                    s.flow_backlog_cells[f] as f64
+                } else {
+                    s.flow_backlog_packets[f] as f64
+                };
+                self.flow_backlog[f].push(backlog);
+            }
+            self.flow_queue.clone_from(&s.flow_queue);
+            if self.queue_cells.len() < s.per_queue_cells.len() {
+                self.queue_cells.resize(s.per_queue_cells.len(), Vec::new());
+            }
+            for (q, c) in s.per_queue_cells.iter().enumerate() {
+                self.queue_cells[q].push(*c as f64);
             }
             let means: Vec<f64> = self
                 .flow_mbps
@@ -118,7 +138,25 @@ impl Series {
         }
     }
 
-    /// Density of a flow's backlog at the bottleneck, in packets.
+    /// Mean goodput of each flow over the samples so far, Mbit/s.
+    pub fn flow_mean_mbps(&self) -> Vec<f64> {
+        self.flow_mbps.iter().map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64).collect()
+    }
+
+    /// Cumulative average backlog of a flow at each sample (Warbler Fig. 6).
+    pub fn cumulative_backlog(&self, flow: usize) -> Vec<f64> {
+        let mut sum = 0.0;
+        self.flow_backlog[flow]
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                sum += b;
+                sum / (i + 1) as f64
+            })
+            .collect()
+    }
+
+    /// Density of a flow's backlog at the bottleneck (cells or packets).
     pub fn backlog_density(&self, flow: usize, hi: f64) -> Option<Density> {
         let data = &self.flow_backlog[flow];
         (data.len() >= 2).then(|| kde_binned(data, 0.0, hi.max(1.0), 120, 256, None))
@@ -192,7 +230,7 @@ mod tests {
         let mut sc = preset("red-study", Some("red")).unwrap();
         sc.duration_s = duration;
         let mut sim = Simulation::new(&sc).unwrap();
-        let mut s = Series::new(10, 0.1, 512);
+        let mut s = Series::new(10, 0.1, 512, false);
         while !sim.is_finished() {
             sim.run_events(5_000);
             s.push(&sim.poll());
@@ -218,7 +256,7 @@ mod tests {
         sc.duration_s = 2.0;
         let mut sim = Simulation::new(&sc).unwrap();
         sim.finish();
-        let mut b = Series::new(10, 0.1, 512);
+        let mut b = Series::new(10, 0.1, 512, false);
         b.push(&sim.poll());
         assert_eq!(a.queue, b.queue);
         assert_eq!(a.drops, b.drops);
@@ -235,7 +273,7 @@ mod tests {
 
     #[test]
     fn delay_samples_stay_bounded_per_flow() {
-        let mut s = Series::new(1, 0.1, 512);
+        let mut s = Series::new(1, 0.1, 512, false);
         for i in 0..50_000 {
             s.keep_delay(0, i as f64);
         }

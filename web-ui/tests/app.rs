@@ -68,7 +68,7 @@ async fn the_red_preset_steps_fill_the_charts_and_the_summary_shows_numbers() {
     let samples: usize = charts.get_attribute("data-samples").unwrap().parse().unwrap();
     assert_eq!(samples, 25, "one sample per step");
     assert!(charts.get_attribute("data-drops").unwrap().parse::<usize>().unwrap() > 0);
-    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 6);
+    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 8);
     let cell = find(&host, "[data-testid=summary-table] tr:nth-child(2) td.num").text_content().unwrap();
     let goodput: f64 = cell.trim().parse().unwrap_or_else(|_| panic!("not a number: {cell}"));
     assert!(goodput > 0.5 && goodput < 5.0, "goodput {goodput}");

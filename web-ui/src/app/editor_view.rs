@@ -92,10 +92,9 @@ pub fn view(ed: &Editor, link: &Scope<App>) -> Html {
 fn queue_disc(ed: &Editor, link: &Scope<App>) -> Html {
     let kind = ed.value("bottleneck.queue.type").and_then(Value::as_str).unwrap_or("fifo").to_string();
     let current = match (&*kind, ed.bool("bottleneck.queue.adaptive"), ed.bool("bottleneck.queue.gentle")) {
-        ("fifo", _, _) => "fifo",
-        (_, true, _) => "ared",
-        (_, _, true) => "gentle",
-        _ => "red",
+        ("red", true, _) => "ared",
+        ("red", _, true) => "gentle",
+        (k, _, _) => k,
     };
     let on_type =
         link.callback(|e: Event| Msg::QueueType(e.target_unchecked_into::<HtmlSelectElement>().value()));
@@ -111,11 +110,44 @@ fn queue_disc(ed: &Editor, link: &Scope<App>) -> Html {
                 </label>
                 <div class="help">{ "Tail-drop FIFO, or RED with ns-3's RedQueueDisc semantics (gentle / adaptive switch the variant)." }</div>
             </div>
-            { limit(ed, link) }
+            if kind == "switch" {
+                { switch(ed, link) }
+            } else {
+                { limit(ed, link) }
+            }
             if kind == "red" {
                 { for fields::RED.iter().map(|f| input(ed, link, format!("bottleneck.queue.{}", f.path), f, &red_defaults)) }
             }
         </details>
+    }
+}
+
+fn switch(ed: &Editor, link: &Scope<App>) -> Html {
+    let defaults = serde_json::to_value(sim_core::switch::SwitchConfig::default()).unwrap();
+    let sched =
+        ed.value("bottleneck.queue.scheduler.type").and_then(Value::as_str).unwrap_or("wrr").to_string();
+    let on_sched = link.callback(|e: Event| {
+        let v = match e.target_unchecked_into::<HtmlSelectElement>().value().as_str() {
+            "round_robin" => serde_json::json!({ "type": "round_robin" }),
+            "dwrr" => serde_json::json!({ "type": "dwrr", "quantum_bytes": 1514 }),
+            "strict_priority" => serde_json::json!({ "type": "strict_priority" }),
+            _ => serde_json::json!({ "type": "wrr" }),
+        };
+        Msg::Set("bottleneck.queue.scheduler".into(), v)
+    });
+    html! {
+        <>
+            { for fields::SWITCH.iter().map(|f| input(ed, link, format!("bottleneck.queue.{}", f.path), f, &defaults)) }
+            <div class="field">
+                <label><span class="label">{ "Scheduler" }</span>
+                    <select name="bottleneck.queue.scheduler.type" onchange={on_sched}>
+                        { for [("round_robin", "RR"), ("wrr", "WRR (packets)"), ("dwrr", "DWRR (bytes)"), ("strict_priority", "Strict priority")]
+                            .iter().map(|(k, l)| html! { <option value={*k} selected={sched == *k}>{ *l }</option> }) }
+                    </select>
+                </label>
+                <div class="help">{ "How the port picks the next queue; weights apply to WRR and DWRR." }</div>
+            </div>
+        </>
     }
 }
 

@@ -27,7 +27,7 @@ const DRAW_EVERY_MS: f64 = 50.0;
 const SUMMARY_EVERY_MS: f64 = 500.0;
 /// Charts redrawn in one frame: two keep a frame well under 50 ms of work.
 const CHARTS_PER_FRAME: usize = 2;
-const ALL_CHARTS: usize = 6;
+const ALL_CHARTS: usize = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ChartId {
@@ -37,14 +37,24 @@ pub enum ChartId {
     Backlog,
     Delay,
     Cwnd,
+    CumulativeBacklog,
+    Share,
     CompareQueue,
     CompareGoodput,
     CompareDrops,
 }
 
 impl ChartId {
-    pub const SINGLE: [ChartId; 6] =
-        [ChartId::Queue, ChartId::Goodput, ChartId::Drops, ChartId::Backlog, ChartId::Delay, ChartId::Cwnd];
+    pub const SINGLE: [ChartId; 8] = [
+        ChartId::Queue,
+        ChartId::Goodput,
+        ChartId::Drops,
+        ChartId::Backlog,
+        ChartId::Delay,
+        ChartId::Cwnd,
+        ChartId::CumulativeBacklog,
+        ChartId::Share,
+    ];
     pub const COMPARE: [ChartId; 3] = [ChartId::CompareQueue, ChartId::CompareGoodput, ChartId::CompareDrops];
 
     pub fn file_name(self) -> &'static str {
@@ -55,6 +65,8 @@ impl ChartId {
             ChartId::Backlog => "backlog-kde",
             ChartId::Delay => "delay-kde",
             ChartId::Cwnd => "cwnd",
+            ChartId::CumulativeBacklog => "cumulative-backlog",
+            ChartId::Share => "goodput-share",
             ChartId::CompareQueue => "compare-queue",
             ChartId::CompareGoodput => "compare-goodput",
             ChartId::CompareDrops => "compare-drops",
@@ -216,6 +228,10 @@ impl App {
             ChartId::Backlog => charts::draw_density(c, &chart_data::backlog_chart(s)),
             ChartId::Delay => charts::draw_density(c, &chart_data::delay_chart(s)),
             ChartId::Cwnd => charts::draw_time(c, &chart_data::cwnd_chart(s, x_max)),
+            ChartId::CumulativeBacklog => {
+                charts::draw_time(c, &chart_data::cumulative_backlog_chart(s, x_max))
+            }
+            ChartId::Share => charts::draw_bars(c, &chart_data::share_chart(s)),
         })
     }
 

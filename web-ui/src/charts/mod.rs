@@ -1,7 +1,7 @@
 //! Drawing the prepared chart data onto canvases with plotters. Free functions, one per
 //! kind of chart; sizes and fonts are chosen to stay readable on a projector.
 
-use crate::chart_data::{DensityChart, Scatter, TimeChart};
+use crate::chart_data::{Bars, DensityChart, Scatter, TimeChart};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
@@ -186,6 +186,52 @@ pub fn draw_density(canvas: &HtmlCanvasElement, c: &DensityChart) -> Result<(), 
             )))
             .map_err(err)?;
     }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .label_font((FONT, 13))
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)
+}
+
+/// Horizontal bars (one per flow) with a line at the fair share.
+pub fn draw_bars(canvas: &HtmlCanvasElement, c: &Bars) -> Result<(), String> {
+    let root = area(canvas)?;
+    let rows = c.bars.len().max(1) as f64;
+    let x_max = c.bars.iter().map(|b| b.1).fold(c.fair, f64::max).max(1e-3) * 1.15;
+    let names: Vec<String> = c.bars.iter().map(|b| b.0.clone()).collect();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(&c.title, (FONT, 20))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(110)
+        .build_cartesian_2d(0.0..x_max, -0.5..rows - 0.5)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("share of aggregate goodput")
+        .y_labels(c.bars.len().min(24))
+        .y_label_formatter(&|y: &f64| names.get(y.round().max(0.0) as usize).cloned().unwrap_or_default())
+        .label_style((FONT, 14))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(c.bars.iter().enumerate().map(|(i, (_, v, k))| {
+            Rectangle::new([(0.0, i as f64 - 0.35), (*v, i as f64 + 0.35)], color(*k).mix(0.8).filled())
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(c.fair, -0.5), (c.fair, rows - 0.5)],
+            BLACK.stroke_width(2),
+        )))
+        .map_err(err)?
+        .label("fair share")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BLACK.stroke_width(2)));
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
