@@ -89,3 +89,29 @@ pub fn red_study(alg: &str) -> Option<RedStudyFigures> {
     };
     Some(f)
 }
+
+/// The Warbler paper's Table 2 row "without Warbler" (§5.2: 2 CUBIC + 2 BBR + 2 Vegas on
+/// three 5680-cell queues at 100 Mbit/s), and its "with Warbler" row for reference.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct WarblerTable2 {
+    pub jfi: f64,
+    pub delay_mean_s: f64,
+    pub jitter_s: f64,
+    pub buffer_cells: f64,
+}
+
+pub const WARBLER_WITHOUT: WarblerTable2 =
+    WarblerTable2 { jfi: 0.69, delay_mean_s: 0.1389, jitter_s: 0.0267, buffer_cells: 1614.0 };
+pub const WARBLER_WITH: WarblerTable2 =
+    WarblerTable2 { jfi: 0.99, delay_mean_s: 0.0840, jitter_s: 0.0121, buffer_cells: 922.0 };
+
+/// What the Warbler paper reports for its baselines, per preset, in words (§5.1-§5.3).
+pub fn warbler_baseline_note(preset: &str) -> Option<&'static str> {
+    Some(match preset {
+        "cubic-vegas-2q" => "§5.1 Fig. 4: before Warbler (t < 30 s) CUBIC fills its queue and JFI is about 0.6.",
+        "cubic-bbr-vegas-3q" => "§5.2 Table 2, without Warbler: JFI 0.69, mean delay 0.1389 s, jitter 0.0267 s, buffer 1614 cells.",
+        "rtt-unfair" => "§5.3 Figs. 9-10: FIFO lets the 20 ms flow dominate; FQ-CoDel improves JFI with oscillations; Cebinae holds JFI near 1 but the aggregate settles near 88.3 Mbit/s.",
+        "vegas-newreno-mix" => "§5.3 Fig. 11: FIFO has a low JFI, FQ-CoDel helps a little, Cebinae helps when aggressive flows are few, ideal FQ is the upper bound.",
+        _ => return None,
+    })
+}

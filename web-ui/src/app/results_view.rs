@@ -75,6 +75,8 @@ fn metric_rows(s: &Summary) -> Vec<(&'static str, String)> {
         ("Early / forced / overflow drops", format!("{} / {} / {}", d.early, d.forced, d.overflow)),
         ("Jain's index", num(s.jfi, 4)),
         ("Jitter: mean P95 − P50 delay (ms)", num(s.jitter_s * 1e3, 2)),
+        ("Mean queueing delay (ms)", num(s.delay_mean_s * 1e3, 2)),
+        ("Buffer occupancy (cells)", num(s.buffer_cells_mean, 0)),
     ];
     if let Some(z) = &s.zones {
         rows.push((
@@ -110,6 +112,8 @@ fn published_rows(app: &App, label: &str) -> Option<Vec<String>> {
         num(p.drops_per_s, 2),
         num(p.median_interval_ms, 1),
         format!("{}/58 / {}", p.active_seconds, p.max_burst),
+        "–".into(),
+        "–".into(),
         "–".into(),
         "–".into(),
         "–".into(),
@@ -168,12 +172,15 @@ pub fn summary(app: &App) -> Html {
 fn flows_table(s: &Summary) -> Html {
     html! {
         <table class="flows-table" data-testid="flows-table">
-            <tr><th>{ "flow" }</th><th>{ "CCA" }</th><th>{ "goodput (Mbit/s)" }</th><th>{ "delay P50 / P95 (ms)" }</th>
+            <tr><th>{ "flow" }</th><th>{ "CCA" }</th><th>{ "goodput (Mbit/s)" }</th><th>{ "share" }</th>
+                <th>{ "backlog (cells)" }</th><th>{ "delay P50 / P95 (ms)" }</th>
                 <th>{ "retransmits" }</th><th>{ "timeouts" }</th><th>{ "fast recoveries" }</th></tr>
             { for s.flows.iter().map(|f| html! {
                 <tr>
                     <td>{ f.id }</td><td>{ &f.cca }</td>
                     <td class="num">{ num(f.throughput_bps / 1e6, 4) }</td>
+                    <td class="num">{ pct(100.0 * f.throughput_share) }</td>
+                    <td class="num">{ num(f.backlog_cells_mean, 0) }</td>
                     <td class="num">{ format!("{} / {}", num(f.delay_p50_s * 1e3, 1), num(f.delay_p95_s * 1e3, 1)) }</td>
                     <td class="num">{ f.retransmissions }</td><td class="num">{ f.timeouts }</td><td class="num">{ f.fast_recoveries }</td>
                 </tr>

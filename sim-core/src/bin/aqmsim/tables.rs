@@ -68,7 +68,41 @@ pub fn run_tables(s: &Summary, alg: &str) -> String {
         "early / forced / overflow",
         format!("{}/{}/{}", d.early, d.forced, d.overflow)
     );
-    let _ = writeln!(o, "Fairness: Jain's index over {} flows = {:.4}", s.flows.len(), s.jfi);
+    o.push_str(&fairness_tables(s));
+    o
+}
+
+/// Fairness, delay and buffer figures (the Warbler paper's Table 2 set) and a per-flow table.
+pub fn fairness_tables(s: &Summary) -> String {
+    let mut o = String::new();
+    let p = published::WARBLER_WITHOUT;
+    let _ = writeln!(o, "Fairness and delay (Warbler Table 2 set; paper column: §5.2 without Warbler)");
+    let _ = writeln!(o, "  {:<34} {:>12.4} {:>12.2}", "Jain's index", s.jfi, p.jfi);
+    let _ =
+        writeln!(o, "  {:<34} {:>12.4} {:>12.4}", "mean queueing delay (s)", s.delay_mean_s, p.delay_mean_s);
+    let _ = writeln!(o, "  {:<34} {:>12.4} {:>12.4}", "jitter: mean P95 - P50 (s)", s.jitter_s, p.jitter_s);
+    let _ = writeln!(
+        o,
+        "  {:<34} {:>12.0} {:>12.0}",
+        "buffer occupancy (cells)", s.buffer_cells_mean, p.buffer_cells
+    );
+    let _ = writeln!(
+        o,
+        "  {:>4} {:<8} {:>12} {:>7} {:>14} {:>16}",
+        "flow", "cca", "goodput Mb/s", "share", "backlog cells", "delay P50/P95 ms"
+    );
+    for f in &s.flows {
+        let _ = writeln!(
+            o,
+            "  {:>4} {:<8} {:>12.3} {:>6.1}% {:>14.0} {:>16}",
+            f.id,
+            f.cca,
+            f.throughput_bps / 1e6,
+            100.0 * f.throughput_share,
+            f.backlog_cells_mean,
+            format!("{:.1}/{:.1}", f.delay_p50_s * 1e3, f.delay_p95_s * 1e3)
+        );
+    }
     o
 }
 
