@@ -1,0 +1,75 @@
+//! The Tofino port model with real TCP flows on top.
+
+use aqm_tests::run;
+use sim_core::aqm::QueueDiscSpec;
+use sim_core::cc::CcaSpec;
+use sim_core::scenario::{Bottleneck, FlowGroup, Scenario};
+use sim_core::switch::{SchedulerSpec, SwitchConfig};
+use sim_core::tcp::TcpConfig;
+
+fn two_queue_port(scheduler: SchedulerSpec, weights: Vec<u32>) -> Scenario {
+    Scenario {
+        name: "wrr-shares".into(),
+        duration_s: 30.0,
+        warmup_s: 5.0,
+        bottleneck: Bottleneck {
+            rate_bps: 100_000_000,
+            delay_ms: 1.0,
+            queue: QueueDiscSpec::Switch(SwitchConfig {
+                queues: 2,
+                queue_limit_cells: 3000,
+                scheduler,
+                weights,
+                initial_mapping: vec![0, 1],
+                ..SwitchConfig::default()
+            }),
+            nic_queue_packets: 0,
+        },
+        flows: vec![FlowGroup {
+            count: 2,
+            cca: CcaSpec::default(),
+            access_rate_bps: 1_000_000_000,
+            access_delay_ms: 4.0,
+            ..FlowGroup::default()
+        }],
+        tcp: TcpConfig {
+            mss_bytes: 1448,
+            send_buffer_bytes: 6 << 20,
+            recv_buffer_bytes: 6 << 20,
+            min_rto_ms: 200.0,
+            ..TcpConfig::default()
+        },
+        ..Scenario::default()
+    }
+}
+
+fn shares(sc: &Scenario) -> Vec<f64> {
+    let (_, s) = run(sc);
+    s.flows.iter().map(|f| f.throughput_share).collect()
+}
+
+#[test]
+fn wrr_weights_one_to_three_give_backlogged_queues_a_quarter_and_three_quarters() {
+    // Equal-sized packets: WRR counts packets, so shares follow the weights.
+    let s = shares(&two_queue_port(SchedulerSpec::Wrr, vec![1, 3]));
+    assert!((s[0] - 0.25).abs() <= 0.02 * 0.25, "shares {s:?}");
+    assert!((s[1] - 0.75).abs() <= 0.02 * 0.75, "shares {s:?}");
+}
+
+#[test]
+fn dwrr_weights_two_to_one_split_bytes_two_to_one() {
+    let s = shares(&two_queue_port(SchedulerSpec::Dwrr { quantum_bytes: 1514 }, vec![2, 1]));
+    assert!((s[0] - 2.0 / 3.0).abs() <= 0.02 * 2.0 / 3.0, "shares {s:?}");
+}
+
+#[test]
+fn backlog_is_counted_in_cells_of_the_ports_cell_size() {
+    let (sim, s) = run(&two_queue_port(SchedulerSpec::Wrr, vec![1, 1]));
+    // Two CUBIC flows each fill their own 3000-cell queue most of the time.
+    assert!(s.buffer_cells_mean > 1000.0 && s.buffer_cells_mean <= 6000.0, "{}", s.buffer_cells_mean);
+    let last = sim.recorder().samples.last().unwrap();
+    assert_eq!(last.per_queue_cells.len(), 2);
+    assert_eq!(last.flow_queue, vec![0, 1]);
+    let total: u64 = last.flow_backlog_cells.iter().sum();
+    assert_eq!(total, last.per_queue_cells.iter().sum::<u64>());
+}
