@@ -50,6 +50,16 @@ impl QueueLimit {
         }
     }
 
+    /// Does `occ` hold more than the limit allows? (For discs that accept an arrival first and
+    /// then drop queued packets until they fit again, as FQ-CoDel does.)
+    pub fn exceeded_by(&self, occ: &Occupancy) -> bool {
+        match *self {
+            QueueLimit::Packets(p) => occ.packets > p,
+            QueueLimit::Bytes(b) => occ.bytes > b,
+            QueueLimit::Cells { cells, .. } => occ.cells > cells as u64,
+        }
+    }
+
     /// The queue length in this limit's own unit (what RED averages).
     pub fn length(&self, occ: &Occupancy) -> f64 {
         match self {
@@ -106,6 +116,17 @@ mod tests {
         o.add(1500, 1500);
         o.add(1500, 1500);
         assert!(!l.admits(&o, 40));
+    }
+
+    #[test]
+    fn a_full_queue_is_not_exceeded_until_one_more_arrives() {
+        let l = QueueLimit::Bytes(3000);
+        let mut o = Occupancy::default();
+        o.add(1500, 1500);
+        o.add(1500, 1500);
+        assert!(!l.exceeded_by(&o));
+        o.add(1, 1);
+        assert!(l.exceeded_by(&o));
     }
 
     #[test]

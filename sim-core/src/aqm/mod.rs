@@ -4,11 +4,17 @@
 //! reports each drop with a [`DropReason`]. [`QueueDiscSpec`] is the serde configuration
 //! that builds one; [`Qdisc`] dispatches statically over the implementations.
 
+pub mod codel;
 mod fifo;
+pub mod fq;
+pub mod fq_codel;
 pub mod limit;
 pub mod red;
 
+pub use codel::{Codel, CodelConfig, CodelParams, CodelQueue, CodelState, CodelStats};
 pub use fifo::Fifo;
+pub use fq::{Fq, FqConfig};
+pub use fq_codel::{FqCodel, FqCodelConfig, FqCodelStats};
 pub use limit::{cells_for, Occupancy, QueueLimit};
 pub use red::{Red, RedConfig, RedStats, RedView};
 
@@ -82,6 +88,12 @@ pub enum QueueDiscSpec {
     Red(RedConfig),
     /// A Tofino-like multi-queue switch port (cells, classifier, scheduler, control plane).
     Switch(SwitchConfig),
+    /// CoDel (RFC 8289).
+    Codel(CodelConfig),
+    /// FQ-CoDel (RFC 8290).
+    FqCodel(FqCodelConfig),
+    /// Ideal per-flow fair queueing (DRR, one queue per flow).
+    Fq(FqConfig),
 }
 
 impl Default for QueueDiscSpec {
@@ -96,6 +108,9 @@ impl QueueDiscSpec {
             QueueDiscSpec::Fifo { limit } => Qdisc::Fifo(Fifo::new(*limit)),
             QueueDiscSpec::Red(cfg) => Qdisc::Red(Box::new(Red::new(cfg, link_rate, rng))),
             QueueDiscSpec::Switch(cfg) => Qdisc::Switch(Box::new(MultiQueuePort::new(cfg, rng))),
+            QueueDiscSpec::Codel(cfg) => Qdisc::Codel(Box::new(Codel::new(cfg))),
+            QueueDiscSpec::FqCodel(cfg) => Qdisc::FqCodel(Box::new(FqCodel::new(cfg, rng))),
+            QueueDiscSpec::Fq(cfg) => Qdisc::Fq(Box::new(Fq::new(cfg))),
         }
     }
 
@@ -107,6 +122,9 @@ impl QueueDiscSpec {
                 cells: cfg.total_cells().min(u32::MAX as u64) as u32,
                 cell_bytes: cfg.cell_bytes,
             },
+            QueueDiscSpec::Codel(cfg) => cfg.limit,
+            QueueDiscSpec::FqCodel(cfg) => cfg.limit,
+            QueueDiscSpec::Fq(cfg) => cfg.limit,
         }
     }
 
@@ -117,6 +135,9 @@ impl QueueDiscSpec {
             QueueDiscSpec::Red(c) if c.gentle => "gentle",
             QueueDiscSpec::Red(_) => "red",
             QueueDiscSpec::Switch(_) => "switch",
+            QueueDiscSpec::Codel(_) => "codel",
+            QueueDiscSpec::FqCodel(_) => "fq-codel",
+            QueueDiscSpec::Fq(_) => "fq",
         }
     }
 }
@@ -127,6 +148,9 @@ pub enum Qdisc {
     Fifo(Fifo),
     Red(Box<Red>),
     Switch(Box<MultiQueuePort>),
+    Codel(Box<Codel>),
+    FqCodel(Box<FqCodel>),
+    Fq(Box<Fq>),
 }
 
 impl Qdisc {
@@ -136,6 +160,9 @@ impl Qdisc {
             Qdisc::Fifo(q) => q.enqueue(item, cx),
             Qdisc::Red(q) => q.enqueue(item, cx),
             Qdisc::Switch(q) => q.enqueue(item, cx),
+            Qdisc::Codel(q) => q.enqueue(item, cx),
+            Qdisc::FqCodel(q) => q.enqueue(item, cx),
+            Qdisc::Fq(q) => q.enqueue(item, cx),
         }
     }
 
@@ -145,6 +172,9 @@ impl Qdisc {
             Qdisc::Fifo(q) => q.dequeue(),
             Qdisc::Red(q) => q.dequeue(cx.now),
             Qdisc::Switch(q) => q.dequeue(),
+            Qdisc::Codel(q) => q.dequeue(cx),
+            Qdisc::FqCodel(q) => q.dequeue(cx),
+            Qdisc::Fq(q) => q.dequeue(),
         }
     }
 
@@ -153,6 +183,9 @@ impl Qdisc {
             Qdisc::Fifo(q) => q.occupancy(),
             Qdisc::Red(q) => q.occupancy(),
             Qdisc::Switch(q) => q.occupancy(),
+            Qdisc::Codel(q) => q.occupancy(),
+            Qdisc::FqCodel(q) => q.occupancy(),
+            Qdisc::Fq(q) => q.occupancy(),
         }
     }
 
@@ -160,6 +193,9 @@ impl Qdisc {
         match self {
             Qdisc::Fifo(q) => q.limit(),
             Qdisc::Red(q) => q.limit(),
+            Qdisc::Codel(q) => q.limit(),
+            Qdisc::FqCodel(q) => q.limit(),
+            Qdisc::Fq(q) => q.limit(),
             Qdisc::Switch(q) => q.limit(),
         }
     }
@@ -193,5 +229,34 @@ impl Qdisc {
             Qdisc::Red(q) => Some(q.view()),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::StreamId;
+
+    #[test]
+    fn new_disc_specs_use_their_tags_and_fill_defaults() {
+        for (json, spec, name) in [
+            (r#"{"type":"codel"}"#, QueueDiscSpec::Codel(CodelConfig::default()), "codel"),
+            (r#"{"type":"fq_codel"}"#, QueueDiscSpec::FqCodel(FqCodelConfig::default()), "fq-codel"),
+            (r#"{"type":"fq"}"#, QueueDiscSpec::Fq(FqConfig::default()), "fq"),
+        ] {
+            let parsed: QueueDiscSpec = serde_json::from_str(json).unwrap();
+            assert_eq!(parsed, spec);
+            assert_eq!(
+                serde_json::from_str::<QueueDiscSpec>(&serde_json::to_string(&spec).unwrap()).unwrap(),
+                spec
+            );
+            assert_eq!(spec.name(), name);
+            let q = spec.build(Rate(10_000_000), SimRng::new(1, StreamId::Queue(0)));
+            assert_eq!(q.limit(), spec.limit());
+            assert_eq!(q.occupancy(), Occupancy::default());
+            assert!(q.red_view().is_none());
+        }
+        assert_eq!(QueueDiscSpec::Codel(CodelConfig::default()).limit(), QueueLimit::Packets(1000));
+        assert_eq!(QueueDiscSpec::FqCodel(FqCodelConfig::default()).limit(), QueueLimit::Packets(10_240));
     }
 }

@@ -2,7 +2,7 @@
 //! and the allowed range, so the UI can mark the field and the CLI can print a list.
 
 use super::{FlowGroup, Scenario, SCENARIO_VERSION};
-use crate::aqm::{QueueDiscSpec, QueueLimit, RedConfig};
+use crate::aqm::{CodelConfig, FqCodelConfig, FqConfig, QueueDiscSpec, QueueLimit, RedConfig};
 use crate::cc::CcaSpec;
 use crate::switch::{SchedulerSpec, SwitchConfig};
 use crate::tcp::TcpConfig;
@@ -120,7 +120,43 @@ fn check_queue(c: &mut Checker, field: &str, q: &QueueDiscSpec) {
         QueueDiscSpec::Fifo { limit } => check_limit(c, &format!("{field}.limit"), limit),
         QueueDiscSpec::Red(r) => check_red(c, field, r),
         QueueDiscSpec::Switch(s) => check_switch(c, field, s),
+        QueueDiscSpec::Codel(k) => check_codel(c, field, k),
+        QueueDiscSpec::FqCodel(k) => check_fq_codel(c, field, k),
+        QueueDiscSpec::Fq(k) => check_fq(c, field, k),
     }
+}
+
+/// CoDel's target and interval, shared by CoDel and FQ-CoDel.
+fn check_codel_times(c: &mut Checker, field: &str, target_ms: f64, interval_ms: f64, mtu_bytes: u32) {
+    c.f64_above(format!("{field}.interval_ms"), interval_ms, 0.0, 60_000.0, "ms");
+    let hi = if interval_ms.is_finite() && interval_ms > 0.0 { interval_ms.min(60_000.0) } else { 60_000.0 };
+    if !(target_ms.is_finite() && target_ms > 0.0 && target_ms < hi) {
+        c.push(
+            format!("{field}.target_ms"),
+            target_ms,
+            format!("more than 0, less than interval_ms = {hi} ms"),
+        );
+    }
+    c.u64_in(format!("{field}.mtu_bytes"), mtu_bytes as u64, 64, 65_535, "bytes");
+}
+
+fn check_codel(c: &mut Checker, field: &str, k: &CodelConfig) {
+    check_limit(c, &format!("{field}.limit"), &k.limit);
+    check_codel_times(c, field, k.target_ms, k.interval_ms, k.mtu_bytes);
+}
+
+fn check_fq_codel(c: &mut Checker, field: &str, k: &FqCodelConfig) {
+    check_limit(c, &format!("{field}.limit"), &k.limit);
+    // Linux accepts 1 to 65536 flow queues and a quantum of at least 256 bytes.
+    c.u64_in(format!("{field}.flows"), k.flows as u64, 1, 65_536, "queues");
+    c.u64_in(format!("{field}.quantum_bytes"), k.quantum_bytes as u64, 256, 1_000_000, "bytes");
+    check_codel_times(c, field, k.target_ms, k.interval_ms, k.mtu_bytes);
+    c.u64_in(format!("{field}.drop_batch"), k.drop_batch as u64, 1, 65_536, "packets");
+}
+
+fn check_fq(c: &mut Checker, field: &str, k: &FqConfig) {
+    check_limit(c, &format!("{field}.limit"), &k.limit);
+    c.u64_in(format!("{field}.quantum_bytes"), k.quantum_bytes as u64, 64, 1_000_000, "bytes");
 }
 
 fn check_red(c: &mut Checker, field: &str, r: &RedConfig) {
@@ -283,6 +319,55 @@ mod tests {
             QueueDiscSpec::Red(RedConfig { min_th: 10.0, max_th: 5.0, ..RedConfig::default() });
         let errs = s.validate().unwrap_err();
         assert_eq!(errs[0].field, "bottleneck.queue.max_th");
+    }
+
+    #[test]
+    fn default_codel_fq_codel_and_fq_discs_are_valid() {
+        for q in [
+            QueueDiscSpec::Codel(CodelConfig::default()),
+            QueueDiscSpec::FqCodel(FqCodelConfig::default()),
+            QueueDiscSpec::Fq(FqConfig::default()),
+        ] {
+            let s = Scenario {
+                bottleneck: crate::scenario::Bottleneck { queue: q, ..Default::default() },
+                ..Default::default()
+            };
+            assert_eq!(s.validate(), Ok(()));
+        }
+    }
+
+    #[test]
+    fn bad_codel_family_fields_are_named_with_their_range() {
+        let mut s = Scenario::default();
+        s.bottleneck.queue = QueueDiscSpec::Codel(CodelConfig {
+            target_ms: 200.0,
+            interval_ms: 100.0,
+            mtu_bytes: 0,
+            ..CodelConfig::default()
+        });
+        let errs = s.validate().unwrap_err();
+        let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(fields, ["bottleneck.queue.target_ms", "bottleneck.queue.mtu_bytes"]);
+        assert!(errs[0].allowed.contains("less than interval_ms = 100 ms"));
+
+        s.bottleneck.queue = QueueDiscSpec::FqCodel(FqCodelConfig {
+            flows: 0,
+            quantum_bytes: 100,
+            drop_batch: 0,
+            interval_ms: f64::NAN,
+            limit: QueueLimit::Packets(0),
+            ..FqCodelConfig::default()
+        });
+        let errs = s.validate().unwrap_err();
+        let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
+        for f in ["limit.packets", "flows", "quantum_bytes", "interval_ms", "drop_batch"] {
+            assert!(fields.contains(&format!("bottleneck.queue.{f}").as_str()), "{f} missing: {fields:?}");
+        }
+        let q = errs.iter().find(|e| e.field == "bottleneck.queue.quantum_bytes").unwrap();
+        assert_eq!((q.value.as_str(), q.allowed.as_str()), ("100", "256 to 1000000 bytes"));
+
+        s.bottleneck.queue = QueueDiscSpec::Fq(FqConfig { quantum_bytes: 0, ..FqConfig::default() });
+        assert_eq!(s.validate().unwrap_err()[0].field, "bottleneck.queue.quantum_bytes");
     }
 
     #[test]

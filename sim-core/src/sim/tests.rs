@@ -11,3 +11,56 @@ fn a_short_red_study_run_conserves_packets() {
     assert_eq!(c.sent, c.delivered + c.dropped + c.in_flight);
     assert!(c.delivered > 1000);
 }
+
+mod aqm_runs {
+    use super::*;
+    use crate::aqm::{CodelConfig, FqCodelConfig, FqConfig, QueueDiscSpec, QueueLimit};
+    use crate::cc::CcaSpec;
+    use crate::scenario::{Bottleneck, FlowGroup, Scenario};
+
+    /// 10 bulk NewReno flows over a 10 Mbit/s, 10 ms bottleneck with `queue`.
+    fn bulk_newreno(queue: QueueDiscSpec) -> Scenario {
+        Scenario {
+            duration_s: 15.0,
+            bottleneck: Bottleneck { rate_bps: 10_000_000, delay_ms: 10.0, queue, nic_queue_packets: 0 },
+            flows: vec![FlowGroup { count: 10, cca: CcaSpec::NewReno, ..FlowGroup::default() }],
+            ..Scenario::default()
+        }
+    }
+
+    /// Runs the scenario; returns the median bottleneck queueing delay after 5 s, in ms.
+    fn median_delay_ms(sc: &Scenario) -> f64 {
+        let mut sim = Simulation::new(sc).unwrap();
+        let s = sim.finish();
+        let c = s.packets;
+        assert_eq!(c.sent, c.delivered + c.dropped + c.in_flight);
+        let mut d: Vec<f64> =
+            sim.recorder().delays.iter().filter(|d| d.t_s > 5.0).map(|d| d.delay_s as f64 * 1e3).collect();
+        assert!(d.len() > 10_000, "{} delay samples", d.len());
+        d.sort_by(f64::total_cmp);
+        d[d.len() / 2]
+    }
+
+    #[test]
+    fn codel_holds_the_median_queueing_delay_near_target_where_fifo_bloats() {
+        let codel = median_delay_ms(&bulk_newreno(QueueDiscSpec::Codel(CodelConfig::default())));
+        let fifo = median_delay_ms(&bulk_newreno(QueueDiscSpec::Fifo { limit: QueueLimit::Packets(1000) }));
+        eprintln!("median queueing delay: codel {codel:.2} ms, fifo {fifo:.2} ms");
+        assert!((2.0..=15.0).contains(&codel), "codel median {codel} ms");
+        assert!(fifo > 10.0 * codel, "fifo median {fifo} ms vs codel {codel} ms");
+    }
+
+    #[test]
+    fn fq_codel_and_fq_runs_conserve_packets_and_share_fairly() {
+        for q in [QueueDiscSpec::FqCodel(FqCodelConfig::default()), QueueDiscSpec::Fq(FqConfig::default())] {
+            let name = q.name();
+            let mut sim = Simulation::new(&bulk_newreno(q)).unwrap();
+            let s = sim.finish();
+            let c = s.packets;
+            assert_eq!(c.sent, c.delivered + c.dropped + c.in_flight, "{name}");
+            eprintln!("{name}: jfi {:.4}, utilisation {:.3}", s.jfi, s.throughput.utilisation);
+            assert!(s.jfi > 0.98, "{name}: Jain's index {}", s.jfi);
+            assert!(s.throughput.utilisation > 0.85, "{name}: utilisation {}", s.throughput.utilisation);
+        }
+    }
+}

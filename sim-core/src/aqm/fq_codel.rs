@@ -1,0 +1,422 @@
+//! FQ-CoDel, FlowQueue-CoDel (RFC 8290): flows hashed into queues, each managed by CoDel and
+//! served by deficit round robin with priority for new (sparse) flows.
+//!
+//! Follows Linux `sch_fq_codel.c`, which the RFC documents. Choices worth knowing:
+//! - the hash is SplitMix64 of the flow id perturbed by a seed from the disc's `SimRng`
+//!   (Linux: jhash of the 5-tuple with a random perturbation; ns-3 hashes the 5-tuple too);
+//! - CoDel's MTU rule compares the whole disc's backlog, as Linux passes
+//!   `sch->qstats.backlog` to `codel_dequeue` (ns-3's per-flow CoDel children check their
+//!   own queue);
+//! - Linux's 32 MB `memory_limit` is not modelled: the limit is `limit` alone.
+
+use super::codel::{CodelParams, CodelQueue, CodelState, PacketFifo};
+use super::limit::Occupancy;
+use super::{DropReason, QItem, QdiscCtx, QueueLimit};
+use crate::rng::{splitmix64, SimRng};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// FQ-CoDel parameters. Defaults are Linux's and ns-3's (RFC 8290 §5.1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FqCodelConfig {
+    /// Total buffer (Linux `limit`, 10240 packets). Overflow drops from the fattest queue.
+    pub limit: QueueLimit,
+    /// Number of flow queues flows are hashed into (1024).
+    pub flows: u32,
+    /// DRR quantum, bytes (1514: one Ethernet MTU, Linux `psched_mtu`).
+    pub quantum_bytes: u32,
+    /// CoDel target, ms (5).
+    pub target_ms: f64,
+    /// CoDel interval, ms (100).
+    pub interval_ms: f64,
+    /// CoDel's MTU rule: no drop while the disc holds at most this many bytes (1514).
+    pub mtu_bytes: u32,
+    /// Most packets dropped from the fattest queue per overflow, packets (64).
+    pub drop_batch: u32,
+}
+
+impl Default for FqCodelConfig {
+    fn default() -> Self {
+        FqCodelConfig {
+            limit: QueueLimit::Packets(10_240),
+            flows: 1024,
+            quantum_bytes: 1514,
+            target_ms: 5.0,
+            interval_ms: 100.0,
+            mtu_bytes: 1514,
+            drop_batch: 64,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FqCodelStats {
+    /// CoDel drops at dequeue ([`DropReason::Early`]).
+    pub early: u64,
+    /// Packets dropped from the fattest queue on overflow ([`DropReason::Overflow`]).
+    pub overflow: u64,
+    /// Times a queue joined the new-flows list (Linux `new_flow_count`).
+    pub new_flow_count: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum List {
+    New,
+    Old,
+}
+
+#[derive(Clone, Debug, Default)]
+struct FlowQueue {
+    fifo: PacketFifo,
+    codel: CodelState,
+    /// DRR deficit, bytes; may go negative (Linux `int deficit`).
+    deficit: i64,
+    /// The list this queue is on, if any (Linux: `flowchain` non-empty).
+    list: Option<List>,
+}
+
+/// One flow queue as CoDel sees it: popping also updates the disc's total occupancy.
+struct FlowView<'a> {
+    fifo: &'a mut PacketFifo,
+    total: &'a mut Occupancy,
+    limit: QueueLimit,
+}
+
+impl CodelQueue for FlowView<'_> {
+    fn pop_head(&mut self) -> Option<QItem> {
+        let it = self.fifo.q.pop_front()?;
+        let cells = self.limit.cells_of(it.bytes);
+        self.fifo.occ.remove(it.bytes, cells);
+        self.total.remove(it.bytes, cells);
+        Some(it)
+    }
+    fn backlog_bytes(&self) -> u64 {
+        self.total.bytes
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct FqCodel {
+    cfg: FqCodelConfig,
+    params: CodelParams,
+    /// Hash perturbation (Linux `q->perturbation`).
+    seed: u64,
+    queues: Vec<FlowQueue>,
+    new_flows: VecDeque<u32>,
+    old_flows: VecDeque<u32>,
+    occ: Occupancy,
+    stats: FqCodelStats,
+}
+
+impl FqCodel {
+    pub fn new(cfg: &FqCodelConfig, mut rng: SimRng) -> FqCodel {
+        FqCodel {
+            cfg: cfg.clone(),
+            params: CodelParams::new(cfg.target_ms, cfg.interval_ms, cfg.mtu_bytes),
+            seed: rng.next_u64(),
+            queues: vec![FlowQueue::default(); cfg.flows.max(1) as usize],
+            new_flows: VecDeque::new(),
+            old_flows: VecDeque::new(),
+            occ: Occupancy::default(),
+            stats: FqCodelStats::default(),
+        }
+    }
+
+    /// The queue a flow hashes to (RFC 8290 §4.1.1), by multiply-shift like Linux's
+    /// `reciprocal_scale`.
+    pub fn queue_index(&self, flow: u32) -> usize {
+        let h = splitmix64(flow as u64 ^ self.seed) >> 32;
+        ((h * self.queues.len() as u64) >> 32) as usize
+    }
+
+    pub fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
+        let idx = self.queue_index(item.flow);
+        let cells = self.cfg.limit.cells_of(item.bytes);
+        let fq = &mut self.queues[idx];
+        fq.fifo.q.push_back(item);
+        fq.fifo.occ.add(item.bytes, cells);
+        self.occ.add(item.bytes, cells);
+        // §4.1: a queue on neither list joins the new list with a full quantum. One still on
+        // the old list (even if empty) stays there: no new-flow priority (§4.2, anti-gaming).
+        if fq.list.is_none() {
+            fq.list = Some(List::New);
+            fq.deficit = self.cfg.quantum_bytes as i64;
+            self.new_flows.push_back(idx as u32);
+            self.stats.new_flow_count += 1;
+        }
+        // §4.1: when full, drop from the head of the fattest queue (Linux enqueues first).
+        let mut accepted = true;
+        while self.cfg.limit.exceeded_by(&self.occ) {
+            match self.drop_from_fattest(idx, cx) {
+                Some(survived) => accepted &= survived,
+                None => break,
+            }
+        }
+        accepted
+    }
+
+    /// Linux `fq_codel_drop`: from the queue with the most bytes, drop head packets until half
+    /// of its bytes or `drop_batch` packets are gone. Returns whether the arrival (last packet
+    /// of queue `arrival_idx`) survived, or `None` if every queue is empty.
+    fn drop_from_fattest(&mut self, arrival_idx: usize, cx: &mut QdiscCtx) -> Option<bool> {
+        let mut fat = 0;
+        for (i, q) in self.queues.iter().enumerate() {
+            if q.fifo.occ.bytes > self.queues[fat].fifo.occ.bytes {
+                fat = i;
+            }
+        }
+        let fq = &mut self.queues[fat];
+        let threshold = fq.fifo.occ.bytes / 2;
+        let (mut len, mut n, mut survived) = (0u64, 0u32, true);
+        while let Some(it) = fq.fifo.q.pop_front() {
+            let cells = self.cfg.limit.cells_of(it.bytes);
+            fq.fifo.occ.remove(it.bytes, cells);
+            self.occ.remove(it.bytes, cells);
+            let is_arrival = fat == arrival_idx && fq.fifo.q.is_empty();
+            survived &= !is_arrival;
+            cx.drop(it, DropReason::Overflow, !is_arrival);
+            len += it.bytes as u64;
+            n += 1;
+            if n >= self.cfg.drop_batch.max(1) || len >= threshold {
+                break;
+            }
+        }
+        // "Tell codel to increase its signal strength also" (Linux).
+        fq.codel.add_to_count(n);
+        self.stats.overflow += n as u64;
+        (n > 0).then_some(survived)
+    }
+
+    /// RFC 8290 §4.2: serve new flows first, then old ones, each for a quantum of bytes.
+    pub fn dequeue(&mut self, cx: &mut QdiscCtx) -> Option<QItem> {
+        let now = cx.now;
+        loop {
+            let (idx, from_new) = match (self.new_flows.front(), self.old_flows.front()) {
+                (Some(&i), _) => (i as usize, true),
+                (None, Some(&i)) => (i as usize, false),
+                (None, None) => return None,
+            };
+            let FlowQueue { fifo, codel, deficit, list } = &mut self.queues[idx];
+            // Deficit spent: top it up and move the queue to the end of the old list.
+            if *deficit <= 0 {
+                *deficit += self.cfg.quantum_bytes as i64;
+                self.pop_list(from_new);
+                self.old_flows.push_back(idx as u32);
+                self.queues[idx].list = Some(List::Old);
+                continue;
+            }
+            let mut view = FlowView { fifo, total: &mut self.occ, limit: self.cfg.limit };
+            let stats = &mut self.stats;
+            let item = codel.dequeue(&self.params, &mut view, now, &mut |it| {
+                stats.early += 1;
+                cx.drop(it, DropReason::Early, true);
+            });
+            match item {
+                Some(it) => {
+                    *deficit -= it.bytes as i64;
+                    return Some(it);
+                }
+                None => {
+                    // Empty: a new queue goes to the end of the old list (so it cannot come
+                    // back as new at once), an old one leaves the lists (§4.2; Linux skips
+                    // the detour when the old list is empty).
+                    *list = None;
+                    self.pop_list(from_new);
+                    if from_new && !self.old_flows.is_empty() {
+                        self.old_flows.push_back(idx as u32);
+                        self.queues[idx].list = Some(List::Old);
+                    }
+                }
+            }
+        }
+    }
+
+    fn pop_list(&mut self, from_new: bool) {
+        if from_new {
+            self.new_flows.pop_front();
+        } else {
+            self.old_flows.pop_front();
+        }
+    }
+
+    pub fn occupancy(&self) -> Occupancy {
+        self.occ
+    }
+
+    pub fn limit(&self) -> QueueLimit {
+        self.cfg.limit
+    }
+
+    pub fn stats(&self) -> FqCodelStats {
+        self.stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::StreamId;
+    use crate::time::SimTime;
+
+    fn fq_codel(cfg: FqCodelConfig) -> FqCodel {
+        FqCodel::new(&cfg, SimRng::new(1, StreamId::Queue(0)))
+    }
+
+    fn enq(f: &mut FqCodel, it: QItem, drops: &mut Vec<crate::aqm::Dropped>) -> bool {
+        f.enqueue(it, &mut QdiscCtx::new(SimTime::ZERO, drops))
+    }
+
+    fn deq(f: &mut FqCodel, drops: &mut Vec<crate::aqm::Dropped>) -> Option<QItem> {
+        f.dequeue(&mut QdiscCtx::new(SimTime::ZERO, drops))
+    }
+
+    fn item(id: u32, flow: u32, bytes: u32) -> QItem {
+        QItem { id, bytes, flow, enqueued_at: SimTime::ZERO }
+    }
+
+    /// A flow id that hashes to a queue none of `taken` use.
+    fn flow_apart(f: &FqCodel, taken: &[u32]) -> u32 {
+        (1..).find(|&c| taken.iter().all(|&t| f.queue_index(c) != f.queue_index(t))).unwrap()
+    }
+
+    #[test]
+    fn fq_codel_new_flow_is_served_before_old_flows() {
+        let mut f = fq_codel(FqCodelConfig::default());
+        let (a, b) = (0, flow_apart(&f, &[0]));
+        let mut drops = Vec::new();
+        for id in 0..50 {
+            enq(&mut f, item(id, a, 100), &mut drops);
+        }
+        // 17 packets of 100 B: the first quantum (1514 B) is spent, A moves to the old list.
+        for _ in 0..17 {
+            assert_eq!(deq(&mut f, &mut drops).unwrap().flow, a);
+        }
+        assert_eq!(f.queues[f.queue_index(a)].list, Some(List::Old));
+        enq(&mut f, item(100, b, 1000), &mut drops);
+        assert_eq!(deq(&mut f, &mut drops).unwrap().id, 100, "the sparse flow jumps the backlog");
+        // B emptied while new: it goes to the old list's tail, so a second packet from B gets
+        // no new-flow priority and waits behind A (§4.2).
+        assert_eq!(deq(&mut f, &mut drops).unwrap().flow, a);
+        enq(&mut f, item(101, b, 1000), &mut drops);
+        assert_eq!(deq(&mut f, &mut drops).unwrap().flow, a);
+        assert!(drops.is_empty());
+    }
+
+    #[test]
+    fn fq_codel_drr_alternates_old_flows_by_quantum() {
+        let mut f = fq_codel(FqCodelConfig::default());
+        let (a, b) = (0, flow_apart(&f, &[0]));
+        let mut drops = Vec::new();
+        for id in 0..200 {
+            enq(&mut f, item(id, if id % 2 == 0 { a } else { b }, 500), &mut drops);
+        }
+        let mut bytes = [0u64; 2];
+        for _ in 0..150 {
+            let it = deq(&mut f, &mut drops).unwrap();
+            bytes[(it.flow != a) as usize] += it.bytes as u64;
+        }
+        assert!(bytes[0].abs_diff(bytes[1]) <= 2 * 1514, "{bytes:?}");
+    }
+
+    #[test]
+    fn fq_codel_overflow_drops_from_the_fattest_queue() {
+        let cfg = FqCodelConfig { limit: QueueLimit::Packets(10), ..FqCodelConfig::default() };
+        let mut f = fq_codel(cfg);
+        let (a, b) = (0, flow_apart(&f, &[0]));
+        let mut drops = Vec::new();
+        for id in 0..7 {
+            enq(&mut f, item(id, a, 1000), &mut drops);
+        }
+        for id in 7..10 {
+            enq(&mut f, item(id, b, 1000), &mut drops);
+        }
+        assert!(drops.is_empty());
+        // The 11th packet (flow B) is accepted; A (7000 B) loses head packets until half its
+        // bytes are gone: 4 packets.
+        assert!(enq(&mut f, item(10, b, 1000), &mut drops));
+        let ids: Vec<u32> = drops.iter().map(|d| d.item.id).collect();
+        assert_eq!(ids, [0, 1, 2, 3]);
+        assert!(drops.iter().all(|d| d.reason == DropReason::Overflow && d.was_queued));
+        assert_eq!(f.occupancy().packets, 7);
+        assert_eq!(f.queues[f.queue_index(a)].codel.count(), 4);
+    }
+
+    #[test]
+    fn fq_codel_overflow_batch_is_capped_at_drop_batch() {
+        let cfg = FqCodelConfig { limit: QueueLimit::Packets(20), drop_batch: 2, ..FqCodelConfig::default() };
+        let mut f = fq_codel(cfg);
+        let mut drops = Vec::new();
+        for id in 0..21 {
+            enq(&mut f, item(id, 0, 1000), &mut drops);
+        }
+        assert_eq!(drops.len(), 2);
+        assert_eq!(f.occupancy().packets, 19);
+    }
+
+    #[test]
+    fn fq_codel_arrival_dropped_from_its_own_fat_queue_is_reported_as_not_queued() {
+        let cfg = FqCodelConfig { limit: QueueLimit::Packets(2), ..FqCodelConfig::default() };
+        let mut f = fq_codel(cfg);
+        let b = flow_apart(&f, &[0]);
+        let c = flow_apart(&f, &[0, b]);
+        let mut drops = Vec::new();
+        enq(&mut f, item(0, 0, 100), &mut drops);
+        enq(&mut f, item(1, b, 100), &mut drops);
+        assert!(!enq(&mut f, item(2, c, 1500), &mut drops));
+        assert_eq!(drops.len(), 1);
+        assert_eq!((drops[0].item.id, drops[0].was_queued), (2, false));
+        assert_eq!((f.occupancy().packets, f.occupancy().bytes), (2, 200));
+    }
+
+    #[test]
+    fn fq_codel_hashing_is_deterministic_per_seed() {
+        let cfg = FqCodelConfig::default();
+        let f1 = FqCodel::new(&cfg, SimRng::new(9, StreamId::Queue(0)));
+        let f2 = FqCodel::new(&cfg, SimRng::new(9, StreamId::Queue(0)));
+        let f3 = FqCodel::new(&cfg, SimRng::new(10, StreamId::Queue(0)));
+        assert!((0..100).all(|fl| f1.queue_index(fl) == f2.queue_index(fl)));
+        assert!((0..100).any(|fl| f1.queue_index(fl) != f3.queue_index(fl)));
+        assert!((0..10_000).all(|fl| f1.queue_index(fl) < 1024));
+    }
+
+    #[test]
+    fn fq_codel_occupancy_is_conserved_under_random_load() {
+        let limit = QueueLimit::Packets(60);
+        let mut f = fq_codel(FqCodelConfig { limit, flows: 16, ..FqCodelConfig::default() });
+        let mut rng = SimRng::new(5, StreamId::Other(1));
+        let (mut accepted, mut sent, mut queued_drops) = (0u64, 0u64, 0u64);
+        let mut drops = Vec::new();
+        for i in 0..200_000u64 {
+            let now = SimTime(i * 100_000);
+            let mut cx = QdiscCtx::new(now, &mut drops);
+            if rng.uniform() < 0.6 {
+                let it = QItem {
+                    id: i as u32,
+                    bytes: 64 + rng.below(1450) as u32,
+                    flow: rng.below(40) as u32,
+                    enqueued_at: now,
+                };
+                accepted += f.enqueue(it, &mut cx) as u64;
+            }
+            if rng.uniform() < 0.5 && f.dequeue(&mut cx).is_some() {
+                sent += 1;
+            }
+            queued_drops += drops.iter().filter(|d| d.was_queued).count() as u64;
+            drops.clear();
+            let mut sum = Occupancy::default();
+            for q in &f.queues {
+                let b: u64 = q.fifo.q.iter().map(|i| i.bytes as u64).sum();
+                assert_eq!((q.fifo.q.len() as u32, b), (q.fifo.occ.packets, q.fifo.occ.bytes));
+                for i in &q.fifo.q {
+                    sum.add(i.bytes, limit.cells_of(i.bytes));
+                }
+            }
+            assert_eq!(sum, f.occupancy());
+            assert!(f.occupancy().packets <= 60);
+        }
+        assert_eq!(accepted, sent + queued_drops + f.occupancy().packets as u64);
+        let s = f.stats();
+        assert!(s.early > 0 && s.overflow > 0, "{s:?}");
+    }
+}
