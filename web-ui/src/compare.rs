@@ -1,6 +1,6 @@
 //! Compare mode: the current scenario run with different queue discs side by side.
 
-use sim_core::aqm::{QueueDiscSpec, QueueLimit, RedConfig};
+use sim_core::aqm::{CodelConfig, FqCodelConfig, FqConfig, QueueDiscSpec, QueueLimit, RedConfig};
 use sim_core::scenario::Scenario;
 use sim_core::switch::SwitchConfig;
 
@@ -19,6 +19,9 @@ pub fn with_disc(sc: &Scenario, disc: &str) -> Scenario {
     };
     out.bottleneck.queue = match disc {
         "fifo" => QueueDiscSpec::Fifo { limit },
+        "codel" => QueueDiscSpec::Codel(CodelConfig { limit, ..CodelConfig::default() }),
+        "fq_codel" => QueueDiscSpec::FqCodel(FqCodelConfig { limit, ..FqCodelConfig::default() }),
+        "fq" => QueueDiscSpec::Fq(FqConfig { limit, ..FqConfig::default() }),
         "switch" => match &sc.bottleneck.queue {
             QueueDiscSpec::Switch(s) => QueueDiscSpec::Switch(s.clone()),
             _ => QueueDiscSpec::Switch(switch_for(limit)),

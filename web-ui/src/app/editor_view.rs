@@ -5,7 +5,7 @@ use super::{App, Msg};
 use crate::editor::{Editor, Kind};
 use crate::fields::{self, Field, FieldKind};
 use serde_json::Value;
-use sim_core::aqm::RedConfig;
+use sim_core::aqm::{CodelConfig, FqCodelConfig, FqConfig, RedConfig};
 use sim_core::cc::{CcaSpec, CubicConfig};
 use sim_core::scenario::{FlowGroup, Scenario};
 use sim_core::tcp::TcpConfig;
@@ -115,10 +115,25 @@ fn queue_disc(ed: &Editor, link: &Scope<App>) -> Html {
             } else {
                 { limit(ed, link) }
             }
-            if kind == "red" {
-                { for fields::RED.iter().map(|f| input(ed, link, format!("bottleneck.queue.{}", f.path), f, &red_defaults)) }
-            }
+            { disc_params(ed, link, &kind, &red_defaults) }
         </details>
+    }
+}
+
+/// The chosen algorithm's own parameters, each with its default.
+fn disc_params(ed: &Editor, link: &Scope<App>, kind: &str, red_defaults: &Value) -> Html {
+    let group = |list: &[Field], defaults: Value| -> Html {
+        list.iter().map(|f| input(ed, link, format!("bottleneck.queue.{}", f.path), f, &defaults)).collect()
+    };
+    match kind {
+        "red" => group(fields::RED, red_defaults.clone()),
+        "codel" => group(fields::CODEL, serde_json::to_value(CodelConfig::default()).unwrap()),
+        "fq_codel" => {
+            let d = serde_json::to_value(FqCodelConfig::default()).unwrap();
+            html! { <>{ group(fields::FQ_CODEL, d.clone()) }{ group(fields::CODEL, d) }</> }
+        }
+        "fq" => group(fields::FQ, serde_json::to_value(FqConfig::default()).unwrap()),
+        _ => html! {},
     }
 }
 
