@@ -4,12 +4,16 @@
 //! reports each drop with a [`DropReason`]. [`QueueDiscSpec`] is the serde configuration
 //! that builds one; [`Qdisc`] dispatches statically over the implementations.
 
+pub mod cebinae;
 mod fifo;
 pub mod limit;
+pub mod pie;
 pub mod red;
 
+pub use cebinae::{Cebinae, CebinaeConfig, CebinaeStats};
 pub use fifo::Fifo;
 pub use limit::{cells_for, Occupancy, QueueLimit};
+pub use pie::{Pie, PieConfig, PieStats};
 pub use red::{Red, RedConfig, RedStats, RedView};
 
 use crate::rng::SimRng;
@@ -79,6 +83,10 @@ pub enum QueueDiscSpec {
     Fifo { limit: QueueLimit },
     /// RED / Gentle RED / Adaptive RED (ns-3 `RedQueueDisc`).
     Red(RedConfig),
+    /// PIE (RFC 8033).
+    Pie(PieConfig),
+    /// Cebinae (SIGCOMM 2022): taxes the top flows of a saturated port.
+    Cebinae(CebinaeConfig),
 }
 
 impl Default for QueueDiscSpec {
@@ -92,6 +100,8 @@ impl QueueDiscSpec {
         match self {
             QueueDiscSpec::Fifo { limit } => Qdisc::Fifo(Fifo::new(*limit)),
             QueueDiscSpec::Red(cfg) => Qdisc::Red(Box::new(Red::new(cfg, link_rate, rng))),
+            QueueDiscSpec::Pie(cfg) => Qdisc::Pie(Box::new(Pie::new(cfg, rng))),
+            QueueDiscSpec::Cebinae(cfg) => Qdisc::Cebinae(Box::new(Cebinae::new(cfg, link_rate))),
         }
     }
 
@@ -99,6 +109,8 @@ impl QueueDiscSpec {
         match self {
             QueueDiscSpec::Fifo { limit } => *limit,
             QueueDiscSpec::Red(cfg) => cfg.limit,
+            QueueDiscSpec::Pie(cfg) => cfg.limit,
+            QueueDiscSpec::Cebinae(cfg) => cfg.limit,
         }
     }
 
@@ -108,6 +120,8 @@ impl QueueDiscSpec {
             QueueDiscSpec::Red(c) if c.adaptive => "ared",
             QueueDiscSpec::Red(c) if c.gentle => "gentle",
             QueueDiscSpec::Red(_) => "red",
+            QueueDiscSpec::Pie(_) => "pie",
+            QueueDiscSpec::Cebinae(_) => "cebinae",
         }
     }
 }
@@ -117,6 +131,8 @@ impl QueueDiscSpec {
 pub enum Qdisc {
     Fifo(Fifo),
     Red(Box<Red>),
+    Pie(Box<Pie>),
+    Cebinae(Box<Cebinae>),
 }
 
 impl Qdisc {
@@ -125,6 +141,8 @@ impl Qdisc {
         match self {
             Qdisc::Fifo(q) => q.enqueue(item, cx),
             Qdisc::Red(q) => q.enqueue(item, cx),
+            Qdisc::Pie(q) => q.enqueue(item, cx),
+            Qdisc::Cebinae(q) => q.enqueue(item, cx),
         }
     }
 
@@ -133,6 +151,8 @@ impl Qdisc {
         match self {
             Qdisc::Fifo(q) => q.dequeue(),
             Qdisc::Red(q) => q.dequeue(cx.now),
+            Qdisc::Pie(q) => q.dequeue(cx.now),
+            Qdisc::Cebinae(q) => q.dequeue(cx.now),
         }
     }
 
@@ -140,6 +160,8 @@ impl Qdisc {
         match self {
             Qdisc::Fifo(q) => q.occupancy(),
             Qdisc::Red(q) => q.occupancy(),
+            Qdisc::Pie(q) => q.occupancy(),
+            Qdisc::Cebinae(q) => q.occupancy(),
         }
     }
 
@@ -147,6 +169,8 @@ impl Qdisc {
         match self {
             Qdisc::Fifo(q) => q.limit(),
             Qdisc::Red(q) => q.limit(),
+            Qdisc::Pie(q) => q.limit(),
+            Qdisc::Cebinae(q) => q.limit(),
         }
     }
 
