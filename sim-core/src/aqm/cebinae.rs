@@ -24,6 +24,13 @@
 //! the round boundary, and the drain is exact in time). Rounds are processed lazily at the
 //! next enqueue or dequeue, which sees exactly the counters a timer would have seen.
 //! Per-flow state is a `BTreeMap`, so iteration order (and the result) is deterministic.
+//!
+//! **Round length.** The default dT = 1 ms follows REFERENCE.md (the ns-3 attribute default
+//! is 2^20 ns). At 100 Mbit/s a round holds about 8 full-sized packets, so a back-to-back
+//! train of ≥ 8 packets marks the port saturated and its flow "top", and no aggregate can
+//! queue more than about two rounds of its rate: an ACK-clocked window, which travels as a
+//! train at the link rate, is capped near 2·rate·dT. The authors' own ns-3 experiments used
+//! dT of 134-268 ms (`ns/configs/*.json`); `round_ms` and `recompute_rounds` expose this.
 
 use super::limit::Occupancy;
 use super::{DropReason, QItem, QdiscCtx, QueueLimit};
@@ -82,8 +89,10 @@ impl CebinaeConfig {
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CebinaeStats {
-    /// LBF drops: beyond two rounds of the aggregate's rate (the tax, for top flows).
-    pub tax_drops: u64,
+    /// LBF drops of top flows: beyond two rounds of the taxed rate (the tax itself).
+    pub top_lbf_drops: u64,
+    /// LBF drops of the other flows: beyond two rounds of the rest of the link.
+    pub bottom_lbf_drops: u64,
     pub overflow: u64,
     pub rounds: u64,
     /// Measurement windows in which the port was saturated.
@@ -158,7 +167,8 @@ impl Cebinae {
     pub fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
         self.catch_up(cx.now);
         let (headq, elapsed, round) = (self.headq, cx.now - self.base, self.round);
-        let lbf = if self.top_flows.contains(&item.flow) { &mut self.top } else { &mut self.bot };
+        let is_top = self.top_flows.contains(&item.flow);
+        let lbf = if is_top { &mut self.top } else { &mut self.bot };
         // LBF (ns-3 `DoEnqueue`): how far past this round's budget, and past the next
         // round's, the aggregate already is (`past_head`, `past_tail`).
         let budget_head = bytes_in(lbf.rate_bps[headq], round);
@@ -172,7 +182,11 @@ impl Cebinae {
         } else if past_tail == 0 {
             1 - headq
         } else {
-            self.stats.tax_drops += 1;
+            if is_top {
+                self.stats.top_lbf_drops += 1;
+            } else {
+                self.stats.bottom_lbf_drops += 1;
+            }
             cx.drop(item, DropReason::Early, false);
             return false;
         };
