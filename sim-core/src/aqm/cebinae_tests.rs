@@ -162,3 +162,15 @@ fn cebinae_occupancy_matches_the_packets_it_holds() {
         assert!(accepted > 1000 && dropped > 100, "{accepted} accepted, {dropped} dropped");
     }
 }
+
+#[test]
+fn cebinae_spec_is_tagged_cebinae_and_fills_missing_fields_with_defaults() {
+    use crate::aqm::QueueDiscSpec;
+    let spec: QueueDiscSpec = serde_json::from_str(r#"{"type":"cebinae","tau":0.01}"#).unwrap();
+    assert_eq!(spec, QueueDiscSpec::Cebinae(CebinaeConfig { tau: 0.01, ..CebinaeConfig::default() }));
+    assert_eq!(spec.name(), "cebinae");
+    assert_eq!(spec.limit(), QueueLimit::Cells { cells: 3000, cell_bytes: 160 });
+    let q = CebinaeConfig::default().effective_queue_limit();
+    assert_eq!(q, QueueLimit::Cells { cells: 1500, cell_bytes: 160 });
+    assert_eq!(serde_json::from_str::<QueueDiscSpec>(&serde_json::to_string(&spec).unwrap()).unwrap(), spec);
+}

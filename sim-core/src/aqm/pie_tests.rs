@@ -225,3 +225,13 @@ fn pie_auto_tuning_scales_the_step_by_the_probability_range() {
     p.update_probability();
     assert!((p.drop_prob() - 0.22).abs() < 1e-12, "{}", p.drop_prob());
 }
+
+#[test]
+fn pie_spec_is_tagged_pie_and_fills_missing_fields_with_defaults() {
+    use crate::aqm::QueueDiscSpec;
+    let spec: QueueDiscSpec = serde_json::from_str(r#"{"type":"pie","target_ms":20.0}"#).unwrap();
+    let want = PieConfig { target_ms: 20.0, ..PieConfig::default() };
+    assert_eq!(spec, QueueDiscSpec::Pie(want));
+    assert_eq!(spec.name(), "pie");
+    assert_eq!(serde_json::from_str::<QueueDiscSpec>(&serde_json::to_string(&spec).unwrap()).unwrap(), spec);
+}
