@@ -230,7 +230,13 @@ pub const SWITCH: &[Field] = &[
 /// CoDel (RFC 8289), also the per-queue law of FQ-CoDel.
 pub const CODEL: &[Field] = &[
     num("target_ms", "Target", "ms", Kind::Float, "Acceptable standing queue delay (RFC 8289: 5 ms)."),
-    num("interval_ms", "Interval", "ms", Kind::Float, "Sojourn must stay above target this long before dropping starts (100 ms)."),
+    num(
+        "interval_ms",
+        "Interval",
+        "ms",
+        Kind::Float,
+        "Sojourn must stay above target this long before dropping starts (100 ms).",
+    ),
     num("mtu_bytes", "MTU", "bytes", Kind::Int, "No drop while at most this many bytes are queued."),
 ];
 
@@ -238,8 +244,15 @@ pub const CODEL: &[Field] = &[
 pub const FQ_CODEL: &[Field] = &[
     num("flows", "Flow queues", "", Kind::Int, "Hash buckets (RFC 8290: 1024)."),
     num("quantum_bytes", "Quantum", "bytes", Kind::Int, "DRR credit per round (one MTU, 1514)."),
-    num("drop_batch", "Drop batch", "packets", Kind::Int, "On overflow, drop up to this many from the fattest queue (64)."),
+    num(
+        "drop_batch",
+        "Drop batch",
+        "packets",
+        Kind::Int,
+        "On overflow, drop up to this many from the fattest queue (64).",
+    ),
 ];
 
 /// Ideal fair queueing.
-pub const FQ: &[Field] = &[num("quantum_bytes", "Quantum", "bytes", Kind::Int, "DRR credit per round (one MTU, 1514).")];
+pub const FQ: &[Field] =
+    &[num("quantum_bytes", "Quantum", "bytes", Kind::Int, "DRR credit per round (one MTU, 1514).")];

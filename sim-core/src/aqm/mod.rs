@@ -4,18 +4,22 @@
 //! reports each drop with a [`DropReason`]. [`QueueDiscSpec`] is the serde configuration
 //! that builds one; [`Qdisc`] dispatches statically over the implementations.
 
+pub mod cebinae;
 pub mod codel;
 mod fifo;
 pub mod fq;
 pub mod fq_codel;
 pub mod limit;
+pub mod pie;
 pub mod red;
 
+pub use cebinae::{Cebinae, CebinaeConfig, CebinaeStats};
 pub use codel::{Codel, CodelConfig, CodelParams, CodelQueue, CodelState, CodelStats};
 pub use fifo::Fifo;
 pub use fq::{Fq, FqConfig};
 pub use fq_codel::{FqCodel, FqCodelConfig, FqCodelStats};
 pub use limit::{cells_for, Occupancy, QueueLimit};
+pub use pie::{Pie, PieConfig, PieStats};
 pub use red::{Red, RedConfig, RedStats, RedView};
 
 use crate::rng::SimRng;
@@ -94,6 +98,10 @@ pub enum QueueDiscSpec {
     FqCodel(FqCodelConfig),
     /// Ideal per-flow fair queueing (DRR, one queue per flow).
     Fq(FqConfig),
+    /// PIE (RFC 8033).
+    Pie(PieConfig),
+    /// Cebinae (SIGCOMM 2022): taxes the top flows of a saturated port.
+    Cebinae(CebinaeConfig),
 }
 
 impl Default for QueueDiscSpec {
@@ -111,6 +119,8 @@ impl QueueDiscSpec {
             QueueDiscSpec::Codel(cfg) => Qdisc::Codel(Box::new(Codel::new(cfg))),
             QueueDiscSpec::FqCodel(cfg) => Qdisc::FqCodel(Box::new(FqCodel::new(cfg, rng))),
             QueueDiscSpec::Fq(cfg) => Qdisc::Fq(Box::new(Fq::new(cfg))),
+            QueueDiscSpec::Pie(cfg) => Qdisc::Pie(Box::new(Pie::new(cfg, rng))),
+            QueueDiscSpec::Cebinae(cfg) => Qdisc::Cebinae(Box::new(Cebinae::new(cfg, link_rate))),
         }
     }
 
@@ -125,6 +135,8 @@ impl QueueDiscSpec {
             QueueDiscSpec::Codel(cfg) => cfg.limit,
             QueueDiscSpec::FqCodel(cfg) => cfg.limit,
             QueueDiscSpec::Fq(cfg) => cfg.limit,
+            QueueDiscSpec::Pie(cfg) => cfg.limit,
+            QueueDiscSpec::Cebinae(cfg) => cfg.limit,
         }
     }
 
@@ -138,6 +150,8 @@ impl QueueDiscSpec {
             QueueDiscSpec::Codel(_) => "codel",
             QueueDiscSpec::FqCodel(_) => "fq-codel",
             QueueDiscSpec::Fq(_) => "fq",
+            QueueDiscSpec::Pie(_) => "pie",
+            QueueDiscSpec::Cebinae(_) => "cebinae",
         }
     }
 }
@@ -151,6 +165,8 @@ pub enum Qdisc {
     Codel(Box<Codel>),
     FqCodel(Box<FqCodel>),
     Fq(Box<Fq>),
+    Pie(Box<Pie>),
+    Cebinae(Box<Cebinae>),
 }
 
 impl Qdisc {
@@ -163,6 +179,8 @@ impl Qdisc {
             Qdisc::Codel(q) => q.enqueue(item, cx),
             Qdisc::FqCodel(q) => q.enqueue(item, cx),
             Qdisc::Fq(q) => q.enqueue(item, cx),
+            Qdisc::Pie(q) => q.enqueue(item, cx),
+            Qdisc::Cebinae(q) => q.enqueue(item, cx),
         }
     }
 
@@ -175,6 +193,8 @@ impl Qdisc {
             Qdisc::Codel(q) => q.dequeue(cx),
             Qdisc::FqCodel(q) => q.dequeue(cx),
             Qdisc::Fq(q) => q.dequeue(),
+            Qdisc::Pie(q) => q.dequeue(cx.now),
+            Qdisc::Cebinae(q) => q.dequeue(cx.now),
         }
     }
 
@@ -186,6 +206,8 @@ impl Qdisc {
             Qdisc::Codel(q) => q.occupancy(),
             Qdisc::FqCodel(q) => q.occupancy(),
             Qdisc::Fq(q) => q.occupancy(),
+            Qdisc::Pie(q) => q.occupancy(),
+            Qdisc::Cebinae(q) => q.occupancy(),
         }
     }
 
@@ -193,6 +215,8 @@ impl Qdisc {
         match self {
             Qdisc::Fifo(q) => q.limit(),
             Qdisc::Red(q) => q.limit(),
+            Qdisc::Pie(q) => q.limit(),
+            Qdisc::Cebinae(q) => q.limit(),
             Qdisc::Codel(q) => q.limit(),
             Qdisc::FqCodel(q) => q.limit(),
             Qdisc::Fq(q) => q.limit(),

@@ -2,7 +2,9 @@
 //! and the allowed range, so the UI can mark the field and the CLI can print a list.
 
 use super::{FlowGroup, Scenario, SCENARIO_VERSION};
-use crate::aqm::{CodelConfig, FqCodelConfig, FqConfig, QueueDiscSpec, QueueLimit, RedConfig};
+use crate::aqm::{
+    CebinaeConfig, CodelConfig, FqCodelConfig, FqConfig, PieConfig, QueueDiscSpec, QueueLimit, RedConfig,
+};
 use crate::cc::CcaSpec;
 use crate::switch::{SchedulerSpec, SwitchConfig};
 use crate::tcp::TcpConfig;
@@ -123,6 +125,8 @@ fn check_queue(c: &mut Checker, field: &str, q: &QueueDiscSpec) {
         QueueDiscSpec::Codel(k) => check_codel(c, field, k),
         QueueDiscSpec::FqCodel(k) => check_fq_codel(c, field, k),
         QueueDiscSpec::Fq(k) => check_fq(c, field, k),
+        QueueDiscSpec::Pie(p) => check_pie(c, field, p),
+        QueueDiscSpec::Cebinae(k) => check_cebinae(c, field, k),
     }
 }
 
@@ -157,6 +161,30 @@ fn check_fq_codel(c: &mut Checker, field: &str, k: &FqCodelConfig) {
 fn check_fq(c: &mut Checker, field: &str, k: &FqConfig) {
     check_limit(c, &format!("{field}.limit"), &k.limit);
     c.u64_in(format!("{field}.quantum_bytes"), k.quantum_bytes as u64, 64, 1_000_000, "bytes");
+}
+
+fn check_pie(c: &mut Checker, field: &str, p: &PieConfig) {
+    check_limit(c, &format!("{field}.limit"), &p.limit);
+    c.f64_above(format!("{field}.target_ms"), p.target_ms, 0.0, 60_000.0, "ms");
+    // Below 1 µs the lazy update loop would run a billion periods per simulated second.
+    c.f64_in(format!("{field}.tupdate_ms"), p.tupdate_ms, 0.001, 60_000.0, "ms");
+    c.f64_above(format!("{field}.alpha"), p.alpha, 0.0, 1_000.0, "Hz");
+    c.f64_in(format!("{field}.beta"), p.beta, 0.0, 1_000.0, "Hz");
+    c.f64_in(format!("{field}.max_burst_ms"), p.max_burst_ms, 0.0, 60_000.0, "ms");
+    c.u64_in(format!("{field}.dq_threshold_bytes"), p.dq_threshold_bytes as u64, 64, 1 << 30, "bytes");
+    c.u64_in(format!("{field}.mean_pkt_size_bytes"), p.mean_pkt_size_bytes as u64, 1, 65_535, "bytes");
+}
+
+fn check_cebinae(c: &mut Checker, field: &str, k: &CebinaeConfig) {
+    check_limit(c, &format!("{field}.limit"), &k.limit);
+    if let Some(q) = &k.queue_limit {
+        check_limit(c, &format!("{field}.queue_limit"), q);
+    }
+    c.f64_in(format!("{field}.round_ms"), k.round_ms, 0.001, 10_000.0, "ms");
+    c.u64_in(format!("{field}.recompute_rounds"), k.recompute_rounds as u64, 1, 1_000_000, "rounds");
+    c.f64_in(format!("{field}.tau"), k.tau, 0.0, 1.0, "");
+    c.f64_in(format!("{field}.delta_port"), k.delta_port, 0.0, 1.0, "");
+    c.f64_in(format!("{field}.delta_flow"), k.delta_flow, 0.0, 1.0, "");
 }
 
 fn check_red(c: &mut Checker, field: &str, r: &RedConfig) {
@@ -368,6 +396,42 @@ mod tests {
 
         s.bottleneck.queue = QueueDiscSpec::Fq(FqConfig { quantum_bytes: 0, ..FqConfig::default() });
         assert_eq!(s.validate().unwrap_err()[0].field, "bottleneck.queue.quantum_bytes");
+    }
+
+    #[test]
+    fn bad_pie_and_cebinae_fields_are_named_with_value_and_range() {
+        let mut s = Scenario::default();
+        s.bottleneck.queue =
+            QueueDiscSpec::Pie(PieConfig { tupdate_ms: 0.0, alpha: -1.0, ..PieConfig::default() });
+        let errs = s.validate().unwrap_err();
+        let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(fields, ["bottleneck.queue.tupdate_ms", "bottleneck.queue.alpha"]);
+        assert_eq!(errs[0].value, "0");
+        assert!(errs[0].allowed.contains("0.001"));
+
+        s.bottleneck.queue = QueueDiscSpec::Cebinae(CebinaeConfig {
+            tau: 1.5,
+            round_ms: f64::NAN,
+            queue_limit: Some(QueueLimit::Packets(0)),
+            ..CebinaeConfig::default()
+        });
+        let errs = s.validate().unwrap_err();
+        let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            ["bottleneck.queue.queue_limit.packets", "bottleneck.queue.round_ms", "bottleneck.queue.tau"]
+        );
+        assert_eq!(errs[2].value, "1.5");
+        assert_eq!(errs[2].allowed, "0 to 1");
+    }
+
+    #[test]
+    fn default_pie_and_cebinae_are_valid() {
+        let mut s = Scenario::default();
+        s.bottleneck.queue = QueueDiscSpec::Pie(PieConfig::default());
+        assert_eq!(s.validate(), Ok(()));
+        s.bottleneck.queue = QueueDiscSpec::Cebinae(CebinaeConfig::default());
+        assert_eq!(s.validate(), Ok(()));
     }
 
     #[test]

@@ -310,4 +310,6 @@ impl Simulation {
 }
 
 #[cfg(test)]
+mod aqm_tests;
+#[cfg(test)]
 mod tests;

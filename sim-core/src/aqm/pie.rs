@@ -1,0 +1,307 @@
+//! PIE, Proportional Integral controller Enhanced (RFC 8033).
+//!
+//! The drop decision is made at enqueue (§4.1) with a probability that a PI controller on
+//! the queueing delay updates every `Tupdate` (§4.2). The delay is estimated either from the
+//! departure rate and Little's law (§4.3, §5.2: the default here, as the RFC describes) or
+//! from the sojourn time of the last departing packet (Linux's default).
+//!
+//! **Lazy updates.** RFC 8033 runs the probability update from a periodic timer. Here every
+//! enqueue and dequeue first applies each update period that has elapsed since the last one
+//! (the periods stay on the grid k·Tupdate from time zero). Between two queue events nothing
+//! the update reads can change (queue length, last sojourn time, the departure-rate
+//! estimate), so the result is the same as a timer's, without timer events. Once an update
+//! leaves the state unchanged (an idle queue with p = 0), the remaining periods are skipped.
+//!
+//! Where the RFC, Linux and ns-3 differ, the choice is noted next to the code.
+
+use super::limit::Occupancy;
+use super::{DropReason, QItem, QdiscCtx, QueueLimit};
+use crate::rng::SimRng;
+use crate::time::{SimDuration, SimTime};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// PIE parameters. Defaults are RFC 8033's (limit and mean packet size: ns-3's).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PieConfig {
+    /// Hard buffer limit (ns-3 `MaxSize`, 1000 packets); tail drops above it.
+    pub limit: QueueLimit,
+    /// QDELAY_REF: the target queueing delay (15 ms).
+    pub target_ms: f64,
+    /// T_UPDATE: period of the drop-probability update (15 ms).
+    pub tupdate_ms: f64,
+    /// α in Hz: weight of the delay error (0.125).
+    pub alpha: f64,
+    /// β in Hz: weight of the delay trend (1.25).
+    pub beta: f64,
+    /// MAX_BURST: burst allowance during which no early drop happens (150 ms).
+    pub max_burst_ms: f64,
+    /// DQ_THRESHOLD: bytes per departure-rate measurement cycle (16 KiB, §5.2).
+    pub dq_threshold_bytes: u32,
+    /// Delay by departure rate and Little's law (RFC §4.3/§5.2); false = sojourn time of
+    /// the last dequeued packet (Linux default). Until the first rate estimate exists the
+    /// sojourn time is used either way.
+    pub use_dequeue_rate_estimator: bool,
+    /// Derandomization (§5.4): drops spaced by an accumulated probability.
+    pub derandomize: bool,
+    /// MEAN_PKTSIZE: no early drop while the queue holds at most 2 of these (§4.1).
+    pub mean_pkt_size_bytes: u32,
+}
+
+impl Default for PieConfig {
+    fn default() -> Self {
+        PieConfig {
+            limit: QueueLimit::Packets(1000),
+            target_ms: 15.0,
+            tupdate_ms: 15.0,
+            alpha: 0.125,
+            beta: 1.25,
+            max_burst_ms: 150.0,
+            dq_threshold_bytes: 16_384,
+            use_dequeue_rate_estimator: true,
+            derandomize: false,
+            mean_pkt_size_bytes: 1000,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PieStats {
+    pub early: u64,
+    pub overflow: u64,
+    /// Probability updates applied so far.
+    pub updates: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Pie {
+    cfg: PieConfig,
+    q: VecDeque<QItem>,
+    occ: Occupancy,
+    rng: SimRng,
+    target_s: f64,
+    tupdate: SimDuration,
+    max_burst_s: f64,
+    /// Time of the next probability update (on the grid k·Tupdate).
+    next_update: SimTime,
+    drop_prob: f64,
+    /// Delay used by the previous update, seconds.
+    qdelay_old: f64,
+    /// Remaining burst allowance, seconds.
+    burst_allowance: f64,
+    accu_prob: f64,
+    /// Sojourn time of the last dequeued packet (0 once the queue empties), seconds.
+    sojourn: f64,
+    // Departure-rate estimation (§5.2).
+    in_measurement: bool,
+    measurement_start: SimTime,
+    dq_count: u64,
+    /// Smoothed time to drain DQ_THRESHOLD bytes, seconds; 0 = no estimate yet.
+    avg_dq_time: f64,
+    stats: PieStats,
+}
+
+impl Pie {
+    pub fn new(cfg: &PieConfig, rng: SimRng) -> Pie {
+        let tupdate = SimDuration::from_secs_f64(cfg.tupdate_ms / 1e3).max(SimDuration(1));
+        Pie {
+            cfg: cfg.clone(),
+            q: VecDeque::new(),
+            occ: Occupancy::default(),
+            rng,
+            target_s: cfg.target_ms / 1e3,
+            tupdate,
+            max_burst_s: cfg.max_burst_ms / 1e3,
+            next_update: SimTime::ZERO + tupdate,
+            drop_prob: 0.0,
+            qdelay_old: 0.0,
+            burst_allowance: cfg.max_burst_ms / 1e3,
+            accu_prob: 0.0,
+            sojourn: 0.0,
+            in_measurement: false,
+            measurement_start: SimTime::ZERO,
+            dq_count: 0,
+            avg_dq_time: 0.0,
+            stats: PieStats::default(),
+        }
+    }
+
+    pub fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
+        self.catch_up(cx.now);
+        // Appendix A: a full queue tail-drops and resets the accumulated probability.
+        if !self.cfg.limit.admits(&self.occ, item.bytes) {
+            self.accu_prob = 0.0;
+            self.stats.overflow += 1;
+            cx.drop(item, DropReason::Overflow, false);
+            return false;
+        }
+        // §4.4: no early drop while burst allowance is left.
+        if self.burst_allowance <= 0.0 && self.drop_early() {
+            self.accu_prob = 0.0;
+            self.stats.early += 1;
+            cx.drop(item, DropReason::Early, false);
+            return false;
+        }
+        self.occ.add(item.bytes, self.cfg.limit.cells_of(item.bytes));
+        self.q.push_back(item);
+        true
+    }
+
+    pub fn dequeue(&mut self, now: SimTime) -> Option<QItem> {
+        self.catch_up(now);
+        let item = self.q.pop_front()?;
+        self.occ.remove(item.bytes, self.cfg.limit.cells_of(item.bytes));
+        // §4.3 with timestamps (Linux `pie_process_dequeue`): 0 once the queue is empty.
+        self.sojourn = if self.occ.packets == 0 { 0.0 } else { (now - item.enqueued_at).as_secs_f64() };
+        self.estimate_departure_rate(item.bytes, now);
+        Some(item)
+    }
+
+    /// §4.1 random drop with the work-conserving safeguards; §5.4 derandomization.
+    fn drop_early(&mut self) -> bool {
+        // §4.1: the queue is not congested (old delay low and p small) ...
+        if self.qdelay_old < self.target_s / 2.0 && self.drop_prob < 0.2 {
+            return false;
+        }
+        // ... or holds fewer than two packets (RFC: ≤ 2·MEAN_PKTSIZE bytes; both apply here).
+        let two_pkts = 2 * self.cfg.mean_pkt_size_bytes as u64;
+        if self.occ.packets < 2 || self.occ.bytes <= two_pkts {
+            return false;
+        }
+        if self.cfg.derandomize {
+            // §5.4: accumulate p since the last drop; never below 0.85, always at 8.5.
+            if self.drop_prob == 0.0 {
+                self.accu_prob = 0.0;
+            }
+            self.accu_prob += self.drop_prob;
+            if self.accu_prob < 0.85 {
+                return false;
+            }
+            if self.accu_prob >= 8.5 {
+                return true;
+            }
+        }
+        self.rng.uniform() < self.drop_prob
+    }
+
+    /// §5.2 (Appendix B `deque`): time to drain DQ_THRESHOLD bytes, smoothed with weight
+    /// DQ_THRESHOLD / 2^16 (0.25 at 16 KiB). Linux uses 1/8 and ns-3 1/2 on a byte rate.
+    fn estimate_departure_rate(&mut self, bytes: u32, now: SimTime) {
+        let threshold = self.cfg.dq_threshold_bytes as u64;
+        if self.in_measurement {
+            self.dq_count += bytes as u64;
+            if self.dq_count >= threshold {
+                let dq_time = (now - self.measurement_start).as_secs_f64();
+                if self.avg_dq_time == 0.0 {
+                    self.avg_dq_time = dq_time;
+                } else {
+                    let w = (threshold as f64 / 65_536.0).min(1.0);
+                    self.avg_dq_time = dq_time * w + self.avg_dq_time * (1.0 - w);
+                }
+                self.in_measurement = false;
+            }
+        }
+        if self.occ.bytes >= threshold && !self.in_measurement {
+            self.in_measurement = true;
+            self.measurement_start = now;
+            self.dq_count = 0;
+        }
+    }
+
+    /// The queueing delay the controller acts on (§4.3).
+    fn current_qdelay(&self) -> f64 {
+        if self.cfg.use_dequeue_rate_estimator && self.avg_dq_time > 0.0 {
+            // Little's law: qdelay = queue bytes · avg_dq_time / DQ_THRESHOLD.
+            self.occ.bytes as f64 * self.avg_dq_time / self.cfg.dq_threshold_bytes as f64
+        } else {
+            self.sojourn
+        }
+    }
+
+    /// Applies every update period due by `now` (see the module docs).
+    fn catch_up(&mut self, now: SimTime) {
+        while self.next_update <= now {
+            let before = (self.drop_prob, self.qdelay_old, self.burst_allowance);
+            self.update_probability();
+            self.next_update += self.tupdate;
+            if before == (self.drop_prob, self.qdelay_old, self.burst_allowance) && self.next_update <= now {
+                // A fixed point: the remaining periods would change nothing.
+                let t = self.tupdate.as_nanos();
+                let k = (now.as_nanos() - self.next_update.as_nanos()) / t + 1;
+                self.next_update += self.tupdate.mul(k);
+                self.stats.updates += k;
+            }
+        }
+    }
+
+    /// §4.2 (Appendix A `calculate_drop_prob`), run every T_UPDATE.
+    fn update_probability(&mut self) {
+        self.stats.updates += 1;
+        let qdelay = self.current_qdelay();
+        let target = self.target_s;
+        // §4.2: p = α·(qdelay − QDELAY_REF) + β·(qdelay − qdelay_old).
+        let mut p = self.cfg.alpha * (qdelay - target) + self.cfg.beta * (qdelay - self.qdelay_old);
+        // §4.2 auto-tuning: scale the step down while the probability is small.
+        let dp = self.drop_prob;
+        p /= if dp < 0.000_001 {
+            2048.0
+        } else if dp < 0.000_01 {
+            512.0
+        } else if dp < 0.000_1 {
+            128.0
+        } else if dp < 0.001 {
+            32.0
+        } else if dp < 0.01 {
+            8.0
+        } else if dp < 0.1 {
+            2.0
+        } else {
+            1.0
+        };
+        // §5.5 cap drop adjustment: at most +2 % per update once p ≥ 10 %.
+        if dp >= 0.1 && p > 0.02 {
+            p = 0.02;
+        }
+        let mut prob = dp + p;
+        // §4.2: decay exponentially while the queue stays idle. The RFC text, Linux and
+        // ns-3 test qdelay == 0 and qdelay_old == 0 (Appendix B tests < QDELAY_REF/2).
+        if qdelay == 0.0 && self.qdelay_old == 0.0 {
+            prob *= 0.98;
+        }
+        self.drop_prob = prob.clamp(0.0, 1.0);
+        // §4.4: the allowance runs down by T_UPDATE per update and is restored in full once
+        // p is 0 and both delays are below half the target.
+        self.burst_allowance = (self.burst_allowance - self.tupdate.as_secs_f64()).max(0.0);
+        if self.drop_prob == 0.0 && qdelay < target / 2.0 && self.qdelay_old < target / 2.0 {
+            self.burst_allowance = self.max_burst_s;
+        }
+        self.qdelay_old = qdelay;
+    }
+
+    pub fn occupancy(&self) -> Occupancy {
+        self.occ
+    }
+
+    pub fn limit(&self) -> QueueLimit {
+        self.cfg.limit
+    }
+
+    pub fn stats(&self) -> PieStats {
+        self.stats
+    }
+
+    /// The current drop probability.
+    pub fn drop_prob(&self) -> f64 {
+        self.drop_prob
+    }
+
+    /// Remaining burst allowance, seconds.
+    pub fn burst_allowance_s(&self) -> f64 {
+        self.burst_allowance
+    }
+}
+
+#[cfg(test)]
+#[path = "pie_tests.rs"]
+mod tests;

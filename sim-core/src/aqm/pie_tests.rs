@@ -1,0 +1,237 @@
+use super::*;
+use crate::aqm::Dropped;
+use crate::rng::StreamId;
+
+fn pie(cfg: PieConfig) -> Pie {
+    Pie::new(&cfg, SimRng::new(3, StreamId::Queue(0)))
+}
+
+fn item(id: u32, bytes: u32, at: SimTime) -> QItem {
+    QItem { id, bytes, flow: id % 3, enqueued_at: at }
+}
+
+fn ms(v: f64) -> SimTime {
+    SimTime::from_secs_f64(v / 1e3)
+}
+
+/// Offers `n` packets of `bytes` at `now`; returns the drops.
+fn offer(p: &mut Pie, n: u32, bytes: u32, now: SimTime) -> Vec<Dropped> {
+    let mut drops = Vec::new();
+    for i in 0..n {
+        let mut cx = QdiscCtx::new(now, &mut drops);
+        p.enqueue(item(i, bytes, now), &mut cx);
+    }
+    drops
+}
+
+/// 16 KiB drain in 13.1 ms: a 10 Mbit/s link's departure rate.
+const AVG_DQ_TIME_10MBPS: f64 = 16_384.0 * 8.0 / 10e6;
+
+#[test]
+fn pie_probability_rises_while_delay_is_above_target() {
+    let mut p = pie(PieConfig::default());
+    // 40 kB queued at 10 Mbit/s: Little's law gives 32 ms, above the 15 ms target.
+    assert!(offer(&mut p, 40, 1000, SimTime::ZERO).is_empty());
+    p.avg_dq_time = AVG_DQ_TIME_10MBPS;
+    assert!((p.current_qdelay() - 0.032).abs() < 1e-3);
+    let mut last = p.drop_prob();
+    for k in 1..=200 {
+        p.catch_up(ms(15.0 * k as f64));
+        let now = p.drop_prob();
+        assert!(now > last || now == 1.0, "update {k}: p {now} after {last}");
+        last = now;
+    }
+    assert_eq!(p.stats().updates, 200);
+    assert!(last > 0.05, "p after 3 s of 32 ms delay: {last}");
+}
+
+#[test]
+fn pie_probability_falls_back_when_delay_is_below_target() {
+    let mut p = pie(PieConfig::default());
+    // Two 1 kB packets at 10 Mbit/s: 1.6 ms of delay, well below target.
+    assert!(offer(&mut p, 2, 1000, SimTime::ZERO).is_empty());
+    p.avg_dq_time = AVG_DQ_TIME_10MBPS;
+    p.drop_prob = 0.3;
+    p.qdelay_old = p.current_qdelay();
+    let mut last = p.drop_prob();
+    let mut k = 1;
+    while last > 0.0 {
+        p.catch_up(ms(15.0 * k as f64));
+        assert!(p.drop_prob() < last, "update {k}: p {} after {last}", p.drop_prob());
+        last = p.drop_prob();
+        k += 1;
+        assert!(k < 100_000, "p never reached 0");
+    }
+    // p = 0 with both delays below target/2: the burst allowance is restored.
+    assert_eq!(p.burst_allowance_s(), 0.15);
+}
+
+#[test]
+fn pie_probability_decays_to_zero_over_an_idle_period() {
+    let mut p = pie(PieConfig::default());
+    p.drop_prob = 0.5;
+    p.burst_allowance = 0.0;
+    // An empty queue for 100 s: lazily applied, skipping the periods that change nothing.
+    let mut drops = Vec::new();
+    let mut cx = QdiscCtx::new(SimTime::from_secs_f64(100.0), &mut drops);
+    assert!(p.enqueue(item(0, 1000, cx.now), &mut cx));
+    assert_eq!(p.drop_prob(), 0.0);
+    assert_eq!(p.burst_allowance_s(), 0.15);
+    assert_eq!(p.stats().updates, 6666);
+    assert_eq!(p.next_update, SimTime::from_secs_f64(100.005));
+}
+
+#[test]
+fn pie_burst_allowance_suppresses_drops_at_start() {
+    let mut p = pie(PieConfig::default());
+    assert!(offer(&mut p, 50, 1000, SimTime::ZERO).is_empty());
+    // Heavy congestion: 40 ms of delay and the probability forced to 1.
+    p.avg_dq_time = AVG_DQ_TIME_10MBPS;
+    p.drop_prob = 1.0;
+    p.qdelay_old = p.current_qdelay();
+    // 100 ms in: 6 updates have used 90 of the 150 ms allowance; nothing is dropped.
+    assert!(offer(&mut p, 10, 1000, ms(100.0)).is_empty());
+    assert!((p.burst_allowance_s() - 0.06).abs() < 1e-9);
+    // 200 ms in: the allowance is spent and p = 1 drops every arrival.
+    let drops = offer(&mut p, 10, 1000, ms(200.0));
+    assert_eq!(p.burst_allowance_s(), 0.0);
+    assert_eq!(drops.len(), 10);
+    assert!(drops.iter().all(|d| d.reason == DropReason::Early && !d.was_queued));
+}
+
+#[test]
+fn pie_never_drops_with_fewer_than_two_packets_queued() {
+    // A small MEAN_PKTSIZE so the byte rule of §4.1 does not hide the packet rule.
+    let mut p = pie(PieConfig { mean_pkt_size_bytes: 64, ..PieConfig::default() });
+    p.drop_prob = 1.0;
+    p.qdelay_old = 1.0;
+    p.burst_allowance = 0.0;
+    let mut rng = SimRng::new(9, StreamId::Other(0));
+    let (mut small_arrivals, mut drops_seen) = (0, 0);
+    for id in 0..2000 {
+        let mut drops = Vec::new();
+        let mut cx = QdiscCtx::new(SimTime::ZERO, &mut drops);
+        if rng.uniform() < 0.5 {
+            p.dequeue(SimTime::ZERO);
+            continue;
+        }
+        let queued = p.occupancy().packets;
+        let accepted = p.enqueue(item(id, 1500, SimTime::ZERO), &mut cx);
+        if queued < 2 {
+            small_arrivals += 1;
+            assert!(accepted, "arrival {id} dropped with {queued} packets queued");
+        } else {
+            assert!(!accepted, "p = 1 must drop with {queued} packets queued");
+            drops_seen += 1;
+        }
+    }
+    assert!(small_arrivals > 100 && drops_seen > 100, "{small_arrivals} / {drops_seen}");
+}
+
+#[test]
+fn pie_tail_drops_at_the_limit_and_resets_the_accumulated_probability() {
+    let mut p = pie(PieConfig { limit: QueueLimit::Packets(3), derandomize: true, ..PieConfig::default() });
+    p.accu_prob = 0.7;
+    let drops = offer(&mut p, 4, 1000, SimTime::ZERO);
+    assert_eq!(drops.len(), 1);
+    assert_eq!(drops[0].reason, DropReason::Overflow);
+    assert_eq!(p.accu_prob, 0.0);
+}
+
+#[test]
+fn pie_derandomization_spaces_drops_by_accumulated_probability() {
+    let mut p = pie(PieConfig { derandomize: true, ..PieConfig::default() });
+    assert!(offer(&mut p, 10, 1000, SimTime::ZERO).is_empty());
+    p.drop_prob = 0.1;
+    p.qdelay_old = 1.0;
+    p.burst_allowance = 0.0;
+    // accu_prob reaches 0.85 only at the 9th arrival: the first 8 are always accepted.
+    for id in 0..8 {
+        let mut drops = Vec::new();
+        let mut cx = QdiscCtx::new(SimTime::ZERO, &mut drops);
+        assert!(p.enqueue(item(100 + id, 1000, SimTime::ZERO), &mut cx));
+        p.dequeue(SimTime::ZERO);
+    }
+    assert!((p.accu_prob - 0.8).abs() < 1e-12);
+}
+
+#[test]
+fn pie_sojourn_estimator_reads_the_last_packets_waiting_time() {
+    let mut p = pie(PieConfig { use_dequeue_rate_estimator: false, ..PieConfig::default() });
+    assert!(offer(&mut p, 3, 1000, SimTime::ZERO).is_empty());
+    p.dequeue(ms(20.0));
+    assert!((p.current_qdelay() - 0.020).abs() < 1e-12);
+    p.dequeue(ms(25.0));
+    p.dequeue(ms(30.0));
+    assert_eq!(p.current_qdelay(), 0.0, "an empty queue has no delay");
+}
+
+#[test]
+fn pie_departure_rate_is_measured_over_dq_threshold_bytes() {
+    let mut p = pie(PieConfig::default());
+    assert!(offer(&mut p, 40, 1000, SimTime::ZERO).is_empty());
+    // 1000-byte packets leave every 0.8 ms (10 Mbit/s).
+    for k in 1..=40u64 {
+        p.dequeue(SimTime(k * 800_000));
+    }
+    // The cycle began at the first departure (queue ≥ 16 KiB) and ended 17 packets later.
+    assert!((p.avg_dq_time - 17.0 * 0.0008).abs() < 1e-9, "{}", p.avg_dq_time);
+}
+
+#[test]
+fn pie_occupancy_matches_the_packets_it_holds() {
+    let mut p = pie(PieConfig { limit: QueueLimit::Bytes(30_000), ..PieConfig::default() });
+    let mut rng = SimRng::new(5, StreamId::Other(1));
+    let mut model: VecDeque<QItem> = VecDeque::new();
+    let mut t = SimTime::ZERO;
+    for id in 0..20_000 {
+        t += SimDuration(rng.below(2_000_000));
+        if rng.uniform() < 0.55 {
+            let it = item(id, 40 + rng.below(1460) as u32, t);
+            let mut drops = Vec::new();
+            let mut cx = QdiscCtx::new(t, &mut drops);
+            if p.enqueue(it, &mut cx) {
+                model.push_back(it);
+            }
+            assert_eq!(drops.len() + model.iter().filter(|m| m.id == id).count(), 1);
+        } else {
+            assert_eq!(p.dequeue(t), model.pop_front());
+        }
+        let occ = p.occupancy();
+        assert_eq!(occ.packets as usize, model.len());
+        assert_eq!(occ.bytes, model.iter().map(|m| m.bytes as u64).sum::<u64>());
+    }
+    assert!(p.stats().early > 0, "the run should exercise early drops");
+}
+
+#[test]
+fn pie_auto_tuning_scales_the_step_by_the_probability_range() {
+    let mut p = pie(PieConfig::default());
+    assert!(offer(&mut p, 40, 1000, SimTime::ZERO).is_empty());
+    p.avg_dq_time = AVG_DQ_TIME_10MBPS; // 32 ms of delay
+    let step = 0.125 * (0.032 - 0.015); // α·(qdelay − target) with a flat trend
+    for (dp, divisor) in
+        [(5e-7, 2048.0), (5e-6, 512.0), (5e-5, 128.0), (5e-4, 32.0), (5e-3, 8.0), (0.05, 2.0)]
+    {
+        p.drop_prob = dp;
+        p.qdelay_old = p.current_qdelay();
+        p.update_probability();
+        let want = dp + step / divisor;
+        assert!((p.drop_prob() - want).abs() < 1e-12, "from {dp}: {} vs {want}", p.drop_prob());
+    }
+    // Above 10 % a step is capped at +2 % (§5.5): a rising delay would otherwise add 4.2 %.
+    p.drop_prob = 0.2;
+    p.qdelay_old = 0.0;
+    p.update_probability();
+    assert!((p.drop_prob() - 0.22).abs() < 1e-12, "{}", p.drop_prob());
+}
+
+#[test]
+fn pie_spec_is_tagged_pie_and_fills_missing_fields_with_defaults() {
+    use crate::aqm::QueueDiscSpec;
+    let spec: QueueDiscSpec = serde_json::from_str(r#"{"type":"pie","target_ms":20.0}"#).unwrap();
+    let want = PieConfig { target_ms: 20.0, ..PieConfig::default() };
+    assert_eq!(spec, QueueDiscSpec::Pie(want));
+    assert_eq!(spec.name(), "pie");
+    assert_eq!(serde_json::from_str::<QueueDiscSpec>(&serde_json::to_string(&spec).unwrap()).unwrap(), spec);
+}
