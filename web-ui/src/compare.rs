@@ -1,6 +1,8 @@
 //! Compare mode: the current scenario run with different queue discs side by side.
 
-use sim_core::aqm::{CodelConfig, FqCodelConfig, FqConfig, QueueDiscSpec, QueueLimit, RedConfig};
+use sim_core::aqm::{
+    CebinaeConfig, CodelConfig, FqCodelConfig, FqConfig, PieConfig, QueueDiscSpec, QueueLimit, RedConfig,
+};
 use sim_core::scenario::Scenario;
 use sim_core::switch::SwitchConfig;
 
@@ -22,6 +24,8 @@ pub fn with_disc(sc: &Scenario, disc: &str) -> Scenario {
         "codel" => QueueDiscSpec::Codel(CodelConfig { limit, ..CodelConfig::default() }),
         "fq_codel" => QueueDiscSpec::FqCodel(FqCodelConfig { limit, ..FqCodelConfig::default() }),
         "fq" => QueueDiscSpec::Fq(FqConfig { limit, ..FqConfig::default() }),
+        "pie" => QueueDiscSpec::Pie(PieConfig { limit, ..PieConfig::default() }),
+        "cebinae" => QueueDiscSpec::Cebinae(CebinaeConfig { limit, ..CebinaeConfig::default() }),
         "switch" => match &sc.bottleneck.queue {
             QueueDiscSpec::Switch(s) => QueueDiscSpec::Switch(s.clone()),
             _ => QueueDiscSpec::Switch(switch_for(limit)),

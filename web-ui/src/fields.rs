@@ -256,3 +256,47 @@ pub const FQ_CODEL: &[Field] = &[
 /// Ideal fair queueing.
 pub const FQ: &[Field] =
     &[num("quantum_bytes", "Quantum", "bytes", Kind::Int, "DRR credit per round (one MTU, 1514).")];
+
+/// PIE (RFC 8033).
+pub const PIE: &[Field] = &[
+    num("target_ms", "Target", "ms", Kind::Float, "Queueing delay PIE steers towards (15 ms)."),
+    num(
+        "tupdate_ms",
+        "Update period",
+        "ms",
+        Kind::Float,
+        "How often the drop probability is recomputed (15 ms).",
+    ),
+    num("alpha", "α", "Hz", Kind::Float, "Gain on the distance from target (0.125)."),
+    num("beta", "β", "Hz", Kind::Float, "Gain on the delay trend (1.25)."),
+    num("max_burst_ms", "Max burst", "ms", Kind::Float, "Bursts this long pass without drops (150 ms)."),
+    num(
+        "dq_threshold_bytes",
+        "Rate threshold",
+        "bytes",
+        Kind::Int,
+        "Departure-rate measurement needs this much queued (16 KiB).",
+    ),
+    check(
+        "use_dequeue_rate_estimator",
+        "Departure-rate estimate",
+        "RFC 8033 §5.2 delay from queue/rate; off = sojourn time (Linux).",
+    ),
+    check("derandomize", "Derandomize", "RFC 8033 §5.4: accumulate probability to space drops."),
+    num("mean_pkt_size_bytes", "Mean packet size", "bytes", Kind::Int, "Used by the small-queue safeguard."),
+];
+
+/// Cebinae (SIGCOMM 2022).
+pub const CEBINAE: &[Field] = &[
+    num("round_ms", "Round dT", "ms", Kind::Float, "Measurement round; the authors' configs use 134-268 ms."),
+    num(
+        "recompute_rounds",
+        "Recompute every",
+        "rounds",
+        Kind::Int,
+        "Rates and top flows are recomputed every P rounds.",
+    ),
+    num("tau", "τ", "", Kind::Float, "Tax on the top flows' rate (0.05)."),
+    num("delta_port", "δ port", "", Kind::Float, "Port counts as saturated above (1 − δ) of capacity."),
+    num("delta_flow", "δ flow", "", Kind::Float, "Flows within δ of the largest are 'top'."),
+];

@@ -5,7 +5,7 @@ use super::{App, Msg};
 use crate::editor::{Editor, Kind};
 use crate::fields::{self, Field, FieldKind};
 use serde_json::Value;
-use sim_core::aqm::{CodelConfig, FqCodelConfig, FqConfig, RedConfig};
+use sim_core::aqm::{CebinaeConfig, CodelConfig, FqCodelConfig, FqConfig, PieConfig, RedConfig};
 use sim_core::cc::{CcaSpec, CubicConfig};
 use sim_core::scenario::{FlowGroup, Scenario};
 use sim_core::tcp::TcpConfig;
@@ -133,6 +133,8 @@ fn disc_params(ed: &Editor, link: &Scope<App>, kind: &str, red_defaults: &Value)
             html! { <>{ group(fields::FQ_CODEL, d.clone()) }{ group(fields::CODEL, d) }</> }
         }
         "fq" => group(fields::FQ, serde_json::to_value(FqConfig::default()).unwrap()),
+        "pie" => group(fields::PIE, serde_json::to_value(PieConfig::default()).unwrap()),
+        "cebinae" => group(fields::CEBINAE, serde_json::to_value(CebinaeConfig::default()).unwrap()),
         _ => html! {},
     }
 }
