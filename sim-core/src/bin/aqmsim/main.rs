@@ -123,7 +123,12 @@ fn run(a: &args::Args) -> Result<(), String> {
     let alg = alg_name(&sc, variant.as_deref());
     let sim = simulate(&sc, &alg, a.quiet);
     let summary = sim.summary();
-    print!("{}", tables::run_tables(&summary, alg.trim_end_matches("-nic")));
+    let paper = (a.preset.as_deref() == Some("cubic-bbr-vegas-3q"))
+        .then_some(sim_core::scenario::published::WARBLER_WITHOUT);
+    print!("{}", tables::all_tables(&summary, alg.trim_end_matches("-nic"), paper));
+    if let Some(note) = a.preset.as_deref().and_then(sim_core::scenario::published::warbler_baseline_note) {
+        println!("Paper: {note}");
+    }
     if let Some(dir) = &a.out {
         let dir = PathBuf::from(dir);
         write_all(&dir, &alg, sim.recorder(), &summary)?;

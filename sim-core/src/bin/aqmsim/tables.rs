@@ -68,7 +68,13 @@ pub fn run_tables(s: &Summary, alg: &str) -> String {
         "early / forced / overflow",
         format!("{}/{}/{}", d.early, d.forced, d.overflow)
     );
-    o.push_str(&fairness_tables(s));
+    o
+}
+
+/// Tables for a run: the RED study's set, then fairness, delay and buffer.
+pub fn all_tables(s: &Summary, alg: &str, paper: Option<published::WarblerTable2>) -> String {
+    let mut o = run_tables(s, alg);
+    o.push_str(&fairness_tables(s, paper));
     o
 }
 

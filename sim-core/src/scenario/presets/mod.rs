@@ -1,10 +1,10 @@
 //! One preset per paper experiment. Each has variants (the algorithms compared) and a short
 //! text saying what the paper found and what to look at.
 
-use super::{Bottleneck, FlowGroup, Scenario};
-use crate::aqm::{QueueDiscSpec, QueueLimit, RedConfig};
-use crate::cc::CcaSpec;
-use crate::tcp::TcpConfig;
+mod red_study;
+mod warbler;
+
+use super::Scenario;
 use serde::Serialize;
 
 #[derive(Clone, Debug, Serialize)]
@@ -17,13 +17,12 @@ pub struct PresetInfo {
     pub description: &'static str,
 }
 
-const RED_STUDY_VARIANTS: &[&str] = &["red", "ared", "gentle", "red-nic", "ared-nic", "gentle-nic"];
-
 pub fn preset_list() -> Vec<PresetInfo> {
-    vec![PresetInfo {
+    vec![
+        PresetInfo {
         name: "red-study",
         title: "RED vs Adaptive RED vs Gentle RED (10 CUBIC senders, 2 Mbit/s)",
-        variants: RED_STUDY_VARIANTS,
+        variants: red_study::VARIANTS,
         default_variant: "red",
         description: "Palagashvili et al. compared ns-3's RED, ARED and Gentle RED on a dumbbell of ten \
 CUBIC senders (1 Mbit/s, 2 ms access) sharing a 2 Mbit/s, 10 ms bottleneck with minTh 5, maxTh 10, a \
@@ -32,7 +31,19 @@ the rest is headers). RED drops the most (1240 vs 1003 ARED, 1026 Gentle) and ke
 throughput (CV 18.7 %); Gentle keeps the shortest queue (6.4 packets). Watch the EWMA average against \
 the shaded threshold bands and how the drops cluster. The -nic variants add ns-3's 100-packet device \
 queue under the disc, as the study ran.",
-    }]
+        },
+        PresetInfo {
+            name: "rtt-unfair",
+            title: "Two NewReno flows, RTT 20 vs 42 ms, at 100 Mbit/s (Warbler §5.3)",
+            variants: warbler::RTT_UNFAIR_VARIANTS,
+            default_variant: "fifo",
+            description: "The Warbler paper's RTT-unfairness baseline: two NewReno flows with base RTTs of 20 and \
+42 ms share a 100 Mbit/s port. With one 3000-cell FIFO the 20 ms flow nearly monopolises the link and the two \
+delays move together; FQ-CoDel improves fairness at the price of throughput oscillations; Cebinae (two \
+1500-cell queues) holds Jain's index near 1 but leaves capacity unused (the paper: about 88.3 Mbit/s); ideal \
+FQ is the fairness upper bound. Watch Jain's index over time and the per-flow delay KDEs.",
+        },
+    ]
 }
 
 /// Builds a preset's scenario; `variant` None picks the default variant.
@@ -46,52 +57,14 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
         return Err(format!("preset '{name}' has no variant '{v}'; variants: {}", info.variants.join(", ")));
     }
     Ok(match name {
-        "red-study" => red_study(v),
+        "red-study" => red_study::build(v),
+        "rtt-unfair" => warbler::rtt_unfair(v),
         _ => unreachable!("listed presets are built above"),
     })
 }
 
 fn names() -> String {
     preset_list().iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
-}
-
-/// The RED study (Palagashvili, Ermolayeva & Velieva 2026), Tables 3-4.
-fn red_study(variant: &str) -> Scenario {
-    let (alg, nic) = match variant.strip_suffix("-nic") {
-        Some(a) => (a, 100),
-        None => (variant, 0),
-    };
-    let red = RedConfig {
-        limit: QueueLimit::Packets(100),
-        min_th: 5.0,
-        max_th: 10.0,
-        gentle: alg == "gentle",
-        adaptive: alg == "ared",
-        mean_pkt_size_bytes: 512,
-        ..RedConfig::default()
-    };
-    Scenario {
-        name: format!("red-study/{variant}"),
-        seed: 1,
-        duration_s: 60.0,
-        warmup_s: 1.0,
-        sample_interval_s: 0.1,
-        bottleneck: Bottleneck {
-            rate_bps: 2_000_000,
-            delay_ms: 10.0,
-            queue: QueueDiscSpec::Red(red),
-            nic_queue_packets: nic,
-        },
-        flows: vec![FlowGroup {
-            count: 10,
-            cca: CcaSpec::default(),
-            access_rate_bps: 1_000_000,
-            access_delay_ms: 2.0,
-            ..FlowGroup::default()
-        }],
-        tcp: TcpConfig { mss_bytes: 512, ..TcpConfig::default() },
-        ..Scenario::default()
-    }
 }
 
 #[cfg(test)]
