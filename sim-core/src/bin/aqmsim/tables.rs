@@ -79,18 +79,32 @@ pub fn all_tables(s: &Summary, alg: &str, paper: Option<published::WarblerTable2
 }
 
 /// Fairness, delay and buffer figures (the Warbler paper's Table 2 set) and a per-flow table.
-pub fn fairness_tables(s: &Summary) -> String {
+pub fn fairness_tables(s: &Summary, paper: Option<published::WarblerTable2>) -> String {
     let mut o = String::new();
-    let p = published::WARBLER_WITHOUT;
-    let _ = writeln!(o, "Fairness and delay (Warbler Table 2 set; paper column: §5.2 without Warbler)");
-    let _ = writeln!(o, "  {:<34} {:>12.4} {:>12.2}", "Jain's index", s.jfi, p.jfi);
+    let col = |f: fn(&published::WarblerTable2) -> f64, prec: usize| pub_or_dash(paper.as_ref().map(f), prec);
     let _ =
-        writeln!(o, "  {:<34} {:>12.4} {:>12.4}", "mean queueing delay (s)", s.delay_mean_s, p.delay_mean_s);
-    let _ = writeln!(o, "  {:<34} {:>12.4} {:>12.4}", "jitter: mean P95 - P50 (s)", s.jitter_s, p.jitter_s);
+        writeln!(o, "Fairness, delay, buffer (the Warbler paper's Table 2 set; paper: §5.2 without Warbler)");
+    let _ = writeln!(o, "  {:<34} {:>12.4} {:>12}", "Jain's index", s.jfi, col(|p| p.jfi, 2));
     let _ = writeln!(
         o,
-        "  {:<34} {:>12.0} {:>12.0}",
-        "buffer occupancy (cells)", s.buffer_cells_mean, p.buffer_cells
+        "  {:<34} {:>12.4} {:>12}",
+        "mean queueing delay (s)",
+        s.delay_mean_s,
+        col(|p| p.delay_mean_s, 4)
+    );
+    let _ = writeln!(
+        o,
+        "  {:<34} {:>12.4} {:>12}",
+        "jitter: mean P95 - P50 (s)",
+        s.jitter_s,
+        col(|p| p.jitter_s, 4)
+    );
+    let _ = writeln!(
+        o,
+        "  {:<34} {:>12.0} {:>12}",
+        "buffer occupancy (cells)",
+        s.buffer_cells_mean,
+        col(|p| p.buffer_cells, 0)
     );
     let _ = writeln!(
         o,
