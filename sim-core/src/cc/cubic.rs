@@ -278,7 +278,7 @@ impl CongestionControl for Cubic {
     }
 
     fn metrics(&self) -> CcMetrics {
-        CcMetrics { w_max_segments: Some(self.w_max) }
+        CcMetrics { w_max_segments: Some(self.w_max), ..CcMetrics::default() }
     }
 }
 

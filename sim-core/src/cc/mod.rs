@@ -4,14 +4,21 @@
 //! The TCP sender owns the window ([`Tcb`]); algorithms adjust it from the hooks it calls,
 //! mirroring ns-3's `TcpCongestionOps`: `on_ack` for every ACK that acknowledges data
 //! (ns-3 `PktsAcked`), `grow_window` where the window may grow (`IncreaseWindow`) and
-//! `on_congestion` for the new ssthresh (`GetSsThresh`).
+//! `on_congestion` for the new ssthresh (`GetSsThresh`). Model-based algorithms (BBR) set
+//! the window and pacing rate from every delivery-rate sample (`on_rate_sample`, ns-3
+//! `CongControl`) and say so with `has_cong_control`.
 
+pub mod bbr;
 pub mod cubic;
 pub mod new_reno;
+pub mod vegas;
 
+pub use bbr::{Bbr, BbrConfig, BbrMode};
 pub use cubic::{Cubic, CubicConfig};
 pub use new_reno::NewReno;
+pub use vegas::{Vegas, VegasConfig};
 
+use crate::rng::{SimRng, StreamId};
 pub use crate::tcp::rate::RateSample;
 use crate::time::{Rate, SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
@@ -78,11 +85,31 @@ pub struct AckSample {
     pub latest_rtt: Option<SimDuration>,
 }
 
-/// A snapshot of an algorithm's internals for traces and the UI.
+/// A snapshot of an algorithm's internals for traces and the UI; fields an algorithm does
+/// not have stay `None`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CcMetrics {
     /// CUBIC W_max in segments.
     pub w_max_segments: Option<f64>,
+    /// Vegas BaseRTT (smallest RTT seen) in ms.
+    pub base_rtt_ms: Option<f64>,
+    /// Vegas diff (segments queued) at the last once-per-RTT decision.
+    pub vegas_diff_segments: Option<u32>,
+    /// BBR state machine mode.
+    pub bbr_mode: Option<BbrMode>,
+    /// BBR bottleneck-bandwidth estimate (BtlBw), bit/s of payload.
+    pub btl_bw_bps: Option<f64>,
+    /// BBR round-trip propagation estimate (RTprop) in ms.
+    pub rt_prop_ms: Option<f64>,
+    pub pacing_gain: Option<f64>,
+    pub cwnd_gain: Option<f64>,
+    /// Pacing rate the algorithm asks for, bit/s.
+    pub pacing_rate_bps: Option<f64>,
+    /// Times BBR entered ProbeRTT.
+    pub probe_rtt_count: Option<u32>,
+    /// BBR packet-timed round trips so far.
+    pub round_count: Option<u64>,
 }
 
 /// The hooks an algorithm may implement. Every hook has a default that does nothing.
@@ -104,6 +131,18 @@ pub trait CongestionControl {
     fn pacing_rate(&self) -> Option<Rate> {
         None
     }
+    /// The algorithm sets the window itself from rate samples (ns-3 `HasCongControl`, Linux
+    /// `cong_control`): the sender then applies no PRR in recovery and does not set
+    /// cwnd = ssthresh when recovery ends.
+    fn has_cong_control(&self) -> bool {
+        false
+    }
+    /// Checked after each `on_rate_sample`: while true the sender marks the connection
+    /// application-limited (Linux `tp->app_limited`), so the samples that follow do not lower
+    /// a bandwidth estimate (BBR ProbeRTT).
+    fn marks_app_limited(&self) -> bool {
+        false
+    }
     fn metrics(&self) -> CcMetrics {
         CcMetrics::default()
     }
@@ -115,6 +154,8 @@ pub trait CongestionControl {
 pub enum CcaSpec {
     NewReno,
     Cubic(CubicConfig),
+    Vegas(VegasConfig),
+    Bbr(BbrConfig),
 }
 
 impl Default for CcaSpec {
@@ -124,10 +165,20 @@ impl Default for CcaSpec {
 }
 
 impl CcaSpec {
+    /// Builds the algorithm with a fixed random stream (seed 0, flow 0); a simulation uses
+    /// [`CcaSpec::build_with_rng`] with the flow's own stream.
     pub fn build(&self) -> Cca {
+        self.build_with_rng(SimRng::new(0, StreamId::Flow(0)))
+    }
+
+    /// Builds the algorithm; `rng` is the flow's random stream, derived from (scenario seed,
+    /// flow id). Only BBR draws from it (its first ProbeBW phase).
+    pub fn build_with_rng(&self, rng: SimRng) -> Cca {
         match self {
             CcaSpec::NewReno => Cca::NewReno(NewReno::default()),
             CcaSpec::Cubic(c) => Cca::Cubic(Cubic::new(c.clone())),
+            CcaSpec::Vegas(c) => Cca::Vegas(Vegas::new(c.clone())),
+            CcaSpec::Bbr(c) => Cca::Bbr(Box::new(Bbr::new(c.clone(), rng))),
         }
     }
 
@@ -135,6 +186,8 @@ impl CcaSpec {
         match self {
             CcaSpec::NewReno => "newreno",
             CcaSpec::Cubic(_) => "cubic",
+            CcaSpec::Vegas(_) => "vegas",
+            CcaSpec::Bbr(_) => "bbr",
         }
     }
 }
@@ -144,6 +197,9 @@ impl CcaSpec {
 pub enum Cca {
     NewReno(NewReno),
     Cubic(Cubic),
+    Vegas(Vegas),
+    /// Boxed: BBR carries its random stream and filters.
+    Bbr(Box<Bbr>),
 }
 
 macro_rules! dispatch {
@@ -151,6 +207,8 @@ macro_rules! dispatch {
         match $self {
             Cca::NewReno($cc) => $e,
             Cca::Cubic($cc) => $e,
+            Cca::Vegas($cc) => $e,
+            Cca::Bbr($cc) => $e,
         }
     };
 }
@@ -182,6 +240,12 @@ impl CongestionControl for Cca {
     }
     fn on_rate_sample(&mut self, tcb: &mut Tcb, rs: &RateSample, now: SimTime) {
         dispatch!(self, c => c.on_rate_sample(tcb, rs, now))
+    }
+    fn has_cong_control(&self) -> bool {
+        dispatch!(self, c => c.has_cong_control())
+    }
+    fn marks_app_limited(&self) -> bool {
+        dispatch!(self, c => c.marks_app_limited())
     }
     fn metrics(&self) -> CcMetrics {
         dispatch!(self, c => c.metrics())

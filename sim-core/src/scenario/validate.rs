@@ -268,9 +268,44 @@ fn check_flow(c: &mut Checker, f: &str, g: &FlowGroup, duration: f64) {
     if let Some(size) = g.size_bytes {
         c.u64_in(format!("{f}.size_bytes"), size, 1, 1_000_000_000_000, "bytes");
     }
-    if let CcaSpec::Cubic(k) = &g.cca {
-        c.f64_above(format!("{f}.cca.c"), k.c, 0.0, 100.0, "");
-        c.f64_above(format!("{f}.cca.beta"), k.beta, 0.0, 0.999, "");
+    match &g.cca {
+        CcaSpec::NewReno => {}
+        CcaSpec::Cubic(k) => {
+            c.f64_above(format!("{f}.cca.c"), k.c, 0.0, 100.0, "");
+            c.f64_above(format!("{f}.cca.beta"), k.beta, 0.0, 0.999, "");
+        }
+        CcaSpec::Vegas(v) => {
+            c.u64_in(format!("{f}.cca.alpha"), v.alpha as u64, 0, 1_000, "segments");
+            c.u64_in(
+                format!("{f}.cca.beta"),
+                v.beta as u64,
+                v.alpha as u64,
+                1_000,
+                "segments (at least alpha)",
+            );
+            c.u64_in(format!("{f}.cca.gamma"), v.gamma as u64, 0, 1_000, "segments");
+        }
+        CcaSpec::Bbr(b) => {
+            c.f64_in(format!("{f}.cca.high_gain"), b.high_gain, 1.0, 10.0, "");
+            c.f64_in(format!("{f}.cca.cwnd_gain"), b.cwnd_gain, 1.0, 10.0, "");
+            c.u64_in(format!("{f}.cca.bw_window_rounds"), b.bw_window_rounds as u64, 1, 1_000, "rounds");
+            c.f64_above(format!("{f}.cca.min_rtt_window_s"), b.min_rtt_window_s, 0.0, 3600.0, "s");
+            c.f64_above(
+                format!("{f}.cca.probe_rtt_duration_ms"),
+                b.probe_rtt_duration_ms,
+                0.0,
+                60_000.0,
+                "ms",
+            );
+            let segs = b.min_pipe_cwnd_segments as u64;
+            c.u64_in(format!("{f}.cca.min_pipe_cwnd_segments"), segs, 1, 1_000, "segments");
+            c.f64_above(format!("{f}.cca.full_bw_threshold"), b.full_bw_threshold, 1.0, 10.0, "");
+            c.u64_in(format!("{f}.cca.full_bw_rounds"), b.full_bw_rounds as u64, 1, 100, "rounds");
+            c.f64_in(format!("{f}.cca.pacing_margin_percent"), b.pacing_margin_percent, 0.0, 50.0, "%");
+            let q = b.quantization_segments as u64;
+            c.u64_in(format!("{f}.cca.quantization_segments"), q, 0, 100, "segments");
+            c.u64_in(format!("{f}.cca.random_phases"), b.random_phases as u64, 1, 7, "phases");
+        }
     }
 }
 
@@ -440,5 +475,40 @@ mod tests {
         s.flows[0].start_s = 5.0;
         s.flows[0].stop_s = Some(2.0);
         assert_eq!(s.validate().unwrap_err()[0].field, "flows[0].stop_s");
+    }
+
+    #[test]
+    fn vegas_beta_below_alpha_is_rejected_with_the_range() {
+        let mut s = Scenario::default();
+        s.flows[0].cca = CcaSpec::Vegas(crate::cc::VegasConfig { alpha: 5, beta: 3, ..Default::default() });
+        let errs = s.validate().unwrap_err();
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].field, "flows[0].cca.beta");
+        assert_eq!(errs[0].value, "3");
+        assert!(errs[0].allowed.starts_with("5 to 1000"), "{}", errs[0].allowed);
+    }
+
+    #[test]
+    fn bbr_parameters_out_of_range_are_each_reported() {
+        let mut s = Scenario::default();
+        s.flows[0].cca = CcaSpec::Bbr(crate::cc::BbrConfig {
+            high_gain: 0.5,
+            bw_window_rounds: 0,
+            pacing_margin_percent: f64::NAN,
+            random_phases: 8,
+            ..Default::default()
+        });
+        let fields: Vec<String> = s.validate().unwrap_err().into_iter().map(|e| e.field).collect();
+        assert_eq!(
+            fields,
+            [
+                "flows[0].cca.high_gain",
+                "flows[0].cca.bw_window_rounds",
+                "flows[0].cca.pacing_margin_percent",
+                "flows[0].cca.random_phases"
+            ]
+        );
+        s.flows[0].cca = CcaSpec::Bbr(crate::cc::BbrConfig::default());
+        assert_eq!(s.validate(), Ok(()));
     }
 }

@@ -44,8 +44,10 @@ pub(super) fn build(sc: &Scenario) -> Simulation {
             }
             // The ACK return link of this sender is fed by the reverse bottleneck alone.
             links[up as usize + 1].fed_only_by = Some(1);
+            // The flow's own random stream (only BBR draws from it).
+            let cc = group.cca.build_with_rng(SimRng::new(sc.seed, StreamId::Flow(id)));
             flows.push(Flow {
-                sender: TcpSender::new(id, &sc.tcp, &group.cca, group.size_bytes),
+                sender: TcpSender::with_cc(id, &sc.tcp, cc, group.size_bytes),
                 receiver: TcpReceiver::new(id, &sc.tcp),
                 data_path: [up, BOTTLENECK],
                 ack_path: [1, up + 1],

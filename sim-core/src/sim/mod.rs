@@ -10,6 +10,7 @@ mod forward;
 mod slab;
 
 use crate::aqm::{Dropped, QueueLimit};
+use crate::cc::{CcMetrics, CongestionControl};
 use crate::engine::EventQueue;
 use crate::metrics::{FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, Update};
 use crate::net::{Link, Packet};
@@ -203,6 +204,11 @@ impl Simulation {
     /// Bytes that finished serialisation on a link (0 = bottleneck, 1 = its reverse).
     pub fn link_tx_bytes(&self, link: u32) -> u64 {
         self.links[link as usize].tx_bytes
+    }
+
+    /// A flow's congestion-control internals now (BBR mode and path model, Vegas BaseRTT...).
+    pub fn cc_metrics(&self, flow: u32) -> Option<CcMetrics> {
+        self.flows.get(flow as usize).map(|f| f.sender.cc().metrics())
     }
 
     /// Unit of the bottleneck's buffer limit.

@@ -93,6 +93,21 @@ impl RateEstimator {
         }
     }
 
+    /// Without SACK, a duplicate ACK counts as one more segment delivered (Linux
+    /// `tcp_add_reno_sack`); it carries no sample of its own.
+    pub fn count_reno_delivered(&mut self, bytes: u64, now: SimTime) {
+        self.delivered += bytes;
+        self.newly_delivered += bytes;
+        self.delivered_time = now;
+    }
+
+    /// A cumulative ACK covered segments already counted by duplicate ACKs: count them once
+    /// (Linux `tcp_remove_reno_sacks`).
+    pub fn uncount_reno_delivered(&mut self, bytes: u64) {
+        self.delivered -= bytes.min(self.delivered);
+        self.newly_delivered -= bytes.min(self.newly_delivered);
+    }
+
     /// The sender had nothing to send while the window allowed it (draft §3.4).
     pub fn mark_app_limited(&mut self, in_flight: u32) {
         self.app_limited_until = (self.delivered + in_flight as u64).max(1);
@@ -156,6 +171,28 @@ mod tests {
         r.on_delivered(&a, 1000, SimTime(1_000_000));
         let s = r.take_sample(Some(SimDuration::from_millis(10))).unwrap();
         assert!(!s.valid);
+    }
+
+    #[test]
+    fn reno_duplicate_acks_count_as_delivered_only_once() {
+        let mut r = RateEstimator::default();
+        let snaps: Vec<TxSnapshot> = (0..4).map(|i| r.on_send(SimTime(i), i as u32 * 1000)).collect();
+        // Segment 0 is lost; three duplicate ACKs stand for segments 1-3.
+        for t in 1..=3 {
+            r.count_reno_delivered(1000, SimTime(t * 1_000_000));
+            assert!(r.take_sample(None).is_none(), "a duplicate ACK carries no sample");
+        }
+        assert_eq!(r.delivered(), 3000);
+        // The retransmission of 0 fills the hole; the cumulative ACK covers all four segments.
+        let retx = r.on_send(SimTime(5_000_000), 0);
+        for s in &snaps[1..] {
+            r.on_delivered(s, 1000, SimTime(20_000_000));
+        }
+        r.on_delivered(&retx, 1000, SimTime(20_000_000));
+        r.uncount_reno_delivered(3000);
+        let s = r.take_sample(None).unwrap();
+        assert_eq!(r.delivered(), 4000);
+        assert_eq!(s.delivered, 1000, "only the retransmission is new since it was sent");
     }
 
     #[test]

@@ -68,6 +68,10 @@ impl Scoreboard {
     pub fn lost(&self) -> u32 {
         self.lost
     }
+    /// Without SACK: duplicate ACKs currently standing in for delivered segments.
+    pub fn reno_sacked(&self) -> u32 {
+        self.reno_sacked
+    }
 
     /// RFC 6675 `SetPipe()`, in segments.
     pub fn pipe(&self) -> u32 {

@@ -67,6 +67,12 @@ fn ms(v: f64) -> SimDuration {
 impl TcpSender {
     /// A sender for `flow`; `size_bytes` None means an unlimited (bulk) transfer.
     pub fn new(flow: u32, cfg: &TcpConfig, cca: &CcaSpec, size_bytes: Option<u64>) -> TcpSender {
+        TcpSender::with_cc(flow, cfg, cca.build(), size_bytes)
+    }
+
+    /// A sender with an already built congestion control (e.g. one given its flow's random
+    /// stream by [`CcaSpec::build_with_rng`]).
+    pub fn with_cc(flow: u32, cfg: &TcpConfig, cc: Cca, size_bytes: Option<u64>) -> TcpSender {
         let mss = cfg.mss_bytes.max(1);
         let (total_segments, last_segment_bytes) = match size_bytes {
             None => (None, mss),
@@ -97,7 +103,7 @@ impl TcpSender {
             phase: Phase::NotStarted,
             sb: Scoreboard::default(),
             tcb,
-            cc: cca.build(),
+            cc,
             dupacks: 0,
             recover: 0,
             recover_active: false,
@@ -298,8 +304,10 @@ impl TcpSender {
         }
         self.cc.on_sent(&self.tcb, payload, now);
         if let Some(rate) = self.cc.pacing_rate() {
+            // Paced by payload bytes, as Linux (EDT, `skb->len`) and ns-3 (`SendDataPacket`)
+            // do: the rate is a delivery rate of payload.
             let start = self.next_send_time.max(now);
-            self.next_send_time = start + rate.tx_time(payload + self.header_bytes);
+            self.next_send_time = start + rate.tx_time(payload);
         }
     }
 
@@ -334,6 +342,7 @@ impl TcpSender {
         }
         self.rwnd = p.rwnd;
         let prior_in_flight = self.bytes_in_flight();
+        let reno_before = self.sb.reno_sacked();
         let (total, last, mss) = (self.total_segments, self.last_segment_bytes, self.tcb.mss);
         let seg_bytes = |seq: u32| if total.is_some_and(|n| seq + 1 == n) { last } else { mss };
         let rate = &mut self.rate;
@@ -343,6 +352,9 @@ impl TcpSender {
             if self.cfg.sack { self.sb.apply_sack(p.sack_blocks(), &mut on_delivered) } else { 0 };
         let retx_head_acked = p.ack > old_una && self.sb.is_retransmitted(old_una);
         let adv = self.sb.advance(p.ack, &mut on_delivered);
+        // Without SACK, duplicate ACKs already counted the segments they stood for.
+        let reno_after_advance = self.sb.reno_sacked();
+        self.rate.uncount_reno_delivered(reno_before.saturating_sub(reno_after_advance) as u64 * mss as u64);
         let newly_lost = if self.cfg.sack && newly_sacked > 0 {
             self.sb.mark_lost_by_sack(self.cfg.dupack_threshold)
         } else {
@@ -357,12 +369,19 @@ impl TcpSender {
         let is_dupack =
             if self.cfg.sack { newly_sacked > 0 } else { p.ack == old_una && old_una < self.sb.nxt() };
         self.process_ack(p.ack, old_una, is_dupack, delivered_segs, retx_head_acked, now, out);
+        let reno_added = self.sb.reno_sacked().saturating_sub(reno_after_advance);
+        if reno_added > 0 {
+            self.rate.count_reno_delivered(reno_added as u64 * mss as u64, now);
+        }
 
         // Model-based control (BBR) sees every delivery-rate sample (ns-3 `CongControl`).
         if let Some(rs) = self.rate.take_sample(self.rtt.min_rtt()) {
             let rs = RateSample { prior_in_flight, newly_lost, rtt, ..rs };
             self.tcb.bytes_in_flight = self.bytes_in_flight();
             self.cc.on_rate_sample(&mut self.tcb, &rs, now);
+            if self.cc.marks_app_limited() {
+                self.rate.mark_app_limited(self.bytes_in_flight());
+            }
         }
 
         if self.total_segments.is_some_and(|n| self.sb.una() >= n) {
@@ -469,7 +488,9 @@ impl TcpSender {
                         self.cc.on_ack(&mut self.tcb, &s);
                         self.set_state(CongState::Open, now);
                         self.dupacks = 0;
-                        self.tcb.cwnd = self.tcb.ssthresh;
+                        if !self.cc.has_cong_control() {
+                            self.tcb.cwnd = self.tcb.ssthresh;
+                        }
                     }
                     CongState::Loss => {
                         grow = ack.saturating_sub(self.recover);
@@ -520,7 +541,12 @@ impl TcpSender {
         }
     }
 
+    /// PRR sets cwnd during recovery, unless the algorithm sets it itself (ns-3 skips
+    /// `DoRecovery` when `HasCongControl`).
     fn prr_update(&mut self, delivered_segs: u32, safe: bool) {
+        if self.cc.has_cong_control() {
+            return;
+        }
         let mss = self.tcb.mss;
         let delivered = if self.cfg.sack { delivered_segs as u64 * mss as u64 } else { mss as u64 };
         let pipe = self.bytes_in_flight() as u64;

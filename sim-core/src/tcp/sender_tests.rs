@@ -223,3 +223,58 @@ fn send_buffer_caps_the_data_in_flight() {
     l.run(SimTime::from_secs_f64(0.021));
     assert!(l.s.segments_outstanding() <= 8);
 }
+
+fn bbr() -> CcaSpec {
+    CcaSpec::Bbr(crate::cc::BbrConfig::default())
+}
+
+#[test]
+fn bbr_with_sack_recovers_three_losses_without_rto() {
+    assert_recovered_without_rto(&recover(true, bbr(), &[30, 31, 36]), 3);
+}
+
+#[test]
+fn bbr_with_partial_acks_recovers_two_losses_without_rto() {
+    assert_recovered_without_rto(&recover(false, bbr(), &[30, 33]), 2);
+}
+
+#[test]
+fn a_model_based_window_is_not_touched_by_prr_in_recovery() {
+    // BBR's first recovery round conserves packets: cwnd ≥ what is in flight, whereas PRR
+    // would pull it towards ssthresh (which BBR leaves at its Drain value or infinity).
+    let mut l = Loopback::new(cfg(true), bbr(), 400).drop_segment(60, 1);
+    while l.s.cong_state() != CongState::Recovery && l.now < SimTime::from_secs_f64(5.0) {
+        let t = l.now + SimDuration::from_micros(100);
+        l.run(t);
+        l.now = l.now.max(t);
+    }
+    assert_eq!(l.s.cong_state(), CongState::Recovery);
+    assert!(l.s.cwnd() >= l.s.bytes_in_flight(), "cwnd {} < in flight {}", l.s.cwnd(), l.s.bytes_in_flight());
+    l.run(SimTime::from_secs_f64(30.0));
+    assert_eq!(l.s.stats().timeouts, 0);
+    assert_eq!(l.s.phase(), Phase::Completed);
+}
+
+#[test]
+fn pacing_spaces_segments_by_their_payload() {
+    // BBR's first pacing rate: 2.89 × 10 segments of 1000 B / 20 ms handshake RTT, less 1 %.
+    let mut l = Loopback::new(cfg(true), bbr(), 10);
+    let mut sent = Vec::new();
+    while sent.len() < 10 && l.now < SimTime::from_secs_f64(1.0) {
+        let t = l.now + SimDuration::from_micros(10);
+        l.run(t);
+        l.now = l.now.max(t);
+        for (_, (p, to_rx)) in l.wire.iter() {
+            if *to_rx && p.kind == PacketKind::Data && !sent.contains(&p.sent_at) {
+                sent.push(p.sent_at);
+            }
+        }
+    }
+    sent.sort();
+    let rate: f64 = 2.89 * 10_000.0 * 8.0 / 0.020 * 0.99;
+    let gap = crate::time::Rate(rate.round() as u64).tx_time(1000);
+    assert_eq!(gap.as_nanos(), 699_032); // 1054 B on the wire: 736 780 ns
+    for w in sent.windows(2) {
+        assert_eq!(w[1] - w[0], gap, "segments of 1000 B payload (1054 B on the wire)");
+    }
+}
