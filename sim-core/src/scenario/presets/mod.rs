@@ -43,6 +43,36 @@ delays move together; FQ-CoDel improves fairness at the price of throughput osci
 1500-cell queues) holds Jain's index near 1 but leaves capacity unused (the paper: about 88.3 Mbit/s); ideal \
 FQ is the fairness upper bound. Watch Jain's index over time and the per-flow delay KDEs.",
         },
+        PresetInfo {
+            name: "cubic-vegas-2q",
+            title: "2 CUBIC + 2 Vegas on two switch queues (Warbler §5.1, without Warbler)",
+            variants: warbler::BASELINE,
+            default_variant: "baseline",
+            description: "Two 3000-cell queues of a 100 Mbit/s Tofino port, each holding one CUBIC and one Vegas \
+flow (RTT 10 ms), served round robin: the paper's load-balanced baseline. CUBIC fills its queue and takes \
+most of the queue's half of the link, so Jain's index sits near 0.6 until Warbler (a later feature) isolates \
+the flows. Watch the per-flow backlog in cells and the goodput shares.",
+        },
+        PresetInfo {
+            name: "cubic-bbr-vegas-3q",
+            title: "2 CUBIC + 2 BBR + 2 Vegas on three switch queues (Warbler §5.2, without Warbler)",
+            variants: warbler::BASELINE,
+            default_variant: "baseline",
+            description: "Three 5680-cell queues at 100 Mbit/s, six flows (RTT 10 ms), two algorithms per queue. \
+The paper's Table 2 baseline: JFI 0.69, mean delay 0.139 s, jitter 0.027 s, 1614 cells of buffer. CUBIC \
+saturates its queue and BBR inflates the one it shares with CUBIC; Vegas is squeezed. Compare the per-flow \
+backlog KDEs per queue (Fig. 5), the cumulative backlog (Fig. 6) and the shares (Fig. 7).",
+        },
+        PresetInfo {
+            name: "vegas-newreno-mix",
+            title: "Vegas/NewReno mixes with 8 BDP of buffer (Warbler §5.3 Fig. 11)",
+            variants: warbler::MIX_VARIANTS,
+            default_variant: "7v1n-fifo",
+            description: "7 Vegas + 1 NewReno, 6 + 2 and 1 + 7 (RTT 10 ms) at 100 Mbit/s with 8 BDP of buffer \
+(1 BDP ≈ 780 cells): one FIFO queue, FQ-CoDel, Cebinae, ideal FQ, or 2/4/8 round-robin queues of 8/K BDP. \
+The paper: FIFO has a low Jain's index, FQ-CoDel helps somewhat, Cebinae helps when NewReno is the minority, \
+ideal FQ is the upper bound, and more queues approach it once flows are isolated.",
+        },
     ]
 }
 
@@ -59,6 +89,9 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
     Ok(match name {
         "red-study" => red_study::build(v),
         "rtt-unfair" => warbler::rtt_unfair(v),
+        "cubic-vegas-2q" => warbler::cubic_vegas_2q(v),
+        "cubic-bbr-vegas-3q" => warbler::cubic_bbr_vegas_3q(v),
+        "vegas-newreno-mix" => warbler::vegas_newreno_mix(v),
         _ => unreachable!("listed presets are built above"),
     })
 }

@@ -3,7 +3,7 @@
 //! uses Linux-like settings: MSS 1448, a 200 ms minimum RTO and large socket buffers.
 
 use crate::aqm::{CebinaeConfig, FqCodelConfig, FqConfig, QueueDiscSpec, QueueLimit};
-use crate::cc::CcaSpec;
+use crate::cc::{BbrConfig, CcaSpec, CubicConfig, VegasConfig};
 use crate::scenario::{Bottleneck, FlowGroup, Scenario};
 use crate::switch::{SchedulerSpec, SwitchConfig, TOFINO2_CELL_BYTES};
 use crate::tcp::TcpConfig;
@@ -14,6 +14,40 @@ const RATE_BPS: u64 = 100_000_000;
 const BOTTLENECK_DELAY_MS: f64 = 1.0;
 
 pub const RTT_UNFAIR_VARIANTS: &[&str] = &["fifo", "fq-codel", "cebinae", "fq"];
+pub const BASELINE: &[&str] = &["baseline"];
+pub const MIX_VARIANTS: &[&str] = &[
+    "7v1n-fifo",
+    "7v1n-fq-codel",
+    "7v1n-cebinae",
+    "7v1n-fq",
+    "7v1n-2q",
+    "7v1n-4q",
+    "7v1n-8q",
+    "6v2n-fifo",
+    "6v2n-fq-codel",
+    "6v2n-cebinae",
+    "6v2n-fq",
+    "6v2n-2q",
+    "6v2n-4q",
+    "6v2n-8q",
+    "1v7n-fifo",
+    "1v7n-fq-codel",
+    "1v7n-cebinae",
+    "1v7n-fq",
+    "1v7n-2q",
+    "1v7n-4q",
+    "1v7n-8q",
+];
+
+fn cubic() -> CcaSpec {
+    CcaSpec::Cubic(CubicConfig::default())
+}
+fn vegas() -> CcaSpec {
+    CcaSpec::Vegas(VegasConfig::default())
+}
+fn bbr() -> CcaSpec {
+    CcaSpec::Bbr(BbrConfig::default())
+}
 
 fn cells(n: u32) -> QueueLimit {
     QueueLimit::Cells { cells: n, cell_bytes: TOFINO2_CELL_BYTES }
@@ -71,6 +105,62 @@ pub fn port(queues: u32, per_queue: u32, mapping: Vec<u32>) -> QueueDiscSpec {
     })
 }
 
+/// Cebinae over `total` cells. Rounds of 20 ms recomputed every 10 rounds: with 1 ms
+/// rounds a NewReno window, sent as a line-rate train, overflows the per-round bucket and
+/// two flows get only ~18 Mbit/s; 20 ms × 10 gives ~82 Mbit/s at JFI 0.99 on the §5.3 pair
+/// (the paper: ~88 Mbit/s). The authors' own ns-3 configurations use 134-268 ms rounds.
+fn cebinae(total: u32) -> QueueDiscSpec {
+    QueueDiscSpec::Cebinae(CebinaeConfig {
+        limit: cells(total),
+        round_ms: 20.0,
+        recompute_rounds: 10,
+        ..CebinaeConfig::default()
+    })
+}
+
+/// §5.1 Fig. 4 before Warbler: two queues of 3000 cells, each holding one CUBIC and one
+/// Vegas flow (RTT 10 ms), served round robin.
+pub fn cubic_vegas_2q(_variant: &str) -> Scenario {
+    // Flows 0-1 CUBIC, 2-3 Vegas: Q0 = {CUBIC 0, Vegas 2}, Q1 = {CUBIC 1, Vegas 3}.
+    let flows = vec![group(2, cubic(), 10.0), group(2, vegas(), 10.0)];
+    scenario("cubic-vegas-2q/baseline".into(), port(2, 3000, vec![0, 1, 0, 1]), flows)
+}
+
+/// §5.2 Table 2 without Warbler: three queues of 5680 cells, 2 CUBIC + 2 BBR + 2 Vegas
+/// (RTT 10 ms) spread so that every queue mixes two algorithms.
+pub fn cubic_bbr_vegas_3q(_variant: &str) -> Scenario {
+    // Flows: CUBIC 0-1, BBR 2-3, Vegas 4-5 → Q0 {CUBIC, Vegas}, Q1 {CUBIC, BBR}, Q2 {BBR, Vegas}.
+    let flows = vec![group(2, cubic(), 10.0), group(2, bbr(), 10.0), group(2, vegas(), 10.0)];
+    scenario("cubic-bbr-vegas-3q/baseline".into(), port(3, 5680, vec![0, 1, 1, 2, 0, 2]), flows)
+}
+
+/// §5.3 Fig. 11: Vegas/NewReno mixes (7/1, 6/2, 1/7, RTT 10 ms) with a total of 8 BDP of
+/// buffer: one FIFO queue, FQ-CoDel, Cebinae, ideal FQ, or K = 2, 4, 8 load-balanced queues
+/// of 8/K BDP each (the baseline Warbler is compared with).
+pub fn vegas_newreno_mix(variant: &str) -> Scenario {
+    let (mix, disc) = variant.split_once('-').unwrap_or(("7v1n", "fifo"));
+    let (v, n) = match mix {
+        "6v2n" => (6, 2),
+        "1v7n" => (1, 7),
+        _ => (7, 1),
+    };
+    let total = 8 * BDP_CELLS;
+    let queue = match disc {
+        "fq-codel" => {
+            QueueDiscSpec::FqCodel(FqCodelConfig { limit: cells(total), ..FqCodelConfig::default() })
+        }
+        "cebinae" => cebinae(total),
+        "fq" => QueueDiscSpec::Fq(FqConfig { limit: cells(total), ..FqConfig::default() }),
+        "2q" | "4q" | "8q" => {
+            let k: u32 = disc[..1].parse().unwrap_or(2);
+            port(k, total / k, (0..v + n).map(|i| i % k).collect())
+        }
+        _ => QueueDiscSpec::Fifo { limit: cells(total) },
+    };
+    let flows = vec![group(v, vegas(), 10.0), group(n, CcaSpec::NewReno, 10.0)];
+    scenario(format!("vegas-newreno-mix/{variant}"), queue, flows)
+}
+
 /// §5.3 Figs. 9-10: two NewReno flows with RTTs of 20 and 42 ms. FIFO and FQ-CoDel get one
 /// 3000-cell queue, Cebinae two queues of 1500 cells; ideal FQ shares 3000 cells.
 pub fn rtt_unfair(variant: &str) -> Scenario {
@@ -81,12 +171,7 @@ pub fn rtt_unfair(variant: &str) -> Scenario {
         // Rounds of 20 ms recomputed every 10 rounds: with 1 ms rounds a NewReno window,
         // sent as a line-rate train, overflows the per-round bucket and the pair gets only
         // ~18 Mbit/s; 20 ms × 10 gives ~82 Mbit/s at JFI 0.99 (the paper: ~88 Mbit/s).
-        "cebinae" => QueueDiscSpec::Cebinae(CebinaeConfig {
-            limit: cells(3000),
-            round_ms: 20.0,
-            recompute_rounds: 10,
-            ..CebinaeConfig::default()
-        }),
+        "cebinae" => cebinae(3000),
         "fq" => QueueDiscSpec::Fq(FqConfig { limit: cells(3000), ..FqConfig::default() }),
         _ => QueueDiscSpec::Fifo { limit: cells(3000) },
     };
