@@ -300,3 +300,59 @@ pub const CEBINAE: &[Field] = &[
     num("delta_port", "δ port", "", Kind::Float, "Port counts as saturated above (1 − δ) of capacity."),
     num("delta_flow", "δ flow", "", Kind::Float, "Flows within δ of the largest are 'top'."),
 ];
+
+/// CUBIC (RFC 9438) parameters, under `flows[i].cca`.
+pub const CUBIC: &[Field] = &[
+    num("c", "C", "", Kind::Float, "Cubic scaling constant (0.4)."),
+    num("beta", "β", "", Kind::Float, "Multiplicative decrease (0.7)."),
+    check("fast_convergence", "Fast convergence", "Release bandwidth faster when W_max shrinks (§4.7)."),
+    check("tcp_friendliness", "Reno-friendly region", "Never slower than Reno would be (§4.3)."),
+    check("hystart", "HyStart", "Leave slow start on an ACK train or a delay rise (ns-3)."),
+];
+
+/// Vegas parameters (segments queued).
+pub const VEGAS: &[Field] = &[
+    num("alpha", "α", "segments", Kind::Int, "Grow the window when fewer than α segments are queued (2)."),
+    num("beta", "β", "segments", Kind::Int, "Shrink it when more than β are queued (4)."),
+    num("gamma", "γ", "segments", Kind::Int, "Leave slow start above γ (1)."),
+    check(
+        "use_smoothed_rtt",
+        "Smoothed RTT",
+        "Use the smoothed RTT as ns-3 does; off = each ACK's sample (Linux, the paper).",
+    ),
+];
+
+/// BBR v1 parameters.
+pub const BBR: &[Field] = &[
+    num("high_gain", "Startup gain", "", Kind::Float, "Pacing and cwnd gain in Startup (2.89)."),
+    num("cwnd_gain", "cwnd gain", "", Kind::Float, "cwnd = gain × BDP in ProbeBW (2)."),
+    num(
+        "bw_window_rounds",
+        "BtlBw window",
+        "rounds",
+        Kind::Int,
+        "Max filter over this many round trips (10).",
+    ),
+    num(
+        "min_rtt_window_s",
+        "RTprop window",
+        "s",
+        Kind::Float,
+        "ProbeRTT when no new minimum for this long (10 s).",
+    ),
+    num(
+        "probe_rtt_duration_ms",
+        "ProbeRTT time",
+        "ms",
+        Kind::Float,
+        "Time spent at the minimum window (200 ms).",
+    ),
+    num("min_pipe_cwnd_segments", "ProbeRTT cwnd", "segments", Kind::Int, "Window during ProbeRTT (4)."),
+    num(
+        "pacing_margin_percent",
+        "Pacing margin",
+        "%",
+        Kind::Float,
+        "Pace this much below the estimate (1 %).",
+    ),
+];

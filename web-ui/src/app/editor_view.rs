@@ -6,7 +6,7 @@ use crate::editor::{Editor, Kind};
 use crate::fields::{self, Field, FieldKind};
 use serde_json::Value;
 use sim_core::aqm::{CebinaeConfig, CodelConfig, FqCodelConfig, FqConfig, PieConfig, RedConfig};
-use sim_core::cc::{CcaSpec, CubicConfig};
+use sim_core::cc::{BbrConfig, CcaSpec, CubicConfig, VegasConfig};
 use sim_core::scenario::{FlowGroup, Scenario};
 use sim_core::tcp::TcpConfig;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -225,6 +225,22 @@ fn flows(ed: &Editor, link: &Scope<App>) -> Html {
     }
 }
 
+/// The chosen congestion control's parameters, folded away by default.
+fn cca_params(ed: &Editor, link: &Scope<App>, prefix: &str, cca: &str) -> Html {
+    let (list, defaults): (&[Field], Value) = match cca {
+        "cubic" => (fields::CUBIC, serde_json::to_value(CubicConfig::default()).unwrap()),
+        "vegas" => (fields::VEGAS, serde_json::to_value(VegasConfig::default()).unwrap()),
+        "bbr" => (fields::BBR, serde_json::to_value(BbrConfig::default()).unwrap()),
+        _ => return html! {},
+    };
+    html! {
+        <details class="cca-params">
+            <summary>{ format!("{} parameters", cca) }</summary>
+            { for list.iter().map(|f| input(ed, link, format!("{prefix}.cca.{}", f.path), f, &defaults)) }
+        </details>
+    }
+}
+
 fn flow_group(ed: &Editor, link: &Scope<App>, i: usize, bottleneck_delay: f64) -> Html {
     let prefix = format!("flows[{i}]");
     let defaults = serde_json::to_value(FlowGroup::default()).unwrap();
@@ -233,6 +249,8 @@ fn flow_group(ed: &Editor, link: &Scope<App>, i: usize, bottleneck_delay: f64) -
     let on_cca = link.callback(move |e: Event| {
         let spec = match e.target_unchecked_into::<HtmlSelectElement>().value().as_str() {
             "newreno" => CcaSpec::NewReno,
+            "vegas" => CcaSpec::Vegas(VegasConfig::default()),
+            "bbr" => CcaSpec::Bbr(BbrConfig::default()),
             _ => CcaSpec::Cubic(CubicConfig::default()),
         };
         Msg::Set(cca_path.clone(), serde_json::to_value(spec).unwrap())
@@ -246,12 +264,15 @@ fn flow_group(ed: &Editor, link: &Scope<App>, i: usize, bottleneck_delay: f64) -
                 <select onchange={on_cca} name={format!("{prefix}.cca.type")}>
                     <option value="cubic" selected={cca == "cubic"}>{ "CUBIC" }</option>
                     <option value="newreno" selected={cca == "newreno"}>{ "NewReno" }</option>
+                    <option value="vegas" selected={cca == "vegas"}>{ "Vegas" }</option>
+                    <option value="bbr" selected={cca == "bbr"}>{ "BBR v1" }</option>
                 </select>
                 if let Some(r) = rtt { <span class="rtt">{ format!("base RTT {r:.1} ms") }</span> }
                 <button onclick={link.callback(move |_| Msg::DuplicateFlow(i))} title="Duplicate">{ "Duplicate" }</button>
                 <button onclick={link.callback(move |_| Msg::RemoveFlow(i))} title="Remove">{ "Remove" }</button>
             </div>
             { for fields::FLOW.iter().map(|f| input(ed, link, format!("{prefix}.{}", f.path), f, &defaults)) }
+            { cca_params(ed, link, &prefix, &cca) }
         </div>
     }
 }
