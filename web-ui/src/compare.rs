@@ -7,8 +7,18 @@ use sim_core::scenario::Scenario;
 use sim_core::switch::SwitchConfig;
 
 /// Disciplines the compare view can swap in.
-pub const DISCS: &[(&str, &str)] =
-    &[("fifo", "FIFO"), ("red", "RED"), ("ared", "Adaptive RED"), ("gentle", "Gentle RED")];
+pub const DISCS: &[(&str, &str)] = &[
+    ("fifo", "FIFO"),
+    ("red", "RED"),
+    ("ared", "Adaptive RED"),
+    ("gentle", "Gentle RED"),
+    ("codel", "CoDel"),
+    ("fq_codel", "FQ-CoDel"),
+    ("pie", "PIE"),
+    ("fq", "Ideal FQ"),
+    ("cebinae", "Cebinae"),
+    ("switch", "Switch port (multi-queue)"),
+];
 
 /// `sc` with its bottleneck disc replaced by `disc`, keeping the buffer limit and, for the
 /// RED family, the thresholds and every other RED parameter already set.
@@ -63,6 +73,19 @@ mod tests {
                 preset("red-study", Some(v)).unwrap().bottleneck,
                 "{v}"
             );
+        }
+    }
+
+    #[test]
+    fn every_listed_disc_builds_a_valid_scenario_of_its_own_kind() {
+        let red = preset("red-study", Some("red")).unwrap();
+        for (key, _) in DISCS {
+            let sc = with_disc(&red, key);
+            assert_eq!(sc.validate(), Ok(()), "{key}");
+            let tag =
+                serde_json::to_value(&sc.bottleneck.queue).unwrap()["type"].as_str().unwrap().to_string();
+            let expected = if ["ared", "gentle"].contains(key) { "red" } else { key };
+            assert_eq!(tag, expected);
         }
     }
 

@@ -22,7 +22,7 @@ pub fn header(app: &App, link: &Scope<App>) -> Html {
         <header>
             <h1>{ "AQM Lab" }</h1>
             <label class="preset-picker">{ "Preset " }
-                <select data-testid="preset-select" onchange={on_preset}>
+                <select key={app.loaded.clone()} data-testid="preset-select" onchange={on_preset}>
                     <option value="" selected={app.loaded.is_empty()} disabled=true>{ "custom scenario" }</option>
                     { for preset_list().into_iter().flat_map(|p| p.variants.iter().map(move |v| {
                         let key = preset_key(p.name, v);
@@ -91,7 +91,7 @@ pub fn controls(app: &App, link: &Scope<App>) -> Html {
                 <button data-testid="step" disabled={!runnable || finished} onclick={link.callback(|_| Msg::Step)}>{ "Step" }</button>
                 <button data-testid="reset" onclick={link.callback(|_| Msg::Reset)}>{ "Reset" }</button>
                 <label>{ "Speed " }
-                    <select data-testid="speed" onchange={on_speed}>
+                    <select key={current.clone()} data-testid="speed" onchange={on_speed}>
                         { for ["0.5", "1", "2", "5", "10", "30", "max"].iter().map(|v| html! {
                             <option value={*v} selected={current == *v}>{ if *v == "max" { "as fast as possible".to_string() } else { format!("{v} s per s") } }</option>
                         }) }

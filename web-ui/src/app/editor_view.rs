@@ -104,7 +104,7 @@ fn queue_disc(ed: &Editor, link: &Scope<App>) -> Html {
             <summary>{ "Queue disc" }</summary>
             <div class="field">
                 <label><span class="label">{ "Algorithm" }</span>
-                    <select name="bottleneck.queue.type" onchange={on_type}>
+                    <select key={current.to_string()} name="bottleneck.queue.type" onchange={on_type}>
                         { for crate::compare::DISCS.iter().map(|(k, l)| html! { <option value={*k} selected={current == *k}>{ *l }</option> }) }
                     </select>
                 </label>
@@ -157,7 +157,7 @@ fn switch(ed: &Editor, link: &Scope<App>) -> Html {
             { for fields::SWITCH.iter().map(|f| input(ed, link, format!("bottleneck.queue.{}", f.path), f, &defaults)) }
             <div class="field">
                 <label><span class="label">{ "Scheduler" }</span>
-                    <select name="bottleneck.queue.scheduler.type" onchange={on_sched}>
+                    <select key={sched.clone()} name="bottleneck.queue.scheduler.type" onchange={on_sched}>
                         { for [("round_robin", "RR"), ("wrr", "WRR (packets)"), ("dwrr", "DWRR (bytes)"), ("strict_priority", "Strict priority")]
                             .iter().map(|(k, l)| html! { <option value={*k} selected={sched == *k}>{ *l }</option> }) }
                     </select>
@@ -200,7 +200,7 @@ fn limit(ed: &Editor, link: &Scope<App>) -> Html {
         <>
             <div class="field">
                 <label><span class="label">{ "Buffer unit" }</span>
-                    <select name="bottleneck.queue.limit.unit" onchange={on_unit}>
+                    <select key={unit} name="bottleneck.queue.limit.unit" onchange={on_unit}>
                         { for ["packets", "bytes", "cells"].iter().map(|u| html! { <option value={*u} selected={unit == *u}>{ *u }</option> }) }
                     </select>
                 </label>
@@ -261,7 +261,7 @@ fn flow_group(ed: &Editor, link: &Scope<App>, i: usize, bottleneck_delay: f64) -
         <div class="flow-group">
             <div class="flow-head">
                 <strong>{ format!("Group {}", i + 1) }</strong>
-                <select onchange={on_cca} name={format!("{prefix}.cca.type")}>
+                <select key={cca.clone()} onchange={on_cca} name={format!("{prefix}.cca.type")}>
                     <option value="cubic" selected={cca == "cubic"}>{ "CUBIC" }</option>
                     <option value="newreno" selected={cca == "newreno"}>{ "NewReno" }</option>
                     <option value="vegas" selected={cca == "vegas"}>{ "Vegas" }</option>
