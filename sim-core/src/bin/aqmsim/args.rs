@@ -10,8 +10,10 @@ USAGE:
   aqmsim scenario --preset NAME [--variant V] [--set PATH=VALUE]...
   aqmsim validate SCENARIO.json
 
-run       simulates one scenario, prints the RED study's tables (Tables 6-9) and writes
-          <alg>_queue.csv, <alg>_drops.csv, <alg>_throughput.csv and summary.json to DIR
+run       simulates one scenario, prints the RED study's tables (Tables 6-9) and the
+          fairness/delay/buffer table, and writes <alg>_queue.csv, <alg>_drops.csv,
+          <alg>_throughput.csv, <alg>_flows.csv (per-flow queue, backlog in cells,
+          goodput, cwnd, RTT), <alg>_backlog_kde.csv, <alg>_delay_kde.csv and summary.json
 compare   runs every variant of a preset and prints Table 10 side by side with the paper
 presets   lists every preset and its variants
 scenario  prints a preset's scenario as JSON, ready to edit and pass to `run`

@@ -95,6 +95,12 @@ fn write_all(dir: &Path, alg: &str, rec: &Recorder, summary: &Summary) -> Result
         (format!("{alg}_queue.csv"), export::queue_csv(&rec.samples)),
         (format!("{alg}_drops.csv"), export::drops_csv(&rec.drops)),
         (format!("{alg}_throughput.csv"), export::throughput_csv(&rec.samples)),
+        (format!("{alg}_flows.csv"), export::flows_csv(&rec.samples)),
+        (format!("{alg}_backlog_kde.csv"), export::backlog_kde_csv(&rec.samples, summary.warmup_s)),
+        (
+            format!("{alg}_delay_kde.csv"),
+            export::delay_kde_csv(&rec.delays, summary.flows.len(), summary.warmup_s),
+        ),
         (format!("{alg}_summary.json"), serde_json::to_string_pretty(summary).map_err(|e| e.to_string())?),
     ];
     for (name, body) in files {
@@ -135,7 +141,7 @@ fn run(a: &args::Args) -> Result<(), String> {
         std::fs::write(dir.join("summary.json"), serde_json::to_string_pretty(&summary).unwrap())
             .map_err(|e| e.to_string())?;
         println!(
-            "wrote {alg}_queue.csv, {alg}_drops.csv, {alg}_throughput.csv, summary.json to {}",
+            "wrote {alg}_queue.csv, _drops.csv, _throughput.csv, _flows.csv, _backlog_kde.csv, _delay_kde.csv and summary.json to {}",
             dir.display()
         );
     }
