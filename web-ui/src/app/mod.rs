@@ -258,6 +258,7 @@ impl App {
                 "text/csv",
                 &export::throughput_csv(&rec.samples),
             )?;
+            dom::download_text(&format!("{alg}_flows.csv"), "text/csv", &export::flows_csv(&rec.samples))?;
         }
         let summaries = r.summaries();
         let json = serde_json::to_string_pretty(
