@@ -29,13 +29,18 @@ pub fn silverman_bandwidth(data: &[f64]) -> f64 {
     }
 }
 
+/// `points` evenly spaced points over [lo, hi], and the Gaussian normalisation 1/(n·h·√2π).
+fn grid(lo: f64, hi: f64, points: usize, n: usize, h: f64) -> (Vec<f64>, f64) {
+    let points = points.max(2);
+    let step = (hi - lo) / (points - 1) as f64;
+    let xs = (0..points).map(|i| lo + step * i as f64).collect();
+    (xs, 1.0 / (n.max(1) as f64 * h * (2.0 * std::f64::consts::PI).sqrt()))
+}
+
 /// The density of `data` at `points` evenly spaced points over [lo, hi].
 pub fn kde(data: &[f64], lo: f64, hi: f64, points: usize, bandwidth: Option<f64>) -> Density {
     let h = bandwidth.unwrap_or_else(|| silverman_bandwidth(data));
-    let points = points.max(2);
-    let step = (hi - lo) / (points - 1) as f64;
-    let xs: Vec<f64> = (0..points).map(|i| lo + step * i as f64).collect();
-    let norm = 1.0 / (data.len().max(1) as f64 * h * (2.0 * std::f64::consts::PI).sqrt());
+    let (xs, norm) = grid(lo, hi, points, data.len(), h);
     let ys = xs
         .iter()
         .map(|&x| {
@@ -74,10 +79,7 @@ pub fn kde_binned(
         weight[i + 1] += frac;
     }
     let centres: Vec<f64> = (0..bins).map(|i| lo + width * i as f64).collect();
-    let points = points.max(2);
-    let step = (hi - lo) / (points - 1) as f64;
-    let xs: Vec<f64> = (0..points).map(|i| lo + step * i as f64).collect();
-    let norm = 1.0 / (data.len().max(1) as f64 * h * (2.0 * std::f64::consts::PI).sqrt());
+    let (xs, norm) = grid(lo, hi, points, data.len(), h);
     let ys = xs
         .iter()
         .map(|&x| {

@@ -38,6 +38,21 @@ pub fn css_color(i: usize) -> String {
     format!("rgb({},{},{})", c.0, c.1, c.2)
 }
 
+/// Draws the series legend in the upper right and presents the canvas (every chart ends so).
+macro_rules! legend_and_present {
+    ($chart:ident, $root:ident) => {{
+        $chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.3))
+            .label_font((FONT, 13))
+            .draw()
+            .map_err(err)?;
+        $root.present().map_err(err)
+    }};
+}
+
 fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
@@ -94,15 +109,7 @@ pub fn draw_time(canvas: &HtmlCanvasElement, c: &TimeChart) -> Result<(), String
             .label(&l.label)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], col.stroke_width(2)));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .label_font((FONT, 13))
-        .draw()
-        .map_err(err)?;
-    root.present().map_err(err)
+    legend_and_present!(chart, root)
 }
 
 /// One marker per event, rows by category, colour by kind.
@@ -137,15 +144,7 @@ pub fn draw_scatter(canvas: &HtmlCanvasElement, c: &Scatter) -> Result<(), Strin
             .label(label)
             .legend(move |(x, y)| Circle::new((x + 8, y), 4, col.filled()));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .label_font((FONT, 13))
-        .draw()
-        .map_err(err)?;
-    root.present().map_err(err)
+    legend_and_present!(chart, root)
 }
 
 /// Density curves with vertical marks (P50 thick, P95 thin).
@@ -186,15 +185,7 @@ pub fn draw_density(canvas: &HtmlCanvasElement, c: &DensityChart) -> Result<(), 
             )))
             .map_err(err)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .label_font((FONT, 13))
-        .draw()
-        .map_err(err)?;
-    root.present().map_err(err)
+    legend_and_present!(chart, root)
 }
 
 /// Horizontal bars (one per flow) with a line at the fair share.
@@ -232,13 +223,5 @@ pub fn draw_bars(canvas: &HtmlCanvasElement, c: &Bars) -> Result<(), String> {
         .map_err(err)?
         .label("fair share")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BLACK.stroke_width(2)));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .label_font((FONT, 13))
-        .draw()
-        .map_err(err)?;
-    root.present().map_err(err)
+    legend_and_present!(chart, root)
 }
