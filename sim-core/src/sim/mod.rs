@@ -201,6 +201,11 @@ impl Simulation {
         self.links[BOTTLENECK as usize].qdisc.red_view().map(|v| (v.min_th, v.max_th))
     }
 
+    /// A flow's TCP sender, for inspection (window, state, counters).
+    pub fn sender(&self, flow: u32) -> &TcpSender {
+        &self.flows[flow as usize].sender
+    }
+
     /// Bytes that finished serialisation on a link (0 = bottleneck, 1 = its reverse).
     pub fn link_tx_bytes(&self, link: u32) -> u64 {
         self.links[link as usize].tx_bytes

@@ -65,6 +65,10 @@ impl Scoreboard {
     pub fn sacked(&self) -> u32 {
         self.sacked
     }
+    /// Retransmitted segments not yet acknowledged or SACKed.
+    pub fn retransmitted(&self) -> u32 {
+        self.retrans
+    }
     pub fn lost(&self) -> u32 {
         self.lost
     }
@@ -255,7 +259,11 @@ impl Scoreboard {
     /// data; (3) in recovery, an un-SACKed segment below the highest SACK not yet resent.
     pub fn next_seg(&self, can_send_new: bool, rule3: bool) -> Option<NextSeg> {
         if self.lost > 0 {
-            if let Some(i) = self.segs.iter().position(|s| s.lost && !s.retrans) {
+            // (1.b) While SACK information is outstanding, only holes below the highest SACK
+            // qualify (ns-3 `NextSeg`); after a timeout the rest waits for new SACKs.
+            let limit =
+                if self.high_sacked > self.una { (self.high_sacked - self.una) as usize } else { usize::MAX };
+            if let Some(i) = self.segs.iter().take(limit).position(|s| s.lost && !s.retrans) {
                 return Some(NextSeg::Retransmit(self.una + i as u32));
             }
         }

@@ -154,6 +154,11 @@ impl TcpSender {
     pub fn segments_outstanding(&self) -> u32 {
         self.sb.outstanding()
     }
+    /// The sender's record of outstanding segments (for inspection and tests).
+    pub fn scoreboard(&self) -> &Scoreboard {
+        &self.sb
+    }
+
     pub fn stats(&self) -> SenderStats {
         self.stats
     }
@@ -454,11 +459,19 @@ impl TcpSender {
         self.restart_rto(now);
         match self.tcb.state {
             CongState::Recovery if ack < self.recover => {
-                // Partial ACK (RFC 6582 §3.2 / RFC 6675 (B)): the next hole is lost too.
-                if !self.cfg.sack || !self.sb.is_retransmitted(self.sb.una()) {
+                // Partial ACK (RFC 6582 §3.2 / RFC 6675 (B)). Without SACK the next hole is
+                // presumed lost. As ns-3 does, one segment goes out whatever the window says
+                // unless the new head is already being retransmitted: this keeps the ACK
+                // clock alive when a run of consecutive losses left nothing to SACK.
+                if !self.cfg.sack {
                     self.sb.mark_head_lost();
                 }
-                self.prr_update(delivered, safe);
+                if delivered >= 1 {
+                    self.prr_update(delivered, safe);
+                }
+                if !self.sb.is_retransmitted(self.sb.una()) {
+                    self.do_retransmit(now, out);
+                }
                 let s = self.ack_sample(1, now);
                 self.cc.on_ack(&mut self.tcb, &s);
             }
@@ -552,6 +565,17 @@ impl TcpSender {
         let pipe = self.bytes_in_flight() as u64;
         if let Some(c) = self.prr.on_ack(delivered, pipe, self.tcb.ssthresh as u64, mss, safe) {
             self.tcb.cwnd = c;
+        }
+    }
+
+    /// ns-3 `DoRetransmit`: send what `NextSeg` rules (1)-(2) pick, or the head again when
+    /// they pick nothing, regardless of the window.
+    fn do_retransmit(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        match self.sb.next_seg(self.can_send_new(), false) {
+            Some(NextSeg::Retransmit(seq)) => self.transmit(Some(seq), now, out),
+            Some(NextSeg::New) => self.transmit(None, now, out),
+            None if self.sb.outstanding() > 0 => self.transmit(Some(self.sb.una()), now, out),
+            None => {}
         }
     }
 
