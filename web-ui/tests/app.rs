@@ -71,7 +71,8 @@ async fn the_red_preset_steps_fill_the_charts_and_the_summary_shows_numbers() {
     assert_eq!(host.query_selector_all("canvas").unwrap().length(), 8);
     let cell = find(&host, "[data-testid=summary-table] tr:nth-child(2) td.num").text_content().unwrap();
     let goodput: f64 = cell.trim().parse().unwrap_or_else(|_| panic!("not a number: {cell}"));
-    assert!(goodput > 0.5 && goodput < 5.0, "goodput {goodput}");
+    // 1.5 s after the warm-up, in the slow-start aftermath: some goodput, below 2.5× the link.
+    assert!(goodput > 0.05 && goodput < 5.0, "goodput {goodput}");
     assert!(find(&host, "[data-testid=clock]").text_content().unwrap().contains("t = 2.5"));
 }
 
