@@ -213,12 +213,11 @@ fn limit(ed: &Editor, link: &Scope<App>) -> Html {
 }
 
 fn flows(ed: &Editor, link: &Scope<App>) -> Html {
-    let bottleneck_delay = ed.scenario().map_or(0.0, |s| s.bottleneck.delay_ms);
     html! {
         <details open=true>
             <summary>{ "Flows" }</summary>
             <div class="flows">
-                { for (0..ed.flow_groups()).map(|i| flow_group(ed, link, i, bottleneck_delay)) }
+                { for (0..ed.flow_groups()).map(|i| flow_group(ed, link, i)) }
             </div>
             <button onclick={link.callback(|_| Msg::AddFlow)}>{ "Add flow group" }</button>
         </details>
@@ -241,7 +240,7 @@ fn cca_params(ed: &Editor, link: &Scope<App>, prefix: &str, cca: &str) -> Html {
     }
 }
 
-fn flow_group(ed: &Editor, link: &Scope<App>, i: usize, bottleneck_delay: f64) -> Html {
+fn flow_group(ed: &Editor, link: &Scope<App>, i: usize) -> Html {
     let prefix = format!("flows[{i}]");
     let defaults = serde_json::to_value(FlowGroup::default()).unwrap();
     let cca_path = format!("{prefix}.cca");
@@ -255,8 +254,7 @@ fn flow_group(ed: &Editor, link: &Scope<App>, i: usize, bottleneck_delay: f64) -
         };
         Msg::Set(cca_path.clone(), serde_json::to_value(spec).unwrap())
     });
-    let rtt =
-        ed.scenario().and_then(|s| s.flows.get(i)).map(|g| 2.0 * (g.access_delay_ms + bottleneck_delay));
+    let rtt = ed.scenario().and_then(|s| s.flows.get(i).map(|g| s.base_rtt_ms(g)));
     html! {
         <div class="flow-group">
             <div class="flow-head">

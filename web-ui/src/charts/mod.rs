@@ -53,6 +53,23 @@ macro_rules! legend_and_present {
     }};
 }
 
+/// Axes for charts whose rows are named categories (flows, variants) rather than numbers.
+macro_rules! category_mesh {
+    ($chart:ident, $x_desc:expr, $names:ident) => {
+        $chart
+            .configure_mesh()
+            .x_desc($x_desc)
+            .y_labels($names.len().min(24))
+            .y_label_formatter(&|y: &f64| {
+                $names.get(y.round().max(0.0) as usize).cloned().unwrap_or_default()
+            })
+            .label_style((FONT, 14))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(err)?
+    };
+}
+
 fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
@@ -124,15 +141,7 @@ pub fn draw_scatter(canvas: &HtmlCanvasElement, c: &Scatter) -> Result<(), Strin
         .y_label_area_size(80)
         .build_cartesian_2d(0.0..c.x_max.max(1e-3), -0.5..rows - 0.5)
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc("time (s)")
-        .y_labels(c.rows.len().min(20))
-        .y_label_formatter(&|y: &f64| names.get(y.round().max(0.0) as usize).cloned().unwrap_or_default())
-        .label_style((FONT, 14))
-        .light_line_style(WHITE.mix(0.0))
-        .draw()
-        .map_err(err)?;
+    category_mesh!(chart, "time (s)", names);
     chart
         .draw_series(c.points.iter().map(|&(t, row, k)| Circle::new((t, row as f64), 2, color(k).filled())))
         .map_err(err)?;
@@ -201,15 +210,7 @@ pub fn draw_bars(canvas: &HtmlCanvasElement, c: &Bars) -> Result<(), String> {
         .y_label_area_size(110)
         .build_cartesian_2d(0.0..x_max, -0.5..rows - 0.5)
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc("share of aggregate goodput")
-        .y_labels(c.bars.len().min(24))
-        .y_label_formatter(&|y: &f64| names.get(y.round().max(0.0) as usize).cloned().unwrap_or_default())
-        .label_style((FONT, 14))
-        .light_line_style(WHITE.mix(0.0))
-        .draw()
-        .map_err(err)?;
+    category_mesh!(chart, "share of aggregate goodput", names);
     chart
         .draw_series(c.bars.iter().enumerate().map(|(i, (_, v, k))| {
             Rectangle::new([(0.0, i as f64 - 0.35), (*v, i as f64 + 0.35)], color(*k).mix(0.8).filled())

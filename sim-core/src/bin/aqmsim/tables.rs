@@ -84,28 +84,15 @@ pub fn fairness_tables(s: &Summary, paper: Option<published::WarblerTable2>) -> 
     let col = |f: fn(&published::WarblerTable2) -> f64, prec: usize| pub_or_dash(paper.as_ref().map(f), prec);
     let _ =
         writeln!(o, "Fairness, delay, buffer (the Warbler paper's Table 2 set; paper: §5.2 without Warbler)");
-    let _ = writeln!(o, "  {:<34} {:>12.4} {:>12}", "Jain's index", s.jfi, col(|p| p.jfi, 2));
-    let _ = writeln!(
-        o,
-        "  {:<34} {:>12.4} {:>12}",
-        "mean queueing delay (s)",
-        s.delay_mean_s,
-        col(|p| p.delay_mean_s, 4)
-    );
-    let _ = writeln!(
-        o,
-        "  {:<34} {:>12.4} {:>12}",
-        "jitter: mean P95 - P50 (s)",
-        s.jitter_s,
-        col(|p| p.jitter_s, 4)
-    );
-    let _ = writeln!(
-        o,
-        "  {:<34} {:>12.0} {:>12}",
-        "buffer occupancy (cells)",
-        s.buffer_cells_mean,
-        col(|p| p.buffer_cells, 0)
-    );
+    let rows: [(&str, f64, fn(&published::WarblerTable2) -> f64, usize); 4] = [
+        ("Jain's index", s.jfi, |p| p.jfi, 4),
+        ("mean queueing delay (s)", s.delay_mean_s, |p| p.delay_mean_s, 4),
+        ("jitter: mean P95 - P50 (s)", s.jitter_s, |p| p.jitter_s, 4),
+        ("buffer occupancy (cells)", s.buffer_cells_mean, |p| p.buffer_cells, 0),
+    ];
+    for (label, ours, paper, prec) in rows {
+        let _ = writeln!(o, "  {label:<34} {ours:>12.prec$} {:>12}", col(paper, prec));
+    }
     let _ = writeln!(
         o,
         "  {:>4} {:<8} {:>12} {:>7} {:>14} {:>16}",
