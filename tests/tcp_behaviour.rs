@@ -16,7 +16,7 @@ fn path(flows: Vec<FlowGroup>, duration_s: f64) -> Scenario {
         bottleneck: Bottleneck {
             rate_bps: 10_000_000,
             delay_ms: 9.0,
-            queue: QueueDiscSpec::Fifo { limit: QueueLimit::Bytes(25_000) },
+            queue: QueueDiscSpec::fifo(QueueLimit::Bytes(25_000)),
             nic_queue_packets: 0,
         },
         flows,
@@ -42,7 +42,7 @@ fn utilisation_after_slow_start(cca: CcaSpec) -> f64 {
 
 #[test]
 fn one_newreno_flow_fills_a_path_with_a_one_bdp_buffer() {
-    let u = utilisation_after_slow_start(CcaSpec::NewReno);
+    let u = utilisation_after_slow_start(CcaSpec::NewReno(Default::default()));
     println!("utilisation {u:.4}");
     assert!(u >= 0.95, "utilisation {u:.4}");
 }
@@ -57,8 +57,8 @@ fn one_cubic_flow_fills_a_path_with_a_one_bdp_buffer() {
 #[test]
 fn two_identical_newreno_flows_share_a_fifo_fairly() {
     // The second flow joins 2 s late, so fairness has to be reached, not just kept.
-    let late = FlowGroup { start_s: 2.0, ..group(CcaSpec::NewReno, 1) };
-    let mut sc = path(vec![group(CcaSpec::NewReno, 1), late], 60.0);
+    let late = FlowGroup { start_s: 2.0, ..group(CcaSpec::NewReno(Default::default()), 1) };
+    let mut sc = path(vec![group(CcaSpec::NewReno(Default::default()), 1), late], 60.0);
     sc.warmup_s = 5.0;
     let (_, s) = run(&sc);
     println!("JFI {:.4} {:?}", s.jfi, s.flows.iter().map(|f| f.throughput_bps).collect::<Vec<_>>());

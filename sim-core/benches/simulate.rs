@@ -15,7 +15,7 @@ fn fifo_10_flows_100mbps() -> Scenario {
         bottleneck: Bottleneck {
             rate_bps: 100_000_000,
             delay_ms: 5.0,
-            queue: QueueDiscSpec::Fifo { limit: QueueLimit::Packets(1000) },
+            queue: QueueDiscSpec::fifo(QueueLimit::Packets(1000)),
             nic_queue_packets: 0,
         },
         flows: vec![FlowGroup {

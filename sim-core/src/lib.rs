@@ -26,12 +26,17 @@
 
 pub mod aqm;
 pub mod cc;
+pub mod control;
 pub mod engine;
 pub mod metrics;
 pub mod net;
+pub mod params;
+pub mod queue;
 pub mod rng;
 pub mod scenario;
 pub mod sim;
 pub mod switch;
+pub mod tcb;
 pub mod tcp;
 pub mod time;
+pub mod trace;

@@ -37,12 +37,12 @@ fn a_run_writes_the_three_traces_and_the_summary() {
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let queue = std::fs::read_to_string(dir.join("gentle_queue.csv")).unwrap();
-    assert!(queue.starts_with("time_s,packets,avg_packets\n"));
+    assert!(queue.starts_with("time_s,packets,red.avg\n"));
     assert_eq!(queue.lines().count(), 1 + 50);
     let drops = std::fs::read_to_string(dir.join("gentle_drops.csv")).unwrap();
     assert!(drops.starts_with("time_s,flow,reason\n"));
     let tput = std::fs::read_to_string(dir.join("gentle_throughput.csv")).unwrap();
-    assert!(tput.starts_with("time_s,bits_per_s\n"));
+    assert!(tput.starts_with("time_s,bits_per_s,arrival_bits_per_s\n"));
     let summary = std::fs::read_to_string(dir.join("summary.json")).unwrap();
     for key in ["\"flows\"", "\"throughput_bps\"", "\"cca\"", "\"queue\"", "\"drops\""] {
         assert!(summary.contains(key), "summary.json lacks {key}");

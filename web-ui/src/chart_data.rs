@@ -80,9 +80,10 @@ fn max_of<'a>(vals: impl Iterator<Item = &'a f64>) -> f64 {
 /// Per-flow lines are drawn only for this many flows; beyond it, aggregates only.
 pub const MAX_FLOW_LINES: usize = 12;
 
-/// Queue length with RED's average and its zones shaded; for a multi-queue port, the
-/// cells each physical queue holds.
-pub fn queue_chart(s: &Series, x_max: f64, red: Option<(f64, f64)>) -> TimeChart {
+/// Queue length with the discipline's average and the zones between its thresholds shaded
+/// (RED's [minTh, maxTh) and [maxTh, 2·maxTh)); for a multi-queue port, the cells each
+/// physical queue holds.
+pub fn queue_chart(s: &Series, x_max: f64) -> TimeChart {
     if !s.queue_cells.is_empty() {
         let lines: Vec<Line> =
             s.queue_cells.iter().enumerate().map(|(q, v)| line(format!("Q{q}"), q, &s.t, v)).collect();
@@ -104,10 +105,16 @@ pub fn queue_chart(s: &Series, x_max: f64, red: Option<(f64, f64)>) -> TimeChart
         lines.push(line("EWMA average", 1, &s.t, &s.avg));
         y_max = y_max.max(max_of(s.avg.iter()));
     }
-    if let Some((lo, hi)) = red {
-        bands.push(Band { lo, hi, label: "[minTh, maxTh)".into(), color: 2 });
-        bands.push(Band { lo: hi, hi: 2.0 * hi, label: "[maxTh, 2·maxTh)".into(), color: 3 });
-        y_max = y_max.max(2.2 * hi);
+    let labels = s.info.iter().find(|i| i.group == "queue" && !i.thresholds.is_empty());
+    for (k, w) in s.thresholds.windows(2).enumerate() {
+        let name = |i: usize| labels.map_or(String::new(), |l| l.thresholds[i].label.clone());
+        bands.push(Band {
+            lo: w[0],
+            hi: w[1],
+            label: format!("[{}, {})", name(k), name(k + 1)),
+            color: 2 + k,
+        });
+        y_max = y_max.max(1.1 * w[1]);
     }
     TimeChart {
         title: "Bottleneck queue".into(),
@@ -381,14 +388,15 @@ mod tests {
         sc.duration_s = 4.0;
         let mut sim = Simulation::new(&sc).unwrap();
         sim.finish();
-        let mut s = Series::new(10, 0.1, 512, false);
+        let mut s = Series::new(10, 0.1, 512, false, &sim.recorder().series_info);
         s.push(&sim.poll());
+        s.set_delays(&sim.recorder().window);
         s
     }
 
     #[test]
     fn queue_chart_shades_both_red_zones_and_fits_them() {
-        let c = queue_chart(&series(), 60.0, Some((5.0, 10.0)));
+        let c = queue_chart(&series(), 60.0);
         assert_eq!(c.bands.len(), 2);
         assert_eq!((c.bands[1].lo, c.bands[1].hi), (10.0, 20.0));
         assert!(c.y_max >= 22.0);
@@ -427,7 +435,7 @@ mod tests {
 
     #[test]
     fn cumulative_backlog_is_the_running_mean() {
-        let mut s = Series::new(1, 0.1, 512, true);
+        let mut s = Series::new(1, 0.1, 512, true, &[]);
         s.flow_backlog[0] = vec![2.0, 4.0, 6.0];
         assert_eq!(s.cumulative_backlog(0), vec![2.0, 3.0, 4.0]);
     }

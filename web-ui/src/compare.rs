@@ -1,62 +1,35 @@
 //! Compare mode: the current scenario run with different queue discs side by side.
 
-use sim_core::aqm::{
-    CebinaeConfig, CodelConfig, FqCodelConfig, FqConfig, PieConfig, QueueDiscSpec, QueueLimit, RedConfig,
-};
+use sim_core::aqm::QueueDiscSpec;
 use sim_core::scenario::Scenario;
-use sim_core::switch::SwitchConfig;
 
-/// Disciplines the compare view can swap in.
-pub const DISCS: &[(&str, &str)] = &[
-    ("fifo", "FIFO"),
-    ("red", "RED"),
-    ("ared", "Adaptive RED"),
-    ("gentle", "Gentle RED"),
-    ("codel", "CoDel"),
-    ("fq_codel", "FQ-CoDel"),
-    ("pie", "PIE"),
-    ("fq", "Ideal FQ"),
-    ("cebinae", "Cebinae"),
-    ("switch", "Switch port (multi-queue)"),
-];
-
-/// `sc` with its bottleneck disc replaced by `disc`, keeping the buffer limit and, for the
-/// RED family, the thresholds and every other RED parameter already set.
-pub fn with_disc(sc: &Scenario, disc: &str) -> Scenario {
-    let mut out = sc.clone();
-    let limit = sc.bottleneck.queue.limit();
-    let base = match &sc.bottleneck.queue {
-        QueueDiscSpec::Red(r) => r.clone(),
-        _ => RedConfig { limit, ..RedConfig::default() },
-    };
-    out.bottleneck.queue = match disc {
-        "fifo" => QueueDiscSpec::Fifo { limit },
-        "codel" => QueueDiscSpec::Codel(CodelConfig { limit, ..CodelConfig::default() }),
-        "fq_codel" => QueueDiscSpec::FqCodel(FqCodelConfig { limit, ..FqCodelConfig::default() }),
-        "fq" => QueueDiscSpec::Fq(FqConfig { limit, ..FqConfig::default() }),
-        "pie" => QueueDiscSpec::Pie(PieConfig { limit, ..PieConfig::default() }),
-        "cebinae" => QueueDiscSpec::Cebinae(CebinaeConfig { limit, ..CebinaeConfig::default() }),
-        "switch" => match &sc.bottleneck.queue {
-            QueueDiscSpec::Switch(s) => QueueDiscSpec::Switch(s.clone()),
-            _ => QueueDiscSpec::Switch(switch_for(limit)),
-        },
-        "ared" => QueueDiscSpec::Red(RedConfig { adaptive: true, gentle: false, ..base }),
-        "gentle" => QueueDiscSpec::Red(RedConfig { adaptive: false, gentle: true, ..base }),
-        _ => QueueDiscSpec::Red(RedConfig { adaptive: false, gentle: false, ..base }),
-    };
-    out.name = format!("{} [{disc}]", sc.name);
-    out
+/// Picker entries of every registered discipline: (key, label). RED's flavours (ARED,
+/// Gentle) are entries of their own.
+pub fn discs() -> Vec<(&'static str, &'static str)> {
+    QueueDiscSpec::FAMILY.entries().into_iter().map(|(key, label, _)| (key, label)).collect()
 }
 
-/// Two queues splitting the current buffer, in 160-byte cells.
-fn switch_for(limit: QueueLimit) -> SwitchConfig {
-    let cell = 160u64;
-    let total_cells = match limit {
-        QueueLimit::Packets(p) => p as u64 * 1500 / cell,
-        QueueLimit::Bytes(b) => b / cell,
-        QueueLimit::Cells { cells, cell_bytes } => cells as u64 * cell_bytes as u64 / cell,
-    };
-    SwitchConfig { queue_limit_cells: (total_cells / 2).max(1) as u32, ..SwitchConfig::default() }
+/// `sc` with its bottleneck disc replaced by picker entry `key`, keeping the buffer (in the
+/// new disc's unit, with the scenario's packet size) and, within one algorithm (RED → ARED),
+/// every parameter already set.
+pub fn with_disc(sc: &Scenario, key: &str) -> Scenario {
+    let mut out = sc.clone();
+    let family = &QueueDiscSpec::FAMILY;
+    let Some((_, _, tag)) = family.entries().into_iter().find(|e| e.0 == key) else { return out };
+    let current = &sc.bottleneck.queue;
+    let mut v = if current.tag() == tag { current.to_value() } else { family.default_value_of(tag) };
+    if let Some(flags) = family.member(tag).and_then(|a| a.flavours.iter().find(|f| f.key == key)) {
+        for (k, b) in flags.flags {
+            v[*k] = serde_json::Value::Bool(*b);
+        }
+    }
+    let Ok(mut spec) = QueueDiscSpec::from_value(v) else { return out };
+    if current.tag() != tag {
+        spec.get_mut().set_limit(current.limit(), sc.full_packet_bytes());
+    }
+    out.bottleneck.queue = spec;
+    out.name = format!("{} [{key}]", sc.name);
+    out
 }
 
 #[cfg(test)]
@@ -79,13 +52,10 @@ mod tests {
     #[test]
     fn every_listed_disc_builds_a_valid_scenario_of_its_own_kind() {
         let red = preset("red-study", Some("red")).unwrap();
-        for (key, _) in DISCS {
+        for (key, _) in discs() {
             let sc = with_disc(&red, key);
             assert_eq!(sc.validate(), Ok(()), "{key}");
-            let tag =
-                serde_json::to_value(&sc.bottleneck.queue).unwrap()["type"].as_str().unwrap().to_string();
-            let expected = if ["ared", "gentle"].contains(key) { "red" } else { key };
-            assert_eq!(tag, expected);
+            assert_eq!(sc.bottleneck.queue.name(), key);
         }
     }
 

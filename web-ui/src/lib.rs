@@ -9,7 +9,6 @@ pub mod charts;
 pub mod compare;
 pub mod dom;
 pub mod editor;
-pub mod fields;
 pub mod panic;
 pub mod runner;
 pub mod series;

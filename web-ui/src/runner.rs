@@ -53,8 +53,14 @@ impl Runner {
                 format!("{label}: {}", list.join("; "))
             })?;
             let in_cells = matches!(sc.bottleneck.queue.limit(), sim_core::aqm::QueueLimit::Cells { .. });
-            let series =
-                Series::new(sc.total_flows() as usize, sc.sample_interval_s, sc.tcp.mss_bytes, in_cells);
+            let info = &sim.recorder().series_info;
+            let series = Series::new(
+                sc.total_flows() as usize,
+                sc.sample_interval_s,
+                sc.tcp.mss_bytes,
+                in_cells,
+                info,
+            );
             lanes.push(Lane { label, sim, series });
         }
         Ok(Runner { lanes, speed, state: RunState::Ready, events_per_s: 0.0, busy_ms: 0.0 })
@@ -137,6 +143,7 @@ impl Runner {
             let u = lane.sim.poll();
             changed |= !u.samples.is_empty() || !u.drops.is_empty();
             lane.series.push(&u);
+            lane.series.set_delays(&lane.sim.recorder().window);
         }
         if self.is_finished() {
             self.state = RunState::Finished;

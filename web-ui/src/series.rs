@@ -2,12 +2,12 @@
 //! Plain Rust, so it is tested natively.
 
 use sim_core::aqm::DropReason;
-use sim_core::metrics::kde::{kde_binned, Density};
-use sim_core::metrics::stats::{quantile_sorted, sorted};
-use sim_core::metrics::{jain_index, Update};
+use sim_core::metrics::kde::{kde_binned, kde_histogram, Density};
+use sim_core::metrics::{jain_index, LogHistogram, Update, WindowStats};
+use sim_core::trace::SeriesInfo;
 
-/// Delay samples kept per flow for the delay KDE; beyond it every other one is thinned out.
-const DELAYS_PER_FLOW: usize = 4000;
+/// Flows whose delay distribution the delay chart shows.
+pub const DELAY_FLOWS: usize = 12;
 
 #[derive(Clone, Debug, Default)]
 pub struct Series {
@@ -15,8 +15,12 @@ pub struct Series {
     mss: f64,
     pub t: Vec<f64>,
     pub queue: Vec<f64>,
-    /// RED's EWMA average (empty for other discs).
+    /// The algorithms' named series and their values per sample.
+    pub info: Vec<SeriesInfo>,
+    pub named: Vec<Vec<f64>>,
+    /// A queue-group series with thresholds (RED's EWMA average), its values and thresholds.
     pub avg: Vec<f64>,
+    pub thresholds: Vec<f64>,
     pub goodput_mbps: Vec<f64>,
     /// Per flow, per sample.
     pub flow_mbps: Vec<Vec<f64>>,
@@ -31,9 +35,8 @@ pub struct Series {
     /// Jain's index over the last second of per-flow goodput, per sample.
     pub jfi: Vec<f64>,
     pub drops: Vec<(f64, u32, DropReason)>,
-    delays: Vec<Vec<f64>>,
-    delay_stride: Vec<u32>,
-    delay_seen: Vec<u64>,
+    /// Queueing delays of the first flows over the measured window, seconds.
+    delays: Vec<LogHistogram>,
     pub events: u64,
     pub now_s: f64,
 }
@@ -47,7 +50,8 @@ pub struct DelayDensity {
 }
 
 impl Series {
-    pub fn new(n_flows: usize, interval_s: f64, mss: u32, in_cells: bool) -> Series {
+    pub fn new(n_flows: usize, interval_s: f64, mss: u32, in_cells: bool, info: &[SeriesInfo]) -> Series {
+        let avg_series = info.iter().find(|i| i.group == "queue" && !i.thresholds.is_empty());
         Series {
             interval_s,
             in_cells,
@@ -56,11 +60,18 @@ impl Series {
             flow_mbps: vec![Vec::new(); n_flows],
             flow_cwnd: vec![Vec::new(); n_flows],
             flow_backlog: vec![Vec::new(); n_flows],
-            delays: vec![Vec::new(); n_flows],
-            delay_stride: vec![1; n_flows],
-            delay_seen: vec![0; n_flows],
+            named: vec![Vec::new(); info.len()],
+            info: info.to_vec(),
+            thresholds: avg_series
+                .map(|i| i.thresholds.iter().map(|t| t.value).collect())
+                .unwrap_or_default(),
             ..Series::default()
         }
+    }
+
+    /// Takes the first flows' delay distributions from the run's window statistics.
+    pub fn set_delays(&mut self, w: &WindowStats) {
+        self.delays = w.flows.iter().take(DELAY_FLOWS).map(|f| f.delay.clone()).collect();
     }
 
     pub fn flows(&self) -> usize {
@@ -83,8 +94,14 @@ impl Series {
         for s in &u.samples {
             self.t.push(s.t_s);
             self.queue.push(s.queue_packets as f64);
-            if let Some(a) = s.queue_avg {
-                self.avg.push(a);
+            for (i, v) in s.series.iter().enumerate() {
+                if let Some(col) = self.named.get_mut(i) {
+                    col.push(*v);
+                }
+                let info = &self.info[i];
+                if info.group == "queue" && !info.thresholds.is_empty() {
+                    self.avg.push(*v);
+                }
             }
             self.goodput_mbps.push(s.goodput_bps / 1e6);
             for (f, v) in s.flow_goodput_bps.iter().enumerate() {
@@ -98,11 +115,18 @@ impl Series {
                 self.flow_backlog[f].push(backlog);
             }
             self.flow_queue.clone_from(&s.flow_queue);
-            if self.queue_cells.len() < s.per_queue_cells.len() {
-                self.queue_cells.resize(s.per_queue_cells.len(), Vec::new());
+            let cells: Vec<f64> = self
+                .info
+                .iter()
+                .zip(&s.series)
+                .filter(|(i, _)| i.group == "queue" && i.unit == "cells")
+                .map(|(_, v)| *v)
+                .collect();
+            if self.queue_cells.len() < cells.len() {
+                self.queue_cells.resize(cells.len(), Vec::new());
             }
-            for (q, c) in s.per_queue_cells.iter().enumerate() {
-                self.queue_cells[q].push(*c as f64);
+            for (q, c) in cells.into_iter().enumerate() {
+                self.queue_cells[q].push(c);
             }
             let means: Vec<f64> = self
                 .flow_mbps
@@ -115,27 +139,6 @@ impl Series {
             self.jfi.push(jain_index(&means));
         }
         self.drops.extend(u.drops.iter().filter(|d| d.link == 0).map(|d| (d.t_s, d.flow, d.reason)));
-        for d in &u.delays {
-            self.keep_delay(d.flow as usize, d.delay_s as f64 * 1e3);
-        }
-    }
-
-    /// Keeps every `stride`-th delay of a flow; when full, thins by half and doubles the stride.
-    fn keep_delay(&mut self, f: usize, ms: f64) {
-        self.delay_seen[f] += 1;
-        if self.delay_seen[f] % self.delay_stride[f] as u64 != 0 {
-            return;
-        }
-        let v = &mut self.delays[f];
-        v.push(ms);
-        if v.len() >= DELAYS_PER_FLOW {
-            let mut i = 0;
-            v.retain(|_| {
-                i += 1;
-                i % 2 == 0
-            });
-            self.delay_stride[f] *= 2;
-        }
     }
 
     /// Mean goodput of each flow over the samples so far, Mbit/s.
@@ -164,31 +167,22 @@ impl Series {
 
     /// Density of a flow's queueing delay at the bottleneck, in ms, with P50 and P95.
     pub fn delay_density(&self, flow: usize, hi_ms: f64) -> Option<DelayDensity> {
-        let data = &self.delays[flow];
-        if data.len() < 2 {
-            return None;
+        let h = self.delays.get(flow)?;
+        let mut ms = LogHistogram::default();
+        for (x, c) in h.density_points() {
+            ms.record_n(x * 1e3, c);
         }
-        let s = sorted(data);
         Some(DelayDensity {
-            density: kde_binned(data, 0.0, hi_ms.max(0.1), 120, 256, None),
-            p50: quantile_sorted(&s, 0.5),
-            p95: quantile_sorted(&s, 0.95),
+            density: kde_histogram(&ms, 0.0, hi_ms.max(0.1), 120)?,
+            p50: h.quantile(0.5)? * 1e3,
+            p95: h.quantile(0.95)? * 1e3,
         })
     }
 
-    /// The largest delay kept across flows, in ms.
-    pub fn max_delay_ms(&self) -> f64 {
-        self.delays.iter().flatten().copied().fold(0.0, f64::max)
-    }
-
-    /// The delay chart's x range: 1.5 × the 99th percentile over all flows, so that the
+    /// The delay chart's x range: 1.5 × the largest P99 over the flows shown, so that the
     /// start-up burst does not squeeze the steady state into a corner.
     pub fn delay_range_ms(&self) -> f64 {
-        let all: Vec<f64> = self.delays.iter().flatten().copied().collect();
-        if all.is_empty() {
-            return 0.0;
-        }
-        (1.5 * quantile_sorted(&sorted(&all), 0.99)).min(self.max_delay_ms())
+        self.delays.iter().filter_map(|h| h.quantile(0.99)).fold(0.0, f64::max) * 1.5e3
     }
 }
 
@@ -230,11 +224,12 @@ mod tests {
         let mut sc = preset("red-study", Some("red")).unwrap();
         sc.duration_s = duration;
         let mut sim = Simulation::new(&sc).unwrap();
-        let mut s = Series::new(10, 0.1, 512, false);
+        let mut s = Series::new(10, 0.1, 512, false, &sim.recorder().series_info);
         while !sim.is_finished() {
             sim.run_events(5_000);
             s.push(&sim.poll());
         }
+        s.set_delays(&sim.recorder().window);
         s
     }
 
@@ -256,7 +251,7 @@ mod tests {
         sc.duration_s = 2.0;
         let mut sim = Simulation::new(&sc).unwrap();
         sim.finish();
-        let mut b = Series::new(10, 0.1, 512, false);
+        let mut b = Series::new(10, 0.1, 512, false, &sim.recorder().series_info);
         b.push(&sim.poll());
         assert_eq!(a.queue, b.queue);
         assert_eq!(a.drops, b.drops);
@@ -266,19 +261,9 @@ mod tests {
     #[test]
     fn delay_density_marks_p50_below_p95() {
         let s = series_of(3.0);
-        let d = s.delay_density(0, s.max_delay_ms()).unwrap();
+        let d = s.delay_density(0, s.delay_range_ms()).unwrap();
         assert!(d.p50 <= d.p95);
         assert!(d.density.ys.iter().all(|y| y.is_finite() && *y >= 0.0));
-    }
-
-    #[test]
-    fn delay_samples_stay_bounded_per_flow() {
-        let mut s = Series::new(1, 0.1, 512, false);
-        for i in 0..50_000 {
-            s.keep_delay(0, i as f64);
-        }
-        assert!(s.delays[0].len() < DELAYS_PER_FLOW);
-        assert!(s.delays[0].len() > DELAYS_PER_FLOW / 4);
     }
 
     #[test]

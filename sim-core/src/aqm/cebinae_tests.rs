@@ -5,7 +5,7 @@ use crate::rng::{SimRng, StreamId};
 const LINK: Rate = Rate(100_000_000);
 
 fn cebinae() -> Cebinae {
-    Cebinae::new(&CebinaeConfig::default(), LINK)
+    Cebinae::new(&ns3_defaults(), LINK)
 }
 
 fn us(v: u64) -> SimTime {
@@ -96,7 +96,7 @@ fn cebinae_serves_the_current_round_before_the_next() {
 
 #[test]
 fn cebinae_buffer_full_drops_are_overflow() {
-    let cfg = CebinaeConfig { limit: QueueLimit::Packets(10), ..CebinaeConfig::default() };
+    let cfg = CebinaeConfig { limit: QueueLimit::Packets(10), ..ns3_defaults() };
     let mut c = Cebinae::new(&cfg, LINK);
     let d = offer(&mut c, 1, 8, us(0));
     // Each queue holds 5: the 6th packet of the current round overflows.
@@ -130,7 +130,7 @@ fn cebinae_skipping_idle_rounds_matches_stepping_through_them() {
 #[test]
 fn cebinae_occupancy_matches_the_packets_it_holds() {
     for limit in [QueueLimit::Packets(30), QueueLimit::Cells { cells: 300, cell_bytes: 160 }] {
-        let cfg = CebinaeConfig { limit, ..CebinaeConfig::default() };
+        let cfg = CebinaeConfig { limit, ..ns3_defaults() };
         let mut c = Cebinae::new(&cfg, LINK);
         let mut rng = SimRng::new(4, StreamId::Other(2));
         let mut held: BTreeMap<u32, u32> = BTreeMap::new();
@@ -170,7 +170,12 @@ fn cebinae_spec_is_tagged_cebinae_and_fills_missing_fields_with_defaults() {
     assert_eq!(spec, QueueDiscSpec::Cebinae(CebinaeConfig { tau: 0.01, ..CebinaeConfig::default() }));
     assert_eq!(spec.name(), "cebinae");
     assert_eq!(spec.limit(), QueueLimit::Cells { cells: 3000, cell_bytes: 160 });
-    let q = CebinaeConfig::default().effective_queue_limit();
+    let q = ns3_defaults().effective_queue_limit();
     assert_eq!(q, QueueLimit::Cells { cells: 1500, cell_bytes: 160 });
     assert_eq!(serde_json::from_str::<QueueDiscSpec>(&serde_json::to_string(&spec).unwrap()).unwrap(), spec);
+}
+
+/// The ns-3 attribute defaults (1 ms rounds recomputed every round) the unit tests reason in.
+fn ns3_defaults() -> CebinaeConfig {
+    CebinaeConfig { round_ms: 1.0, recompute_rounds: 1, ..CebinaeConfig::default() }
 }

@@ -11,8 +11,8 @@
 //!   Linux `backlog <= mtu`); ns-3 tests `bytes < MinBytes` with MinBytes = 1500.
 //! - time in nanoseconds; Linux and ns-3 count in 1.024 µs units.
 
-use super::limit::Occupancy;
-use super::{DropReason, QItem, QdiscCtx, QueueLimit};
+use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
+use crate::params::{Algorithm, Checker, Described, Field, Kind, Range};
 use crate::time::{SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -21,7 +21,7 @@ use std::collections::VecDeque;
 /// `CoDelQueueDisc` defaults to 1500 packets), target 5 ms, interval 100 ms, MTU 1514 bytes
 /// (Linux `psched_mtu` of an Ethernet device; ns-3's `MinBytes` is 1500).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct CodelConfig {
     /// Hard buffer limit; arrivals beyond it are tail-dropped (DropReason::Overflow).
     pub limit: QueueLimit,
@@ -36,6 +36,67 @@ pub struct CodelConfig {
 impl Default for CodelConfig {
     fn default() -> Self {
         CodelConfig { limit: QueueLimit::Packets(1000), target_ms: 5.0, interval_ms: 100.0, mtu_bytes: 1514 }
+    }
+}
+
+/// Target and interval as CoDel and FQ-CoDel describe them (RFC 8289 §4.3-§4.4).
+pub const TARGET_MS: Field = Field::new(
+    "target_ms",
+    "Target",
+    "ms",
+    Kind::Float(Range::closed(0.001, 60_000.0)),
+    "Acceptable standing queue delay (RFC 8289: 5 ms); less than the interval.",
+);
+pub const INTERVAL_MS: Field = Field::new(
+    "interval_ms",
+    "Interval",
+    "ms",
+    Kind::Float(Range::closed(0.001, 60_000.0)),
+    "Sojourn must stay above target this long before dropping starts (100 ms).",
+);
+pub const MTU_BYTES: Field = Field::new(
+    "mtu_bytes",
+    "MTU",
+    "bytes",
+    Kind::Int(Range::closed(64.0, 65_535.0)),
+    "No drop while at most this many bytes are queued.",
+);
+
+/// RFC 8289 §4.4: the target is a fraction of the interval (5-10 %), never above it.
+pub fn check_target_below_interval(c: &mut Checker, target_ms: f64, interval_ms: f64) {
+    if target_ms.is_finite() && interval_ms.is_finite() && target_ms >= interval_ms {
+        c.push("target_ms", target_ms, format!("more than 0, less than interval_ms = {interval_ms} ms"));
+    }
+}
+
+impl Described for CodelConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "codel",
+        label: "CoDel",
+        help: "Controlled Delay (RFC 8289): drops at dequeue once the sojourn time stays above target for an interval.",
+        fields: &[
+            Field::new("limit", "Buffer", "", Kind::Limit, "Hard limit; arrivals beyond it are tail-dropped."),
+            TARGET_MS,
+            INTERVAL_MS,
+            MTU_BYTES,
+        ],
+        flavours: &[],
+    };
+
+    fn check_more(&self, c: &mut Checker) {
+        check_target_below_interval(c, self.target_ms, self.interval_ms);
+    }
+}
+
+impl DiscConfig for CodelConfig {
+    fn build(&self, _cx: BuildCx) -> Box<dyn QueueDisc> {
+        Box::new(Codel::new(self))
+    }
+    fn limit(&self) -> QueueLimit {
+        self.limit
+    }
+    fn set_limit(&mut self, limit: QueueLimit, _packet_bytes: u32) {
+        self.limit = limit;
     }
 }
 
@@ -271,6 +332,21 @@ impl Codel {
 
     pub fn state(&self) -> &CodelState {
         &self.state
+    }
+}
+
+impl QueueDisc for Codel {
+    fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
+        Codel::enqueue(self, item, cx)
+    }
+    fn dequeue(&mut self, cx: &mut QdiscCtx) -> Option<QItem> {
+        Codel::dequeue(self, cx)
+    }
+    fn occupancy(&self) -> Occupancy {
+        self.fifo.occ
+    }
+    fn limit(&self) -> QueueLimit {
+        self.cfg.limit
     }
 }
 

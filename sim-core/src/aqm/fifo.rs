@@ -1,8 +1,37 @@
 //! Tail-drop FIFO: accept while the limit allows, drop arrivals when full.
 
-use super::{DropReason, QItem, QdiscCtx, QueueLimit};
-use crate::aqm::limit::Occupancy;
+use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
+use crate::params::{Algorithm, Described, Field, Kind};
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FifoConfig {
+    pub limit: QueueLimit,
+}
+
+impl Described for FifoConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "fifo",
+        label: "FIFO",
+        help: "Tail drop: packets wait in arrival order and arrivals are dropped when the buffer is full.",
+        fields: &[Field::new("limit", "Buffer", "", Kind::Limit, "Packets, bytes or cells the queue holds.")],
+        flavours: &[],
+    };
+}
+
+impl DiscConfig for FifoConfig {
+    fn build(&self, _cx: BuildCx) -> Box<dyn QueueDisc> {
+        Box::new(Fifo::new(self.limit))
+    }
+    fn limit(&self) -> QueueLimit {
+        self.limit
+    }
+    fn set_limit(&mut self, limit: QueueLimit, _packet_bytes: u32) {
+        self.limit = limit;
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Fifo {
@@ -15,8 +44,10 @@ impl Fifo {
     pub fn new(limit: QueueLimit) -> Fifo {
         Fifo { limit, q: VecDeque::new(), occ: Occupancy::default() }
     }
+}
 
-    pub fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
+impl QueueDisc for Fifo {
+    fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
         if !self.limit.admits(&self.occ, item.bytes) {
             cx.drop(item, DropReason::Overflow, false);
             return false;
@@ -26,17 +57,17 @@ impl Fifo {
         true
     }
 
-    pub fn dequeue(&mut self) -> Option<QItem> {
+    fn dequeue(&mut self, _cx: &mut QdiscCtx) -> Option<QItem> {
         let item = self.q.pop_front()?;
         self.occ.remove(item.bytes, self.limit.cells_of(item.bytes));
         Some(item)
     }
 
-    pub fn occupancy(&self) -> Occupancy {
+    fn occupancy(&self) -> Occupancy {
         self.occ
     }
 
-    pub fn limit(&self) -> QueueLimit {
+    fn limit(&self) -> QueueLimit {
         self.limit
     }
 }
@@ -58,10 +89,10 @@ mod tests {
         assert!(f.enqueue(item(1), &mut cx));
         assert!(f.enqueue(item(2), &mut cx));
         assert!(!f.enqueue(item(3), &mut cx));
+        assert_eq!(f.dequeue(&mut cx).map(|i| i.id), Some(1));
+        assert_eq!(f.dequeue(&mut cx).map(|i| i.id), Some(2));
+        assert_eq!(f.dequeue(&mut cx), None);
         assert_eq!(drops.len(), 1);
         assert_eq!(drops[0].reason, DropReason::Overflow);
-        assert_eq!(f.dequeue().map(|i| i.id), Some(1));
-        assert_eq!(f.dequeue().map(|i| i.id), Some(2));
-        assert_eq!(f.dequeue(), None);
     }
 }

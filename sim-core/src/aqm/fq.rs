@@ -10,14 +10,14 @@
 //! "longest queue drop" with drop-from-front (Suter et al. 1998), as FQ-CoDel also does.
 
 use super::codel::PacketFifo;
-use super::limit::Occupancy;
-use super::{DropReason, QItem, QdiscCtx, QueueLimit};
+use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
+use crate::params::{Algorithm, Described, Field, Kind, Range};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
 /// Ideal-FQ parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct FqConfig {
     /// Buffer shared by all flow queues (default 100 packets, as the FIFO's default).
     pub limit: QueueLimit,
@@ -28,6 +28,44 @@ pub struct FqConfig {
 impl Default for FqConfig {
     fn default() -> Self {
         FqConfig { limit: QueueLimit::default(), quantum_bytes: 1514 }
+    }
+}
+
+impl Described for FqConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "fq",
+        label: "Ideal FQ",
+        help:
+            "One queue per flow served by deficit round robin: the fairness upper bound of Warbler's Fig. 11.",
+        fields: &[
+            Field::new(
+                "limit",
+                "Buffer",
+                "",
+                Kind::Limit,
+                "Shared by all flow queues; on overflow the longest loses its head.",
+            ),
+            Field::new(
+                "quantum_bytes",
+                "Quantum",
+                "bytes",
+                Kind::Int(Range::closed(64.0, 1e6)),
+                "DRR credit per round (one MTU, 1514).",
+            ),
+        ],
+        flavours: &[],
+    };
+}
+
+impl DiscConfig for FqConfig {
+    fn build(&self, _cx: BuildCx) -> Box<dyn QueueDisc> {
+        Box::new(Fq::new(self))
+    }
+    fn limit(&self) -> QueueLimit {
+        self.limit
+    }
+    fn set_limit(&mut self, limit: QueueLimit, _packet_bytes: u32) {
+        self.limit = limit;
     }
 }
 
@@ -161,6 +199,21 @@ impl Fq {
     /// Bytes queued for `flow` (0 for a flow never seen).
     pub fn flow_bytes(&self, flow: u32) -> u64 {
         self.index.get(&flow).map_or(0, |&i| self.queues[i as usize].fifo.occ.bytes)
+    }
+}
+
+impl QueueDisc for Fq {
+    fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
+        Fq::enqueue(self, item, cx)
+    }
+    fn dequeue(&mut self, _cx: &mut QdiscCtx) -> Option<QItem> {
+        Fq::dequeue(self)
+    }
+    fn occupancy(&self) -> Occupancy {
+        self.occ
+    }
+    fn limit(&self) -> QueueLimit {
+        self.cfg.limit
     }
 }
 

@@ -9,16 +9,19 @@
 //!   own queue);
 //! - Linux's 32 MB `memory_limit` is not modelled: the limit is `limit` alone.
 
-use super::codel::{CodelParams, CodelQueue, CodelState, PacketFifo};
-use super::limit::Occupancy;
-use super::{DropReason, QItem, QdiscCtx, QueueLimit};
+use super::codel::{
+    check_target_below_interval, CodelParams, CodelQueue, CodelState, PacketFifo, INTERVAL_MS, MTU_BYTES,
+    TARGET_MS,
+};
+use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
+use crate::params::{Algorithm, Checker, Described, Field, Kind, Range};
 use crate::rng::{splitmix64, SimRng};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// FQ-CoDel parameters. Defaults are Linux's and ns-3's (RFC 8290 §5.1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct FqCodelConfig {
     /// Total buffer (Linux `limit`, 10240 packets). Overflow drops from the fattest queue.
     pub limit: QueueLimit,
@@ -47,6 +50,41 @@ impl Default for FqCodelConfig {
             mtu_bytes: 1514,
             drop_batch: 64,
         }
+    }
+}
+
+impl Described for FqCodelConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "fq_codel",
+        label: "FQ-CoDel",
+        help: "FlowQueue-CoDel (RFC 8290): flows hashed into queues, each under CoDel, served by DRR with new flows first.",
+        fields: &[
+            Field::new("limit", "Buffer", "", Kind::Limit, "Total buffer; on overflow the fattest queue loses packets."),
+            // Linux accepts 1 to 65536 flow queues and a quantum of at least 256 bytes.
+            Field::new("flows", "Flow queues", "", Kind::Int(Range::closed(1.0, 65_536.0)), "Hash buckets (RFC 8290: 1024)."),
+            Field::new("quantum_bytes", "Quantum", "bytes", Kind::Int(Range::closed(256.0, 1e6)), "DRR credit per round (one MTU, 1514)."),
+            Field::new("drop_batch", "Drop batch", "packets", Kind::Int(Range::closed(1.0, 65_536.0)), "On overflow, drop up to this many from the fattest queue (64)."),
+            TARGET_MS,
+            INTERVAL_MS,
+            MTU_BYTES,
+        ],
+        flavours: &[],
+    };
+
+    fn check_more(&self, c: &mut Checker) {
+        check_target_below_interval(c, self.target_ms, self.interval_ms);
+    }
+}
+
+impl DiscConfig for FqCodelConfig {
+    fn build(&self, cx: BuildCx) -> Box<dyn QueueDisc> {
+        Box::new(FqCodel::new(self, cx.rng))
+    }
+    fn limit(&self) -> QueueLimit {
+        self.limit
+    }
+    fn set_limit(&mut self, limit: QueueLimit, _packet_bytes: u32) {
+        self.limit = limit;
     }
 }
 
@@ -250,6 +288,21 @@ impl FqCodel {
 
     pub fn stats(&self) -> FqCodelStats {
         self.stats
+    }
+}
+
+impl QueueDisc for FqCodel {
+    fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
+        FqCodel::enqueue(self, item, cx)
+    }
+    fn dequeue(&mut self, cx: &mut QdiscCtx) -> Option<QItem> {
+        FqCodel::dequeue(self, cx)
+    }
+    fn occupancy(&self) -> Occupancy {
+        self.occ
+    }
+    fn limit(&self) -> QueueLimit {
+        self.cfg.limit
     }
 }
 

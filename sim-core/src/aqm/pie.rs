@@ -14,16 +14,17 @@
 //!
 //! Where the RFC, Linux and ns-3 differ, the choice is noted next to the code.
 
-use super::limit::Occupancy;
-use super::{DropReason, QItem, QdiscCtx, QueueLimit};
+use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
+use crate::params::{Algorithm, Described, Field, Kind, Range};
 use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
+use crate::trace::SeriesInfo;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// PIE parameters. Defaults are RFC 8033's (limit and mean packet size: ns-3's).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct PieConfig {
     /// Hard buffer limit (ns-3 `MaxSize`, 1000 packets); tail drops above it.
     pub limit: QueueLimit,
@@ -63,6 +64,40 @@ impl Default for PieConfig {
             derandomize: false,
             mean_pkt_size_bytes: 1000,
         }
+    }
+}
+
+impl Described for PieConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "pie",
+        label: "PIE",
+        help: "Proportional Integral controller Enhanced (RFC 8033): drops at enqueue with a probability steered by the queueing delay.",
+        fields: &[
+            Field::new("limit", "Buffer", "", Kind::Limit, "Hard limit; tail drops above it (ns-3: 1000 packets)."),
+            Field::new("target_ms", "Target", "ms", Kind::Float(Range::closed(0.001, 60_000.0)), "Queueing delay PIE steers towards (15 ms)."),
+            // Below 1 µs the lazy update loop would run a billion periods per simulated second.
+            Field::new("tupdate_ms", "Update period", "ms", Kind::Float(Range::closed(0.001, 60_000.0)), "How often the drop probability is recomputed (15 ms)."),
+            Field::new("alpha", "α", "Hz", Kind::Float(Range::above(0.0, 1_000.0)), "Gain on the distance from target (0.125)."),
+            Field::new("beta", "β", "Hz", Kind::Float(Range::closed(0.0, 1_000.0)), "Gain on the delay trend (1.25)."),
+            Field::new("max_burst_ms", "Max burst", "ms", Kind::Float(Range::closed(0.0, 60_000.0)), "Bursts this long pass without drops (150 ms)."),
+            Field::new("dq_threshold_bytes", "Rate threshold", "bytes", Kind::Int(Range::closed(64.0, 1_073_741_824.0)), "Departure-rate measurement needs this much queued (16 KiB)."),
+            Field::new("use_dequeue_rate_estimator", "Departure-rate estimate", "", Kind::Bool, "RFC 8033 §5.2 delay from queue/rate; off = sojourn time (Linux)."),
+            Field::new("derandomize", "Derandomize", "", Kind::Bool, "RFC 8033 §5.4: accumulate probability to space drops."),
+            Field::new("mean_pkt_size_bytes", "Mean packet size", "bytes", Kind::Int(Range::closed(1.0, 65_535.0)), "Used by the small-queue safeguard."),
+        ],
+        flavours: &[],
+    };
+}
+
+impl DiscConfig for PieConfig {
+    fn build(&self, cx: BuildCx) -> Box<dyn QueueDisc> {
+        Box::new(Pie::new(self, cx.rng))
+    }
+    fn limit(&self) -> QueueLimit {
+        self.limit
+    }
+    fn set_limit(&mut self, limit: QueueLimit, _packet_bytes: u32) {
+        self.limit = limit;
     }
 }
 
@@ -299,6 +334,28 @@ impl Pie {
     /// Remaining burst allowance, seconds.
     pub fn burst_allowance_s(&self) -> f64 {
         self.burst_allowance
+    }
+}
+
+impl QueueDisc for Pie {
+    fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
+        Pie::enqueue(self, item, cx)
+    }
+    fn dequeue(&mut self, cx: &mut QdiscCtx) -> Option<QItem> {
+        Pie::dequeue(self, cx.now)
+    }
+    fn occupancy(&self) -> Occupancy {
+        self.occ
+    }
+    fn limit(&self) -> QueueLimit {
+        self.cfg.limit
+    }
+    /// The drop probability as of the last packet event (updates are applied lazily).
+    fn series(&self) -> Vec<SeriesInfo> {
+        vec![SeriesInfo::new("pie.p", "PIE drop probability", "probability", "aqm")]
+    }
+    fn sample_series(&self, out: &mut Vec<f64>) {
+        out.push(self.drop_prob);
     }
 }
 

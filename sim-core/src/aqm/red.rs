@@ -4,16 +4,17 @@
 //! Every choice below follows ns-3's `red-queue-disc.cc` (the implementation the RED study
 //! ran); where ns-3 departs from the papers the choice is a parameter of [`RedConfig`].
 
-use super::limit::Occupancy;
-use super::{DropReason, QItem, QdiscCtx, QueueLimit};
+use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
+use crate::params::{Algorithm, Checker, Described, Field, Flavour, Kind, Range};
 use crate::rng::SimRng;
 use crate::time::{Rate, SimDuration, SimTime};
+use crate::trace::SeriesInfo;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// RED parameters. Defaults are ns-3's attribute defaults.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct RedConfig {
     /// Hard buffer limit (ns-3 `MaxSize`, default 25 packets). Thresholds use its unit.
     pub limit: QueueLimit,
@@ -76,6 +77,72 @@ impl Default for RedConfig {
             link_bandwidth_bps: None,
             gentle_slope_from_initial_max_p: true,
         }
+    }
+}
+
+const UNIT: Range = Range::closed(0.0, 1.0);
+const PROB: Range = Range::above(0.0, 1.0);
+
+impl Described for RedConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "red",
+        label: "RED",
+        help: "Random Early Detection with ns-3's RedQueueDisc semantics; Gentle and Adaptive (ARED) are switches.",
+        fields: &[
+            Field::new("limit", "Buffer", "", Kind::Limit, "Hard limit; the thresholds use its unit."),
+            Field::new("min_th", "minTh", "", Kind::Float(Range::closed(0.0, 1e12)), "Average queue where early drops start."),
+            Field::new("max_th", "maxTh", "", Kind::Float(Range::closed(0.0, 1e12)), "Average queue where the drop probability reaches max_p."),
+            Field::new("max_p", "max_p", "", Kind::Float(PROB), "Drop probability at maxTh (ns-3: 1/LInterm = 0.02)."),
+            Field::new("queue_weight", "w_q", "", Kind::OptFloat(PROB), "EWMA weight of the average; empty = 1 − exp(−1/C), C the link's packets/s."),
+            Field::new("gentle", "Gentle", "", Kind::Bool, "Probability rises from max_p to 1 over [maxTh, 2·maxTh) instead of jumping to 1."),
+            Field::new("wait", "Wait", "", Kind::Bool, "Space drops out: no drop until count·p_b ≥ 1 (ns-3 default)."),
+            Field::new("adaptive", "Adaptive (ARED)", "", Kind::Bool, "Adapt max_p every interval to keep the average in the target band."),
+            Field::new("adaptive_auto_params", "ARED resets thresholds", "", Kind::Bool, "ns-3 behaviour: with ARED on, minTh, maxTh and w_q are set automatically whatever is typed here."),
+            Field::new("interval_s", "ARED interval", "s", Kind::Float(Range::closed(1e-6, 3600.0)), "How often max_p may change."),
+            Field::new("alpha", "ARED α", "", Kind::Float(PROB), "Additive increase of max_p (capped at max_p/4)."),
+            Field::new("beta", "ARED β", "", Kind::Float(PROB), "Multiplicative decrease of max_p."),
+            Field::new("top", "ARED top", "", Kind::Float(PROB), "Upper bound of max_p."),
+            Field::new("bottom", "ARED bottom", "", Kind::OptFloat(UNIT), "Lower bound of max_p; empty = min(0.01, 1/BDP in packets)."),
+            Field::new("target_delay_s", "Target delay", "s", Kind::Float(Range::closed(1e-6, 60.0)), "Sets ARED's automatic minTh = max(5, delay·C/2)."),
+            Field::new("rtt_s", "Assumed RTT", "s", Kind::Float(Range::closed(1e-6, 60.0)), "RTT for the automatic bottom (ns-3 Rtt, 100 ms)."),
+            Field::new("mean_pkt_size_bytes", "Mean packet size", "bytes", Kind::Int(Range::closed(1.0, 65_535.0)), "Used for idle-time decay and byte mode (ns-3 MeanPktSize)."),
+            Field::new("link_bandwidth_bps", "Link bandwidth", "bit/s", Kind::OptInt(Range::closed(1_000.0, 4e11)), "Rate RED assumes; empty = the link's own rate."),
+            Field::new("gentle_slope_from_initial_max_p", "Gentle slope fixed at start", "", Kind::Bool, "ns-3 behaviour: the gentle ramp keeps the initial max_p even while ARED adapts it."),
+        ],
+        flavours: &[
+            Flavour { key: "red", label: "RED", flags: &[("adaptive", false), ("gentle", false)] },
+            Flavour { key: "ared", label: "Adaptive RED", flags: &[("adaptive", true), ("gentle", false)] },
+            Flavour { key: "gentle", label: "Gentle RED", flags: &[("adaptive", false), ("gentle", true)] },
+        ],
+    };
+
+    fn check_more(&self, c: &mut Checker) {
+        let auto = self.adaptive && self.adaptive_auto_params;
+        let both_zero = self.min_th == 0.0 && self.max_th == 0.0;
+        if !auto && !both_zero && self.max_th.is_finite() && self.max_th <= self.min_th {
+            c.push(
+                "max_th",
+                self.max_th,
+                format!("more than min_th = {} (or both 0 for automatic)", self.min_th),
+            );
+        }
+        if let Some(b) = self.bottom {
+            if b > self.top {
+                c.push("bottom", b, format!("0 to top = {}", self.top));
+            }
+        }
+    }
+}
+
+impl DiscConfig for RedConfig {
+    fn build(&self, cx: BuildCx) -> Box<dyn QueueDisc> {
+        Box::new(Red::new(self, cx.link_rate, cx.rng))
+    }
+    fn limit(&self) -> QueueLimit {
+        self.limit
+    }
+    fn set_limit(&mut self, limit: QueueLimit, _packet_bytes: u32) {
+        self.limit = limit;
     }
 }
 
@@ -358,6 +425,31 @@ impl Red {
 
     pub fn queue_weight(&self) -> f64 {
         self.qw
+    }
+}
+
+impl QueueDisc for Red {
+    fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
+        Red::enqueue(self, item, cx)
+    }
+    fn dequeue(&mut self, cx: &mut QdiscCtx) -> Option<QItem> {
+        Red::dequeue(self, cx.now)
+    }
+    fn occupancy(&self) -> Occupancy {
+        self.occ
+    }
+    fn limit(&self) -> QueueLimit {
+        self.cfg.limit
+    }
+    /// The EWMA average with the thresholds actually applied (after ARED's reset): the
+    /// zones between them are the study's Table 7.
+    fn series(&self) -> Vec<SeriesInfo> {
+        let (lo, hi) = (self.min_th, self.max_th);
+        vec![SeriesInfo::new("red.avg", "EWMA average", self.cfg.limit.unit_name(), "queue")
+            .with_thresholds(&[(lo, "minTh"), (hi, "maxTh"), (2.0 * hi, "2·maxTh")])]
+    }
+    fn sample_series(&self, out: &mut Vec<f64>) {
+        out.push(self.avg);
     }
 }
 

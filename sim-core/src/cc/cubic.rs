@@ -4,12 +4,14 @@
 //! approximates Linux QUICKACK that way) and HyStart is ns-3's: ACK-train and delay-increase
 //! detection once cwnd ≥ 16 segments.
 
-use super::{AckSample, CcMetrics, CongState, CongestionControl, CongestionKind, Tcb};
+use super::{AckSample, CcMetrics, CcaConfig, CongState, CongestionControl, CongestionKind, Tcb};
+use crate::params::{Algorithm, Checker, Described, Field, Kind, Range};
+use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct CubicConfig {
     /// C in W_cubic(t) = C(t − K)³ + W_max (RFC 9438 §4.2), segments/s³.
     pub c: f64,
@@ -48,6 +50,113 @@ impl Default for CubicConfig {
             hystart_delay_divisor: 1,
             cubic_delta_ms: 10.0,
         }
+    }
+}
+
+const MS: Range = Range::closed(0.0, 60_000.0);
+
+impl Described for CubicConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "cubic",
+        label: "CUBIC",
+        help: "RFC 9438's cubic window growth with ns-3's byte-counting slow start and HyStart.",
+        fields: &[
+            Field::new("c", "C", "", Kind::Float(Range::above(0.0, 100.0)), "Cubic scaling constant (0.4)."),
+            Field::new(
+                "beta",
+                "β",
+                "",
+                Kind::Float(Range::above(0.0, 0.999)),
+                "Multiplicative decrease (0.7).",
+            ),
+            Field::new(
+                "fast_convergence",
+                "Fast convergence",
+                "",
+                Kind::Bool,
+                "Release bandwidth faster when W_max shrinks (§4.7).",
+            ),
+            Field::new(
+                "tcp_friendliness",
+                "Reno-friendly region",
+                "",
+                Kind::Bool,
+                "Never slower than Reno would be (§4.3).",
+            ),
+            Field::new(
+                "hystart",
+                "HyStart",
+                "",
+                Kind::Bool,
+                "Leave slow start on an ACK train or a delay rise (ns-3).",
+            ),
+            Field::new(
+                "hystart_low_window_segments",
+                "HyStart low window",
+                "segments",
+                Kind::Int(Range::closed(2.0, 1e6)),
+                "HyStart acts only above this window (16).",
+            ),
+            Field::new(
+                "hystart_min_samples",
+                "HyStart samples",
+                "",
+                Kind::Int(Range::closed(1.0, 1000.0)),
+                "RTT samples per round before the delay test (8).",
+            ),
+            Field::new(
+                "hystart_ack_delta_ms",
+                "HyStart ACK gap",
+                "ms",
+                Kind::Float(MS),
+                "ACKs closer than this form a train (2 ms).",
+            ),
+            Field::new(
+                "hystart_delay_min_ms",
+                "HyStart delay min",
+                "ms",
+                Kind::Float(MS),
+                "Lower clamp of the delay threshold (4 ms).",
+            ),
+            Field::new(
+                "hystart_delay_max_ms",
+                "HyStart delay max",
+                "ms",
+                Kind::Float(MS),
+                "Upper clamp of the delay threshold (ns-3 1000 ms, Linux 16 ms).",
+            ),
+            Field::new(
+                "hystart_delay_divisor",
+                "HyStart divisor",
+                "",
+                Kind::Int(Range::closed(1.0, 64.0)),
+                "Threshold = delay_min / divisor (ns-3 1, Linux 8).",
+            ),
+            Field::new(
+                "cubic_delta_ms",
+                "Epoch delay guard",
+                "ms",
+                Kind::Float(MS),
+                "Delay samples this soon after an epoch starts are ignored (ns-3 CubicDelta, 10 ms).",
+            ),
+        ],
+        flavours: &[],
+    };
+
+    fn check_more(&self, c: &mut Checker) {
+        if self.hystart_delay_max_ms < self.hystart_delay_min_ms {
+            c.push(
+                "hystart_delay_max_ms",
+                self.hystart_delay_max_ms,
+                format!("at least hystart_delay_min_ms = {} ms", self.hystart_delay_min_ms),
+            );
+        }
+    }
+}
+
+impl CcaConfig for CubicConfig {
+    fn build(&self, _rng: SimRng) -> Result<Box<dyn CongestionControl>, String> {
+        Ok(Box::new(Cubic::new(self.clone())))
     }
 }
 
@@ -217,10 +326,6 @@ impl Cubic {
 }
 
 impl CongestionControl for Cubic {
-    fn name(&self) -> &'static str {
-        "cubic"
-    }
-
     fn init(&mut self, tcb: &mut Tcb, now: SimTime) {
         self.hystart_reset(tcb, now);
     }
@@ -278,7 +383,7 @@ impl CongestionControl for Cubic {
     }
 
     fn metrics(&self) -> CcMetrics {
-        CcMetrics { w_max_segments: Some(self.w_max), ..CcMetrics::default() }
+        CcMetrics::default().with("w_max_segments", Some(self.w_max))
     }
 }
 

@@ -15,106 +15,40 @@ pub mod vegas;
 
 pub use bbr::{Bbr, BbrConfig, BbrMode};
 pub use cubic::{Cubic, CubicConfig};
-pub use new_reno::NewReno;
+pub use new_reno::{NewReno, NewRenoConfig};
 pub use vegas::{Vegas, VegasConfig};
 
 use crate::rng::{SimRng, StreamId};
-pub use crate::tcp::rate::RateSample;
-use crate::time::{Rate, SimDuration, SimTime};
-use serde::{Deserialize, Serialize};
+pub use crate::tcb::{AckSample, CongState, CongestionKind, RateSample, Tcb};
+use crate::time::{Rate, SimTime};
+use serde::Serialize;
+use std::fmt::Debug;
 
-/// Loss-recovery state of the sender (the Linux/ns-3 congestion state machine).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CongState {
-    Open,
-    /// Duplicate ACKs seen, not yet enough to declare a loss.
-    Disorder,
-    /// Fast recovery after a loss detected by duplicate ACKs / SACK.
-    Recovery,
-    /// Recovery after a retransmission timeout.
-    Loss,
+/// A snapshot of an algorithm's internals for traces and the UI: a mode, if it has a state
+/// machine, and named values (CUBIC's `w_max_segments`, Vegas' `base_rtt_ms`, BBR's
+/// `btl_bw_bps`...). A new algorithm adds names, not fields.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CcMetrics {
+    pub mode: Option<&'static str>,
+    pub values: Vec<(&'static str, f64)>,
 }
 
-/// What signalled congestion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CongestionKind {
-    /// Three duplicate ACKs or SACK-detected loss.
-    DupAck,
-    /// Retransmission timeout.
-    Rto,
-}
+impl CcMetrics {
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.values.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+    }
 
-/// The sender state congestion control reads and writes (ns-3 `TcpSocketState`).
-#[derive(Clone, Debug)]
-pub struct Tcb {
-    /// Congestion window in bytes.
-    pub cwnd: u32,
-    /// Slow-start threshold in bytes.
-    pub ssthresh: u32,
-    /// Sender maximum segment size (payload bytes).
-    pub mss: u32,
-    pub state: CongState,
-    /// Bytes in flight (RFC 6675 pipe) after the current ACK was applied.
-    pub bytes_in_flight: u32,
-    /// Highest segment index sent so far plus one.
-    pub high_tx: u32,
-    /// Cumulative ACK of the current ACK (next segment expected by the receiver).
-    pub last_acked: u32,
-    /// True when the window, not the application or the peer, limits sending.
-    pub cwnd_limited: bool,
-    pub srtt: Option<SimDuration>,
-    pub min_rtt: Option<SimDuration>,
-}
-
-impl Tcb {
-    pub fn cwnd_segments(&self) -> u32 {
-        self.cwnd / self.mss.max(1)
+    /// Adds `name` when the value exists.
+    pub fn with(mut self, name: &'static str, v: Option<f64>) -> CcMetrics {
+        if let Some(v) = v {
+            self.values.push((name, v));
+        }
+        self
     }
 }
 
-/// An ACK as congestion control sees it.
-#[derive(Clone, Copy, Debug)]
-pub struct AckSample {
-    pub now: SimTime,
-    /// Segments newly acknowledged (cumulatively or by SACK).
-    pub segments_acked: u32,
-    /// RTT passed to the algorithm: ns-3 hands `PktsAcked` the smoothed RTT.
-    pub rtt: Option<SimDuration>,
-    /// The latest RTT sample (what Linux hands its algorithms).
-    pub latest_rtt: Option<SimDuration>,
-}
-
-/// A snapshot of an algorithm's internals for traces and the UI; fields an algorithm does
-/// not have stay `None`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct CcMetrics {
-    /// CUBIC W_max in segments.
-    pub w_max_segments: Option<f64>,
-    /// Vegas BaseRTT (smallest RTT seen) in ms.
-    pub base_rtt_ms: Option<f64>,
-    /// Vegas diff (segments queued) at the last once-per-RTT decision.
-    pub vegas_diff_segments: Option<u32>,
-    /// BBR state machine mode.
-    pub bbr_mode: Option<BbrMode>,
-    /// BBR bottleneck-bandwidth estimate (BtlBw), bit/s of payload.
-    pub btl_bw_bps: Option<f64>,
-    /// BBR round-trip propagation estimate (RTprop) in ms.
-    pub rt_prop_ms: Option<f64>,
-    pub pacing_gain: Option<f64>,
-    pub cwnd_gain: Option<f64>,
-    /// Pacing rate the algorithm asks for, bit/s.
-    pub pacing_rate_bps: Option<f64>,
-    /// Times BBR entered ProbeRTT.
-    pub probe_rtt_count: Option<u32>,
-    /// BBR packet-timed round trips so far.
-    pub round_count: Option<u64>,
-}
-
 /// The hooks an algorithm may implement. Every hook has a default that does nothing.
-pub trait CongestionControl {
-    fn name(&self) -> &'static str;
+pub trait CongestionControl: Debug + Send {
     fn init(&mut self, _tcb: &mut Tcb, _now: SimTime) {}
     /// Every ACK that acknowledges data, in any state (ns-3 `PktsAcked`).
     fn on_ack(&mut self, _tcb: &mut Tcb, _ack: &AckSample) {}
@@ -148,14 +82,20 @@ pub trait CongestionControl {
     }
 }
 
-/// Choice of congestion control, as scenarios carry it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum CcaSpec {
-    NewReno,
-    Cubic(CubicConfig),
-    Vegas(VegasConfig),
-    Bbr(BbrConfig),
+/// How an algorithm's configuration builds it.
+pub trait CcaConfig: Debug {
+    /// `rng` is the flow's own stream, derived from (scenario seed, flow id).
+    fn build(&self, rng: SimRng) -> Result<Box<dyn CongestionControl>, String>;
+}
+
+crate::registry! {
+    /// Choice of congestion control, as scenarios carry it (`{"type": "cubic", ...}`).
+    pub enum CcaSpec as "congestion control": dyn CcaConfig {
+        NewReno(NewRenoConfig),
+        Cubic(CubicConfig),
+        Vegas(VegasConfig),
+        Bbr(BbrConfig),
+    }
 }
 
 impl Default for CcaSpec {
@@ -165,89 +105,56 @@ impl Default for CcaSpec {
 }
 
 impl CcaSpec {
-    /// Builds the algorithm with a fixed random stream (seed 0, flow 0); a simulation uses
-    /// [`CcaSpec::build_with_rng`] with the flow's own stream.
-    pub fn build(&self) -> Cca {
-        self.build_with_rng(SimRng::new(0, StreamId::Flow(0)))
-    }
-
-    /// Builds the algorithm; `rng` is the flow's random stream, derived from (scenario seed,
-    /// flow id). Only BBR draws from it (its first ProbeBW phase).
-    pub fn build_with_rng(&self, rng: SimRng) -> Cca {
-        match self {
-            CcaSpec::NewReno => Cca::NewReno(NewReno::default()),
-            CcaSpec::Cubic(c) => Cca::Cubic(Cubic::new(c.clone())),
-            CcaSpec::Vegas(c) => Cca::Vegas(Vegas::new(c.clone())),
-            CcaSpec::Bbr(c) => Cca::Bbr(Box::new(Bbr::new(c.clone(), rng))),
-        }
-    }
-
-    pub fn name(&self) -> &'static str {
-        match self {
-            CcaSpec::NewReno => "newreno",
-            CcaSpec::Cubic(_) => "cubic",
-            CcaSpec::Vegas(_) => "vegas",
-            CcaSpec::Bbr(_) => "bbr",
-        }
+    /// Builds the algorithm with a fixed random stream (seed 0, flow 0), for tests and
+    /// tools; a simulation gives each flow its own stream through its [`CcFactory`].
+    pub fn build(&self) -> Box<dyn CongestionControl> {
+        self.get().build(SimRng::new(0, StreamId::Flow(0))).expect("a registered algorithm builds")
     }
 }
 
-/// A built algorithm (static dispatch).
-#[derive(Clone, Debug)]
-pub enum Cca {
-    NewReno(NewReno),
-    Cubic(Cubic),
-    Vegas(Vegas),
-    /// Boxed: BBR carries its random stream and filters.
-    Bbr(Box<Bbr>),
+/// Builds each flow's congestion control (quinn's `ControllerFactory`): the default builds
+/// from the scenario's spec; a trainer passes one that hands every flow a shared policy.
+pub trait CcFactory {
+    fn build(&self, flow: u32, spec: &CcaSpec, rng: SimRng) -> Result<Box<dyn CongestionControl>, String>;
 }
 
-macro_rules! dispatch {
-    ($self:ident, $cc:ident => $e:expr) => {
-        match $self {
-            Cca::NewReno($cc) => $e,
-            Cca::Cubic($cc) => $e,
-            Cca::Vegas($cc) => $e,
-            Cca::Bbr($cc) => $e,
+/// Builds every flow's controller from its spec alone.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SpecFactory;
+
+impl CcFactory for SpecFactory {
+    fn build(&self, _flow: u32, spec: &CcaSpec, rng: SimRng) -> Result<Box<dyn CongestionControl>, String> {
+        spec.get().build(rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::Checker;
+
+    #[test]
+    fn every_registered_cca_round_trips_validates_its_defaults_and_builds() {
+        for a in CcaSpec::FAMILY.members {
+            let spec = CcaSpec::default_for(a.tag).unwrap();
+            let json = serde_json::to_string(&spec).unwrap();
+            assert_eq!(serde_json::from_str::<CcaSpec>(&json).unwrap(), spec, "{json}");
+            let mut c = Checker::new();
+            spec.check(&mut c);
+            assert_eq!(c.errors(), &[], "{}", a.tag);
+            let v = spec.to_value();
+            for f in a.fields {
+                assert!(v.get(f.path).is_some(), "{}.{} is described but not in the config", a.tag, f.path);
+            }
+            spec.build();
         }
-    };
-}
+    }
 
-impl CongestionControl for Cca {
-    fn name(&self) -> &'static str {
-        dispatch!(self, c => c.name())
-    }
-    fn init(&mut self, tcb: &mut Tcb, now: SimTime) {
-        dispatch!(self, c => c.init(tcb, now))
-    }
-    fn on_ack(&mut self, tcb: &mut Tcb, ack: &AckSample) {
-        dispatch!(self, c => c.on_ack(tcb, ack))
-    }
-    fn grow_window(&mut self, tcb: &mut Tcb, segments_acked: u32, now: SimTime) {
-        dispatch!(self, c => c.grow_window(tcb, segments_acked, now))
-    }
-    fn on_congestion(&mut self, tcb: &Tcb, bytes_in_flight: u32, kind: CongestionKind) -> u32 {
-        dispatch!(self, c => c.on_congestion(tcb, bytes_in_flight, kind))
-    }
-    fn on_state(&mut self, tcb: &mut Tcb, state: CongState, now: SimTime) {
-        dispatch!(self, c => c.on_state(tcb, state, now))
-    }
-    fn on_sent(&mut self, tcb: &Tcb, bytes: u32, now: SimTime) {
-        dispatch!(self, c => c.on_sent(tcb, bytes, now))
-    }
-    fn pacing_rate(&self) -> Option<Rate> {
-        dispatch!(self, c => c.pacing_rate())
-    }
-    fn on_rate_sample(&mut self, tcb: &mut Tcb, rs: &RateSample, now: SimTime) {
-        dispatch!(self, c => c.on_rate_sample(tcb, rs, now))
-    }
-    fn has_cong_control(&self) -> bool {
-        dispatch!(self, c => c.has_cong_control())
-    }
-    fn marks_app_limited(&self) -> bool {
-        dispatch!(self, c => c.marks_app_limited())
-    }
-    fn metrics(&self) -> CcMetrics {
-        dispatch!(self, c => c.metrics())
+    #[test]
+    fn the_newreno_tag_is_new_reno() {
+        assert_eq!(
+            serde_json::to_string(&CcaSpec::NewReno(NewRenoConfig::default())).unwrap(),
+            r#"{"type":"new_reno"}"#
+        );
     }
 }

@@ -2,8 +2,32 @@
 //! by segments acknowledged (RFC 3465 ABC, capped at ssthresh), then one segment per window
 //! of ACKed segments. Partial-ACK recovery (RFC 6582) and SACK live in the sender.
 
-use super::{CongestionControl, CongestionKind, Tcb};
+use super::{CcaConfig, CongestionControl, CongestionKind, Tcb};
+use crate::params::{Algorithm, Described};
+use crate::rng::SimRng;
 use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+
+/// NewReno has no parameters of its own (loss recovery and its options are TCP's).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewRenoConfig {}
+
+impl Described for NewRenoConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "new_reno",
+        label: "NewReno",
+        help: "Slow start, one segment per window in congestion avoidance, halving on loss (RFC 5681, RFC 6582).",
+        fields: &[],
+        flavours: &[],
+    };
+}
+
+impl CcaConfig for NewRenoConfig {
+    fn build(&self, _rng: SimRng) -> Result<Box<dyn CongestionControl>, String> {
+        Ok(Box::new(NewReno::default()))
+    }
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct NewReno {
@@ -40,10 +64,6 @@ impl NewReno {
 }
 
 impl CongestionControl for NewReno {
-    fn name(&self) -> &'static str {
-        "newreno"
-    }
-
     fn grow_window(&mut self, tcb: &mut Tcb, mut segments_acked: u32, _now: SimTime) {
         if tcb.cwnd < tcb.ssthresh {
             segments_acked = Self::slow_start(tcb, segments_acked);

@@ -23,12 +23,14 @@
 //! only every other RTT so that a valid comparison fits in between. That is
 //! [`VegasConfig::slow_start_every_other_rtt`], off by default (ns-3).
 
-use super::{AckSample, CcMetrics, CongState, CongestionControl, CongestionKind, NewReno, Tcb};
+use super::{AckSample, CcMetrics, CcaConfig, CongState, CongestionControl, CongestionKind, NewReno, Tcb};
+use crate::params::{Algorithm, Checker, Described, Field, Kind, Range};
+use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct VegasConfig {
     /// Fewest segments to keep queued (§3.2 α); ns-3 default 2.
     pub alpha: u32,
@@ -52,6 +54,36 @@ impl Default for VegasConfig {
             use_smoothed_rtt: false,
             slow_start_every_other_rtt: false,
         }
+    }
+}
+
+const SEGMENTS: Range = Range::closed(0.0, 1000.0);
+
+impl Described for VegasConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "vegas",
+        label: "Vegas",
+        help: "Delay-based: keeps between α and β segments queued, from the gap between expected and actual rate (ns-3 TcpVegas).",
+        fields: &[
+            Field::new("alpha", "α", "segments", Kind::Int(SEGMENTS), "Grow the window when fewer than α segments are queued (2)."),
+            Field::new("beta", "β", "segments", Kind::Int(SEGMENTS), "Shrink it when more than β are queued (4)."),
+            Field::new("gamma", "γ", "segments", Kind::Int(SEGMENTS), "Leave slow start above γ (1)."),
+            Field::new("use_smoothed_rtt", "Smoothed RTT", "", Kind::Bool, "Use the smoothed RTT as ns-3 does; off = each ACK's sample (Linux, the paper)."),
+            Field::new("slow_start_every_other_rtt", "Slow start every other RTT", "", Kind::Bool, "Double the window every other RTT (the paper), not on every ACK (ns-3, Linux)."),
+        ],
+        flavours: &[],
+    };
+
+    fn check_more(&self, c: &mut Checker) {
+        if self.beta < self.alpha {
+            c.push("beta", self.beta, format!("{} to 1000 segments (at least alpha)", self.alpha));
+        }
+    }
+}
+
+impl CcaConfig for VegasConfig {
+    fn build(&self, _rng: SimRng) -> Result<Box<dyn CongestionControl>, String> {
+        Ok(Box::new(Vegas::new(self.clone())))
     }
 }
 
@@ -144,10 +176,6 @@ impl Vegas {
 }
 
 impl CongestionControl for Vegas {
-    fn name(&self) -> &'static str {
-        "vegas"
-    }
-
     /// ns-3 `PktsAcked`: track BaseRTT and the round's minimum, count the samples.
     fn on_ack(&mut self, _tcb: &mut Tcb, ack: &AckSample) {
         let sample = if self.cfg.use_smoothed_rtt { ack.rtt } else { ack.latest_rtt };
@@ -195,11 +223,9 @@ impl CongestionControl for Vegas {
     }
 
     fn metrics(&self) -> CcMetrics {
-        CcMetrics {
-            base_rtt_ms: self.base_rtt.map(|r| r.as_secs_f64() * 1e3),
-            vegas_diff_segments: self.last_diff,
-            ..CcMetrics::default()
-        }
+        CcMetrics::default()
+            .with("base_rtt_ms", self.base_rtt.map(|r| r.as_secs_f64() * 1e3))
+            .with("diff_segments", self.last_diff.map(f64::from))
     }
 }
 

@@ -1,16 +1,34 @@
-//! The RED study's three CSV traces, written from a run's record. The CLI writes them to
-//! files and the web app offers them as downloads.
+//! The traces a run writes: the RED study's three CSV files, the per-flow trace, the named
+//! series, the algorithms' logs and the per-flow KDEs. The CLI writes them to files and the
+//! web app offers them as downloads.
 
-use super::kde::kde_binned;
-use super::{DelayRecord, DropRecord, Sample};
+use super::histogram::LogHistogram;
+use super::kde::kde_histogram;
+use super::{DropRecord, Recorder, Sample};
+use crate::trace::{LogRecord, SeriesInfo};
+use serde_json::Value;
 use std::fmt::Write as _;
 
-/// `<alg>_queue.csv`: time_s,packets,avg_packets (avg empty for non-RED discs).
-pub fn queue_csv(samples: &[Sample]) -> String {
-    let mut s = String::from("time_s,packets,avg_packets\n");
+/// Series of the `queue` group: they go next to the queue length.
+fn queue_series(info: &[SeriesInfo]) -> Vec<usize> {
+    info.iter().enumerate().filter(|(_, s)| s.group == "queue").map(|(i, _)| i).collect()
+}
+
+/// `<alg>_queue.csv`: time_s,packets and every series of the `queue` group (RED's EWMA
+/// average `red.avg`, a switch port's `queue[k].cells`).
+pub fn queue_csv(samples: &[Sample], info: &[SeriesInfo]) -> String {
+    let cols = queue_series(info);
+    let mut s = String::from("time_s,packets");
+    for &i in &cols {
+        let _ = write!(s, ",{}", info[i].name);
+    }
+    s.push('\n');
     for x in samples {
-        let avg = x.queue_avg.map(|a| format!("{a:.6}")).unwrap_or_default();
-        let _ = writeln!(s, "{:.3},{},{}", x.t_s, x.queue_packets, avg);
+        let _ = write!(s, "{:.3},{}", x.t_s, x.queue_packets);
+        for &i in &cols {
+            let _ = write!(s, ",{:.6}", x.series.get(i).copied().unwrap_or(0.0));
+        }
+        s.push('\n');
     }
     s
 }
@@ -24,11 +42,13 @@ pub fn drops_csv(drops: &[DropRecord]) -> String {
     s
 }
 
-/// `<alg>_throughput.csv`: time_s,bits_per_s (aggregate goodput over the interval).
+/// `<alg>_throughput.csv`: time_s,bits_per_s (aggregate in-order goodput over the interval,
+/// as the study's PacketSink sampling) and arrival_bits_per_s (new bytes reaching the
+/// receivers: never above the link rate).
 pub fn throughput_csv(samples: &[Sample]) -> String {
-    let mut s = String::from("time_s,bits_per_s\n");
+    let mut s = String::from("time_s,bits_per_s,arrival_bits_per_s\n");
     for x in samples {
-        let _ = writeln!(s, "{:.3},{:.1}", x.t_s, x.goodput_bps);
+        let _ = writeln!(s, "{:.3},{:.1},{:.1}", x.t_s, x.goodput_bps, x.arrival_bps);
     }
     s
 }
@@ -57,43 +77,102 @@ pub fn flows_csv(samples: &[Sample]) -> String {
     s
 }
 
-/// Rows `flow,x,density` of a per-flow Gaussian KDE (Silverman bandwidth) over `points`.
-fn kde_rows(header: &str, per_flow: &[Vec<f64>], points: usize) -> String {
-    let mut s = String::from(header);
-    let hi = per_flow.iter().flatten().copied().fold(0.0, f64::max).max(1e-9);
-    for (f, data) in per_flow.iter().enumerate() {
-        if data.len() < 2 {
-            continue;
+/// `<alg>_series.csv`: time_s and one column per named series; None when there are none.
+pub fn series_csv(samples: &[Sample], info: &[SeriesInfo]) -> Option<String> {
+    if info.is_empty() {
+        return None;
+    }
+    let mut s = String::from("time_s");
+    for i in info {
+        let _ = write!(s, ",{}", i.name);
+    }
+    s.push('\n');
+    for x in samples {
+        let _ = write!(s, "{:.3}", x.t_s);
+        for v in &x.series {
+            let _ = write!(s, ",{v:.6}");
         }
-        let d = kde_binned(data, 0.0, hi, points, 512, None);
-        for (x, y) in d.xs.iter().zip(&d.ys) {
-            let _ = writeln!(s, "{f},{x:.6},{y:.9}");
+        s.push('\n');
+    }
+    Some(s)
+}
+
+fn csv_cell(v: &Value) -> String {
+    match v {
+        Value::Array(a) => a.iter().map(csv_cell).collect::<Vec<_>>().join(";"),
+        Value::String(t) => t.replace([',', '\n'], " "),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// `<alg>_<source>.csv` for each source of log records: t_s and one column per field (in
+/// first-seen order); arrays are joined with `;`.
+pub fn log_csvs(log: &[LogRecord]) -> Vec<(String, String)> {
+    let mut sources: Vec<&str> = Vec::new();
+    for r in log {
+        if !sources.contains(&r.source.as_str()) {
+            sources.push(&r.source);
+        }
+    }
+    sources
+        .into_iter()
+        .map(|src| {
+            let rows: Vec<&LogRecord> = log.iter().filter(|r| r.source == src).collect();
+            let mut keys: Vec<&str> = Vec::new();
+            for r in &rows {
+                for k in r.fields.keys() {
+                    if !keys.contains(&k.as_str()) {
+                        keys.push(k);
+                    }
+                }
+            }
+            let mut s = format!("t_s,{}\n", keys.join(","));
+            for r in rows {
+                let cells: Vec<String> =
+                    keys.iter().map(|k| r.fields.get(*k).map(csv_cell).unwrap_or_default()).collect();
+                let _ = writeln!(s, "{:.6},{}", r.t_s, cells.join(","));
+            }
+            (src.to_string(), s)
+        })
+        .collect()
+}
+
+/// Rows `flow,x,density` of each flow's density over [0, the largest value seen].
+fn kde_rows(header: &str, per_flow: &[&LogHistogram], points: usize) -> String {
+    let mut s = String::from(header);
+    let hi = per_flow.iter().filter_map(|h| h.max()).fold(0.0, f64::max).max(1e-9);
+    for (f, h) in per_flow.iter().enumerate() {
+        if let Some(d) = kde_histogram(h, 0.0, hi, points) {
+            for (x, y) in d.xs.iter().zip(&d.ys) {
+                let _ = writeln!(s, "{f},{x:.6},{y:.9}");
+            }
         }
     }
     s
 }
 
-/// `<alg>_backlog_kde.csv`: each flow's backlog density in cells after `warmup_s` (Fig. 5).
-pub fn backlog_kde_csv(samples: &[Sample], warmup_s: f64) -> String {
-    let n = samples.first().map_or(0, |x| x.flow_backlog_cells.len());
-    let mut per_flow = vec![Vec::new(); n];
-    for x in samples.iter().filter(|x| x.t_s > warmup_s) {
-        for (f, c) in x.flow_backlog_cells.iter().enumerate() {
-            per_flow[f].push(*c as f64);
-        }
-    }
-    kde_rows("flow,backlog_cells,density\n", &per_flow, 200)
+/// `<alg>_backlog_kde.csv`: each flow's backlog density in cells over the window (Fig. 5).
+pub fn backlog_kde_csv(rec: &Recorder) -> String {
+    let hs: Vec<&LogHistogram> = rec.window.flows.iter().map(|f| &f.backlog_cells).collect();
+    kde_rows("flow,backlog_cells,density\n", &hs, 200)
 }
 
-/// `<alg>_delay_kde.csv`: each flow's queueing-delay density in ms after `warmup_s` (Fig. 8).
-pub fn delay_kde_csv(delays: &[DelayRecord], flows: usize, warmup_s: f64) -> String {
-    let mut per_flow = vec![Vec::new(); flows];
-    for d in delays.iter().filter(|d| d.t_s > warmup_s) {
-        if let Some(v) = per_flow.get_mut(d.flow as usize) {
-            v.push(d.delay_s as f64 * 1e3);
-        }
-    }
-    kde_rows("flow,delay_ms,density\n", &per_flow, 200)
+/// `<alg>_delay_kde.csv`: each flow's queueing-delay density in ms over the window (Fig. 8).
+pub fn delay_kde_csv(rec: &Recorder) -> String {
+    let ms: Vec<LogHistogram> = rec
+        .window
+        .flows
+        .iter()
+        .map(|f| {
+            let mut h = LogHistogram::default();
+            for (x, c) in f.delay.density_points() {
+                h.record_n(x * 1e3, c);
+            }
+            h
+        })
+        .collect();
+    kde_rows("flow,delay_ms,density\n", &ms.iter().collect::<Vec<_>>(), 200)
 }
 
 #[cfg(test)]
@@ -109,15 +188,28 @@ mod tests {
         let mut sim = Simulation::new(&sc).unwrap();
         sim.finish();
         let r = sim.recorder();
-        assert_eq!(queue_csv(&r.samples).lines().count(), 1 + r.samples.len());
+        let q = queue_csv(&r.samples, &r.series_info);
+        assert!(q.starts_with("time_s,packets,red.avg\n"), "{}", &q[..40]);
+        assert_eq!(q.lines().count(), 1 + r.samples.len());
         assert_eq!(throughput_csv(&r.samples).lines().count(), 1 + r.samples.len());
         assert_eq!(drops_csv(&r.drops).lines().count(), 1 + r.drops.iter().filter(|d| d.link == 0).count());
         assert_eq!(flows_csv(&r.samples).lines().count(), 1 + 10 * r.samples.len());
-        let kde = delay_kde_csv(&r.delays, 10, 1.0);
+        let kde = delay_kde_csv(r);
         assert!(kde.starts_with("flow,delay_ms,density\n"));
         // 200 points per flow that has at least two delay samples.
         let rows = kde.lines().count() - 1;
         assert!(rows % 200 == 0 && rows >= 5 * 200, "{rows} rows");
-        assert!(backlog_kde_csv(&r.samples, 1.0).lines().count() > 1);
+        assert!(backlog_kde_csv(r).lines().count() > 1);
+    }
+
+    #[test]
+    fn log_records_become_one_csv_per_source_with_arrays_joined() {
+        let log = vec![
+            LogRecord::new(1.0, "app").with("j", 2.5).with("labels", vec![0, 1, 1]),
+            LogRecord::new(2.0, "app").with("j", 1.5).with("note", "a,b"),
+        ];
+        let files = log_csvs(&log);
+        assert_eq!(files.len(), 1);
+        assert_eq!(files[0].1, "t_s,j,labels,note\n1.000000,2.5,0;1;1,\n2.000000,1.5,,a b\n");
     }
 }

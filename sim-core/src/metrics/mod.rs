@@ -1,18 +1,22 @@
 //! What a run records and how it is summarised. Definitions are shared by the UI and the CLI.
 
 pub mod export;
+pub mod histogram;
 pub mod jain;
 pub mod kde;
 mod recorder;
 pub mod stats;
 mod summary;
+pub mod window;
 
+pub use histogram::LogHistogram;
 pub use jain::jain_index;
-pub use recorder::{DelayRecord, DropRecord, Recorder, Sample, Update};
+pub use recorder::{DropRecord, Recorder, Sample, Update};
 pub use summary::{
-    DropStats, FlowFacts, FlowSummary, PacketCounts, QueueStats, Summary, SummaryInput, ThroughputStats,
-    ZoneShares,
+    DropStats, FlowFacts, FlowSummary, PacketCounts, QueueStats, SeriesSummary, Summary, SummaryInput,
+    ThroughputStats, Zone,
 };
+pub use window::WindowStats;
 
 /// FNV-1a over the summary's JSON: a short fingerprint to compare runs across targets.
 pub fn summary_digest(s: &Summary) -> u64 {

@@ -1,7 +1,10 @@
-//! The run's record: periodic samples, the drop log and per-packet queueing delays.
-//! Everything is kept for the summary; [`Recorder::take_update`] hands out what is new.
+//! The run's record: periodic samples (traces for charts and CSV files), the drop log,
+//! named series declared by the algorithms, their structured log records, and the window
+//! statistics the summary is computed from. [`Recorder::take_update`] hands out what is new.
 
-use crate::aqm::DropReason;
+use super::window::WindowStats;
+use crate::queue::DropReason;
+use crate::trace::{LogRecord, SeriesInfo};
 use serde::{Deserialize, Serialize};
 
 /// One sampling instant (every `sample_interval_s`).
@@ -13,12 +16,14 @@ pub struct Sample {
     pub queue_bytes: u64,
     /// Cells the queued packets occupy, when the limit is in cells.
     pub queue_cells: u64,
-    /// RED's EWMA average queue, for RED-family discs.
-    pub queue_avg: Option<f64>,
     /// Packets waiting in the NIC queue under the disc.
     pub nic_packets: u32,
-    /// Aggregate application goodput over the last interval, bit/s.
+    /// Aggregate application goodput over the last interval (in-order delivery, as ns-3's
+    /// PacketSink counts it), bit/s. Can exceed the link rate right after a loss is repaired.
     pub goodput_bps: f64,
+    /// New payload bytes arriving at the receivers over the last interval, bit/s: what
+    /// crossed the bottleneck, never more than the link carries.
+    pub arrival_bps: f64,
     pub flow_goodput_bps: Vec<f64>,
     pub flow_cwnd_bytes: Vec<u32>,
     /// Smoothed RTT per flow, ms (0 before the first sample).
@@ -27,10 +32,10 @@ pub struct Sample {
     pub flow_backlog_packets: Vec<u32>,
     /// The same backlog in buffer cells (ceil(bytes / cell) per packet).
     pub flow_backlog_cells: Vec<u64>,
-    /// Queue each flow's packets enter at a multi-queue switch port (0 otherwise).
+    /// Sub-queue each flow's packets enter at a multi-queue discipline (0 otherwise).
     pub flow_queue: Vec<u32>,
-    /// Cells held by each queue of a switch port (empty for single-queue discs).
-    pub per_queue_cells: Vec<u64>,
+    /// One value per named series ([`Recorder::series_info`]), in order.
+    pub series: Vec<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -40,14 +45,6 @@ pub struct DropRecord {
     /// Index of the link whose queue dropped it (0 = bottleneck).
     pub link: u32,
     pub reason: DropReason,
-}
-
-/// Time a packet waited at the bottleneck, from arrival to the start of its transmission.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DelayRecord {
-    pub t_s: f64,
-    pub flow: u32,
-    pub delay_s: f32,
 }
 
 /// What happened since the previous poll.
@@ -60,22 +57,46 @@ pub struct Update {
     pub finished: bool,
     pub samples: Vec<Sample>,
     pub drops: Vec<DropRecord>,
-    pub delays: Vec<DelayRecord>,
+    pub log: Vec<LogRecord>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Recorder {
+    /// The named series the algorithms declared, in the order of `Sample::series`.
+    pub series_info: Vec<SeriesInfo>,
     pub samples: Vec<Sample>,
     pub drops: Vec<DropRecord>,
-    pub delays: Vec<DelayRecord>,
+    pub log: Vec<LogRecord>,
+    pub window: WindowStats,
     cursor: (usize, usize, usize),
 }
 
 impl Recorder {
+    pub fn new(window: WindowStats) -> Recorder {
+        Recorder {
+            series_info: Vec::new(),
+            samples: Vec::new(),
+            drops: Vec::new(),
+            log: Vec::new(),
+            window,
+            cursor: (0, 0, 0),
+        }
+    }
+
+    pub fn set_series(&mut self, info: Vec<SeriesInfo>) {
+        self.window.set_series(&info);
+        self.series_info = info;
+    }
+
+    /// Index of a named series.
+    pub fn series_index(&self, name: &str) -> Option<usize> {
+        self.series_info.iter().position(|s| s.name == name)
+    }
+
     /// Copies out everything recorded since the last call.
-    pub fn take_update(&mut self) -> (Vec<Sample>, Vec<DropRecord>, Vec<DelayRecord>) {
+    pub fn take_update(&mut self) -> (Vec<Sample>, Vec<DropRecord>, Vec<LogRecord>) {
         let (s, d, l) = self.cursor;
-        self.cursor = (self.samples.len(), self.drops.len(), self.delays.len());
-        (self.samples[s..].to_vec(), self.drops[d..].to_vec(), self.delays[l..].to_vec())
+        self.cursor = (self.samples.len(), self.drops.len(), self.log.len());
+        (self.samples[s..].to_vec(), self.drops[d..].to_vec(), self.log[l..].to_vec())
     }
 }

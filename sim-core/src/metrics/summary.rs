@@ -1,9 +1,12 @@
-//! End-of-run statistics: the RED study's Table 5 set (queue, zones, throughput, drops)
-//! plus per-flow goodput, delay percentiles and Jain's index. Everything after the warm-up.
+//! End-of-run (or so-far) statistics: the RED study's Table 5 set (queue, zones, throughput,
+//! drops) plus per-flow goodput, delay percentiles and Jain's index, over the measured
+//! window (see [`super::window`] for the one warm-up convention). Computed from the window
+//! accumulators in O(flows + histogram buckets); figures that are undefined (no packet,
+//! fewer than two drops) are `None`, so the JSON has no NaN and reads back.
 
-use super::stats::{mean, quantile_sorted, sorted, std_dev};
-use super::{jain_index, Recorder};
-use crate::aqm::{DropReason, RedView};
+use super::jain_index;
+use super::window::{Moments, WindowStats};
+use crate::trace::SeriesInfo;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -12,18 +15,21 @@ pub struct Summary {
     pub queue_disc: String,
     pub duration_s: f64,
     pub warmup_s: f64,
+    /// Length of the measured window [warm-up, end].
+    pub window_s: f64,
     pub flows: Vec<FlowSummary>,
-    /// Jain's index over per-flow goodput.
+    /// Jain's index over per-flow throughput.
     pub jfi: f64,
     /// Mean over flows of (P95 − P50) of the bottleneck queueing delay, seconds.
-    pub jitter_s: f64,
+    pub jitter_s: Option<f64>,
     /// Mean bottleneck queueing delay over every packet, seconds.
-    pub delay_mean_s: f64,
+    pub delay_mean_s: Option<f64>,
     /// Mean total buffer occupancy at the bottleneck in cells (Warbler Table 2).
-    pub buffer_cells_mean: f64,
+    pub buffer_cells_mean: Option<f64>,
     pub queue: QueueStats,
-    /// Table 7: share of samples with the EWMA average in each zone (RED family only).
-    pub zones: Option<ZoneShares>,
+    /// The algorithms' named series: mean and, where they declare thresholds, the share of
+    /// samples in each zone (RED's Table 7).
+    pub series: Vec<SeriesSummary>,
     pub throughput: ThroughputStats,
     pub drops: DropStats,
     pub packets: PacketCounts,
@@ -35,58 +41,73 @@ pub struct FlowSummary {
     pub id: u32,
     pub group: u32,
     pub cca: String,
-    /// Application goodput after the warm-up, bit/s.
+    /// New payload bytes that reached the receiver in the window / window, bit/s.
     pub throughput_bps: f64,
+    /// Bytes delivered in order over the whole run.
     pub delivered_bytes: u64,
     pub retransmissions: u64,
     pub timeouts: u64,
     pub fast_recoveries: u64,
-    pub delay_p50_s: f64,
-    pub delay_p95_s: f64,
-    /// Mean cells this flow held at the bottleneck over the samples.
+    pub delay_p50_s: Option<f64>,
+    pub delay_p95_s: Option<f64>,
+    pub delay_mean_s: Option<f64>,
+    /// Mean cells this flow held at the bottleneck over the window samples.
     pub backlog_cells_mean: f64,
-    /// Share of the aggregate goodput (Warbler Fig. 7).
+    /// Mean smoothed RTT over the window samples, ms.
+    pub srtt_ms_mean: Option<f64>,
+    /// Share of the aggregate throughput (Warbler Fig. 7).
     pub throughput_share: f64,
     pub completion_time_s: Option<f64>,
 }
 
-/// Table 6: bottleneck queue length in packets over the 100 ms samples.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Table 6: bottleneck queue length in packets over the window samples.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct QueueStats {
-    pub mean_packets: f64,
+    pub mean_packets: Option<f64>,
     /// Sample standard deviation (n − 1).
-    pub std_packets: f64,
-    pub median_packets: f64,
-    pub p90_packets: f64,
-    pub p99_packets: f64,
-    pub max_packets: f64,
-    pub empty_pct: f64,
-    /// Mean EWMA average (RED family).
-    pub mean_avg_packets: Option<f64>,
+    pub std_packets: Option<f64>,
+    pub median_packets: Option<f64>,
+    pub p90_packets: Option<f64>,
+    pub p99_packets: Option<f64>,
+    pub max_packets: Option<f64>,
+    pub empty_pct: Option<f64>,
+}
+
+/// One zone of a series between two thresholds (`lo` None = −∞, `hi` None = +∞).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Zone {
+    pub label: String,
+    pub lo: Option<f64>,
+    pub hi: Option<f64>,
+    pub pct: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ZoneShares {
-    pub min_th: f64,
-    pub max_th: f64,
-    pub below_min_pct: f64,
-    pub min_to_max_pct: f64,
-    pub max_to_2max_pct: f64,
-    pub above_2max_pct: f64,
+pub struct SeriesSummary {
+    pub name: String,
+    pub label: String,
+    pub unit: String,
+    pub mean: Option<f64>,
+    pub zones: Vec<Zone>,
 }
 
-/// Table 8: aggregate goodput.
+/// Table 8: aggregate throughput.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ThroughputStats {
+    /// New payload bytes reaching the receivers over the window / window: bounded by what
+    /// the link could carry.
     pub mean_bps: f64,
-    pub std_bps: f64,
-    pub min_bps: f64,
-    pub max_bps: f64,
-    /// std / mean over the 100 ms series: the study's definition.
-    pub cv_pct: f64,
-    /// std / mean over 1 s bins.
-    pub cv_1s_pct: f64,
-    /// Goodput / bottleneck rate.
+    /// Statistics of the in-order goodput series sampled every interval (the study's
+    /// Table 8 definition): mean, sample deviation, extremes.
+    pub series_mean_bps: Option<f64>,
+    pub std_bps: Option<f64>,
+    pub min_bps: Option<f64>,
+    pub max_bps: Option<f64>,
+    /// std / mean of that series, %.
+    pub cv_pct: Option<f64>,
+    /// std / mean over whole 1 s bins of it, %.
+    pub cv_1s_pct: Option<f64>,
+    /// mean_bps / bottleneck rate (payload only, so ≤ 1).
     pub utilisation: f64,
 }
 
@@ -95,10 +116,11 @@ pub struct ThroughputStats {
 pub struct DropStats {
     /// Every drop, warm-up included.
     pub total_all: u64,
-    /// Drops after the warm-up: the study's definition.
+    /// Drops in the window: the study's definition.
     pub total: u64,
     pub per_second: f64,
-    pub median_interval_ms: f64,
+    /// Median gap between consecutive drops (within 1 %), ms.
+    pub median_interval_ms: Option<f64>,
     pub seconds_with_drops: u32,
     pub seconds_observed: u32,
     pub max_in_one_second: u32,
@@ -116,10 +138,12 @@ pub struct PacketCounts {
     pub in_flight: u64,
 }
 
-/// Per-flow facts the recorder does not hold.
+/// Per-flow facts the window does not hold.
 pub struct FlowFacts {
     pub group: u32,
     pub cca: String,
+    /// New bytes received so far (in order or not).
+    pub received_bytes: u64,
     pub delivered_bytes: u64,
     pub retransmissions: u64,
     pub timeouts: u64,
@@ -132,174 +156,167 @@ pub struct SummaryInput<'a> {
     pub queue_disc: String,
     pub duration_s: f64,
     pub warmup_s: f64,
-    pub interval_s: f64,
     pub link_rate_bps: f64,
-    pub red: Option<RedView>,
     pub flows: Vec<FlowFacts>,
     pub packets: PacketCounts,
     pub events: u64,
-    pub rec: &'a Recorder,
+    pub window: &'a WindowStats,
+    pub series: &'a [SeriesInfo],
+}
+
+fn pct(k: u64, n: u64) -> Option<f64> {
+    (n > 0).then(|| 100.0 * k as f64 / n as f64)
+}
+
+fn cv(m: &Moments) -> Option<f64> {
+    let mean = m.mean()?;
+    (mean > 0.0).then_some(100.0 * m.std()? / mean)
 }
 
 impl Summary {
     pub fn compute(inp: SummaryInput) -> Summary {
-        let warm = inp.warmup_s;
-        let samples: Vec<_> = inp.rec.samples.iter().filter(|s| s.t_s > warm + 1e-9).collect();
-        let n_flows = inp.flows.len();
-
-        let mut flow_bps = vec![Vec::new(); n_flows];
-        let mut flow_cells = vec![0.0; n_flows];
-        for s in &samples {
-            for (i, b) in s.flow_goodput_bps.iter().enumerate() {
-                flow_bps[i].push(*b);
-            }
-            for (i, c) in s.flow_backlog_cells.iter().enumerate() {
-                flow_cells[i] += *c as f64 / samples.len() as f64;
-            }
-        }
-        let all_delays: Vec<f64> =
-            inp.rec.delays.iter().filter(|d| d.t_s > warm).map(|d| d.delay_s as f64).collect();
-        let buffer: Vec<f64> =
-            samples.iter().map(|s| s.flow_backlog_cells.iter().sum::<u64>() as f64).collect();
-        let mut delays = vec![Vec::new(); n_flows];
-        for d in inp.rec.delays.iter().filter(|d| d.t_s > warm) {
-            delays[d.flow as usize].push(d.delay_s as f64);
-        }
-        let flows: Vec<FlowSummary> = inp
+        let w = inp.window;
+        let window_s = (inp.duration_s - inp.warmup_s).max(0.0);
+        let mut flows: Vec<FlowSummary> = inp
             .flows
             .into_iter()
+            .zip(&w.flows)
             .enumerate()
-            .map(|(i, f)| {
-                let ds = sorted(&delays[i]);
+            .map(|(i, (f, fw))| {
+                let got = f.received_bytes.saturating_sub(fw.received_at_start);
                 FlowSummary {
                     id: i as u32,
                     group: f.group,
                     cca: f.cca,
-                    throughput_bps: if flow_bps[i].is_empty() { 0.0 } else { mean(&flow_bps[i]) },
+                    throughput_bps: if w.opened && window_s > 0.0 {
+                        got as f64 * 8.0 / window_s
+                    } else {
+                        0.0
+                    },
                     delivered_bytes: f.delivered_bytes,
                     retransmissions: f.retransmissions,
                     timeouts: f.timeouts,
                     fast_recoveries: f.fast_recoveries,
-                    delay_p50_s: quantile_sorted(&ds, 0.5),
-                    delay_p95_s: quantile_sorted(&ds, 0.95),
-                    backlog_cells_mean: flow_cells[i],
+                    delay_p50_s: fw.delay.quantile(0.5),
+                    delay_p95_s: fw.delay.quantile(0.95),
+                    delay_mean_s: fw.delay.mean(),
+                    backlog_cells_mean: if w.samples > 0 { fw.backlog_sum / w.samples as f64 } else { 0.0 },
+                    srtt_ms_mean: fw.srtt_ms.mean(),
                     throughput_share: 0.0,
                     completion_time_s: f.completion_time_s,
                 }
             })
             .collect();
-        let mut flows = flows;
         let total: f64 = flows.iter().map(|f| f.throughput_bps).sum();
         for f in &mut flows {
             f.throughput_share = if total > 0.0 { f.throughput_bps / total } else { 0.0 };
         }
         let jfi = jain_index(&flows.iter().map(|f| f.throughput_bps).collect::<Vec<_>>());
-        let spreads: Vec<f64> = flows
-            .iter()
-            .filter(|f| f.delay_p50_s.is_finite())
-            .map(|f| f.delay_p95_s - f.delay_p50_s)
-            .collect();
-        let jitter_s = if spreads.is_empty() { 0.0 } else { mean(&spreads) };
-
+        let spreads: Vec<f64> = flows.iter().filter_map(|f| Some(f.delay_p95_s? - f.delay_p50_s?)).collect();
+        let (delay_sum, delay_n) =
+            w.flows.iter().fold((0.0, 0u64), |(s, n), f| (s + f.delay.sum(), n + f.delay.count()));
         Summary {
             scenario: inp.scenario,
             queue_disc: inp.queue_disc,
             duration_s: inp.duration_s,
-            warmup_s: warm,
+            warmup_s: inp.warmup_s,
+            window_s,
             jfi,
-            jitter_s,
-            delay_mean_s: if all_delays.is_empty() { 0.0 } else { mean(&all_delays) },
-            buffer_cells_mean: if buffer.is_empty() { 0.0 } else { mean(&buffer) },
+            jitter_s: (!spreads.is_empty()).then(|| spreads.iter().sum::<f64>() / spreads.len() as f64),
+            delay_mean_s: (delay_n > 0).then(|| delay_sum / delay_n as f64),
+            buffer_cells_mean: w.buffer_cells.mean(),
             flows,
-            queue: queue_stats(&samples),
-            zones: inp.red.map(|r| zone_shares(&samples, r)),
-            throughput: throughput_stats(&samples, inp.interval_s, inp.link_rate_bps),
-            drops: drop_stats(inp.rec, warm, inp.duration_s),
+            queue: queue_stats(w),
+            series: series_stats(w, inp.series),
+            throughput: ThroughputStats {
+                mean_bps: total,
+                series_mean_bps: w.goodput.mean(),
+                std_bps: w.goodput.std(),
+                min_bps: w.goodput.min(),
+                max_bps: w.goodput.max(),
+                cv_pct: cv(&w.goodput),
+                cv_1s_pct: cv(&w.goodput_1s),
+                utilisation: if inp.link_rate_bps > 0.0 { total / inp.link_rate_bps } else { 0.0 },
+            },
+            drops: drop_stats(w, window_s),
             packets: inp.packets,
             events: inp.events,
         }
     }
 }
 
-fn queue_stats(samples: &[&super::Sample]) -> QueueStats {
-    let q: Vec<f64> = samples.iter().map(|s| s.queue_packets as f64).collect();
-    let qs = sorted(&q);
-    let avgs: Vec<f64> = samples.iter().filter_map(|s| s.queue_avg).collect();
+fn queue_stats(w: &WindowStats) -> QueueStats {
+    let q = &w.queue_packets;
+    let m = q.moments();
     QueueStats {
-        mean_packets: mean(&q),
-        std_packets: std_dev(&q),
-        median_packets: quantile_sorted(&qs, 0.5),
-        p90_packets: quantile_sorted(&qs, 0.9),
-        p99_packets: quantile_sorted(&qs, 0.99),
-        max_packets: qs.last().copied().unwrap_or(0.0),
-        empty_pct: pct(q.iter().filter(|&&x| x == 0.0).count(), q.len()),
-        mean_avg_packets: (!avgs.is_empty()).then(|| mean(&avgs)),
+        mean_packets: m.mean(),
+        std_packets: m.std(),
+        median_packets: q.quantile(0.5),
+        p90_packets: q.quantile(0.9),
+        p99_packets: q.quantile(0.99),
+        max_packets: m.max(),
+        empty_pct: pct(q.count_of(0), m.n),
     }
 }
 
-fn pct(k: usize, n: usize) -> f64 {
-    if n == 0 {
-        0.0
-    } else {
-        100.0 * k as f64 / n as f64
-    }
+fn series_stats(w: &WindowStats, info: &[SeriesInfo]) -> Vec<SeriesSummary> {
+    info.iter()
+        .zip(&w.series)
+        .map(|(s, sw)| {
+            let n = sw.moments.n;
+            let t = &s.thresholds;
+            let zones = if t.is_empty() {
+                Vec::new()
+            } else {
+                (0..=t.len())
+                    .map(|z| {
+                        let lo = z.checked_sub(1).map(|i| &t[i]);
+                        let hi = t.get(z);
+                        let label = match (lo, hi) {
+                            (None, Some(h)) => format!("< {}", h.label),
+                            (Some(l), Some(h)) => format!("[{}, {})", l.label, h.label),
+                            (Some(l), None) => format!("≥ {}", l.label),
+                            (None, None) => "all".into(),
+                        };
+                        Zone {
+                            label,
+                            lo: lo.map(|x| x.value),
+                            hi: hi.map(|x| x.value),
+                            pct: pct(sw.zone_counts[z], n).unwrap_or(0.0),
+                        }
+                    })
+                    .collect()
+            };
+            SeriesSummary {
+                name: s.name.clone(),
+                label: s.label.clone(),
+                unit: s.unit.clone(),
+                mean: sw.moments.mean(),
+                zones,
+            }
+        })
+        .collect()
 }
 
-fn zone_shares(samples: &[&super::Sample], r: RedView) -> ZoneShares {
-    let avgs: Vec<f64> = samples.iter().filter_map(|s| s.queue_avg).collect();
-    let count = |f: &dyn Fn(f64) -> bool| pct(avgs.iter().filter(|&&a| f(a)).count(), avgs.len());
-    let (lo, hi) = (r.min_th, r.max_th);
-    ZoneShares {
-        min_th: lo,
-        max_th: hi,
-        below_min_pct: count(&|a| a < lo),
-        min_to_max_pct: count(&|a| a >= lo && a < hi),
-        max_to_2max_pct: count(&|a| a >= hi && a < 2.0 * hi),
-        above_2max_pct: count(&|a| a >= 2.0 * hi),
-    }
-}
-
-fn throughput_stats(samples: &[&super::Sample], interval: f64, link: f64) -> ThroughputStats {
-    let g: Vec<f64> = samples.iter().map(|s| s.goodput_bps).collect();
-    let m = mean(&g);
-    // 1 s bins: whole seconds after the warm-up, each the mean of its samples.
-    let per_bin = (1.0 / interval).round().max(1.0) as usize;
-    let bins: Vec<f64> = g.chunks(per_bin).filter(|c| c.len() == per_bin).map(mean).collect();
-    ThroughputStats {
-        mean_bps: m,
-        std_bps: std_dev(&g),
-        min_bps: g.iter().copied().fold(f64::INFINITY, f64::min),
-        max_bps: g.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-        cv_pct: 100.0 * std_dev(&g) / m,
-        cv_1s_pct: 100.0 * std_dev(&bins) / mean(&bins),
-        utilisation: m / link,
-    }
-}
-
-fn drop_stats(rec: &Recorder, warm: f64, duration: f64) -> DropStats {
-    let all: Vec<_> = rec.drops.iter().filter(|d| d.link == 0).collect();
-    let after: Vec<_> = all.iter().filter(|d| d.t_s >= warm).collect();
-    let gaps: Vec<f64> = after.windows(2).map(|w| (w[1].t_s - w[0].t_s) * 1e3).collect();
-    let first = warm.ceil() as u32;
-    let last = duration.floor() as u32;
-    let mut per_sec = vec![0u32; last.saturating_sub(first) as usize];
-    for d in &after {
-        let k = d.t_s.floor() as i64 - first as i64;
-        if k >= 0 && (k as usize) < per_sec.len() {
-            per_sec[k as usize] += 1;
-        }
-    }
-    let by = |r: DropReason| after.iter().filter(|d| d.reason == r).count() as u64;
+fn drop_stats(w: &WindowStats, window_s: f64) -> DropStats {
+    let d = &w.drops;
     DropStats {
-        total_all: all.len() as u64,
-        total: after.len() as u64,
-        per_second: after.len() as f64 / (duration - warm).max(1e-9),
-        median_interval_ms: if gaps.is_empty() { f64::NAN } else { quantile_sorted(&sorted(&gaps), 0.5) },
-        seconds_with_drops: per_sec.iter().filter(|&&c| c > 0).count() as u32,
-        seconds_observed: per_sec.len() as u32,
-        max_in_one_second: per_sec.iter().copied().max().unwrap_or(0),
-        early: by(DropReason::Early),
-        forced: by(DropReason::Forced),
-        overflow: by(DropReason::Overflow),
+        total_all: d.total_all,
+        total: d.total,
+        per_second: if window_s > 0.0 { d.total as f64 / window_s } else { 0.0 },
+        median_interval_ms: d.gaps_ms.quantile(0.5),
+        seconds_with_drops: d.per_second.iter().filter(|&&c| c > 0).count() as u32,
+        seconds_observed: d.per_second.len() as u32,
+        max_in_one_second: d.per_second.iter().copied().max().unwrap_or(0),
+        early: d.by_reason[0],
+        forced: d.by_reason[1],
+        overflow: d.by_reason[2],
+    }
+}
+
+impl Summary {
+    /// The zones of the first series that declares thresholds (RED's EWMA: Table 7).
+    pub fn zones(&self) -> Option<&SeriesSummary> {
+        self.series.iter().find(|s| !s.zones.is_empty())
     }
 }

@@ -5,7 +5,7 @@
 //! holds fewer than N (ns-3's flow control between a queue disc and a device queue), so the
 //! disc only builds up once the device queue is full.
 
-use crate::aqm::{Occupancy, QItem, Qdisc, QueueLimit};
+use crate::queue::{Occupancy, QItem, QueueDisc, QueueLimit};
 use crate::time::{Rate, SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -18,10 +18,10 @@ pub struct LinkSpec {
     pub nic_queue_packets: u32,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Link {
     pub spec: LinkSpec,
-    pub qdisc: Qdisc,
+    pub qdisc: Box<dyn QueueDisc>,
     pub nic: VecDeque<QItem>,
     /// The packet being serialised, if any.
     pub transmitting: Option<QItem>,
@@ -81,7 +81,7 @@ impl ClosedFormFifo {
 }
 
 impl Link {
-    pub fn new(spec: LinkSpec, qdisc: Qdisc) -> Link {
+    pub fn new(spec: LinkSpec, qdisc: Box<dyn QueueDisc>) -> Link {
         Link {
             spec,
             qdisc,
@@ -95,7 +95,7 @@ impl Link {
     }
 
     /// A link whose FIFO is solved in closed form (host and reverse-path links).
-    pub fn closed_form(spec: LinkSpec, limit: QueueLimit, qdisc: Qdisc) -> Link {
+    pub fn closed_form(spec: LinkSpec, limit: QueueLimit, qdisc: Box<dyn QueueDisc>) -> Link {
         Link { fifo: Some(ClosedFormFifo::new(limit)), ..Link::new(spec, qdisc) }
     }
 

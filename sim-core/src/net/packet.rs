@@ -59,7 +59,7 @@ impl Packet {
 /// Header bytes added to every packet on the wire. Defaults match ns-3's TCP over
 /// point-to-point: IPv4 20 + TCP 20 + timestamp option 12 (10 padded to 12) + PPP 2.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct HeaderOverhead {
     pub ip_bytes: u32,
     pub tcp_bytes: u32,

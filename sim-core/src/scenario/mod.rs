@@ -2,13 +2,15 @@
 //! length, sampling and seed. [`Scenario::validate`] names every bad field with its value
 //! and allowed range; [`presets`] builds the papers' experiments.
 
+pub mod fields;
 pub mod patch;
 mod presets;
 pub mod published;
 mod validate;
 
+pub use crate::params::ScenarioError;
 pub use presets::{preset, preset_list, PresetInfo};
-pub use validate::ScenarioError;
+pub use validate::{MAX_DURATION_S, MAX_FLOWS};
 
 use crate::aqm::QueueDiscSpec;
 use crate::cc::CcaSpec;
@@ -19,7 +21,7 @@ use serde::{Deserialize, Serialize};
 pub const SCENARIO_VERSION: u32 = 1;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Scenario {
     pub version: u32,
     pub name: String,
@@ -40,7 +42,7 @@ pub struct Scenario {
 
 /// The shared link: senders → router → receiver, with the studied queue disc at the router.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Bottleneck {
     pub rate_bps: u64,
     pub delay_ms: f64,
@@ -52,7 +54,7 @@ pub struct Bottleneck {
 
 /// `count` identical flows, each from its own sender over its own access link.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct FlowGroup {
     pub count: u32,
     pub cca: CcaSpec,
@@ -113,13 +115,30 @@ impl Scenario {
         self.flows.iter().map(|g| g.count).sum()
     }
 
-    /// Parses JSON, reporting serde's message for malformed input.
+    /// Parses JSON; an error names the field path (`flows[0].cca.beta`) and, for a
+    /// misspelt key, the closest valid one.
     pub fn from_json(text: &str) -> Result<Scenario, String> {
-        serde_json::from_str(text).map_err(|e| format!("scenario JSON: {e}"))
+        let mut de = serde_json::Deserializer::from_str(text);
+        let sc: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let path = e.path().to_string();
+            let msg = crate::params::explain(&e.into_inner().to_string());
+            if path == "." {
+                format!("scenario: {msg}")
+            } else {
+                format!("{path}: {msg}")
+            }
+        })?;
+        de.end().map_err(|e| format!("scenario: {e}"))?;
+        Ok(sc)
     }
 
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("scenario serialises")
+    }
+
+    /// Bytes on the wire of a full-sized data segment.
+    pub fn full_packet_bytes(&self) -> u32 {
+        self.tcp.mss_bytes + self.tcp.headers.base(self.tcp.timestamps)
     }
 
     /// Base RTT of a flow group: both directions of access and bottleneck links.

@@ -18,7 +18,13 @@ fn tcp() -> TcpConfig {
 }
 
 fn newreno(count: u32, access_delay_ms: f64, access_rate_bps: u64) -> FlowGroup {
-    FlowGroup { count, cca: CcaSpec::NewReno, access_rate_bps, access_delay_ms, ..FlowGroup::default() }
+    FlowGroup {
+        count,
+        cca: CcaSpec::NewReno(Default::default()),
+        access_rate_bps,
+        access_delay_ms,
+        ..FlowGroup::default()
+    }
 }
 
 /// Warbler §5.3: two NewReno flows with base RTTs 20 ms and 42 ms on 100 Mbit/s, 5 ms.
@@ -26,6 +32,7 @@ fn two_rtts(queue: QueueDiscSpec) -> Scenario {
     let sc = Scenario {
         name: "two-rtts".into(),
         duration_s: 30.0,
+        warmup_s: 5.0,
         bottleneck: Bottleneck { rate_bps: 100_000_000, delay_ms: 5.0, queue, nic_queue_packets: 0 },
         flows: vec![newreno(1, 5.0, 1_000_000_000), newreno(1, 16.0, 1_000_000_000)],
         tcp: tcp(),
@@ -58,40 +65,38 @@ fn report(label: &str, s: &Summary) {
 }
 
 /// The Warbler paper sees Cebinae settle near 88.3 Mbit/s with JFI close to 1 and a
-/// near-zero queueing delay. With the default 1 ms rounds this model keeps the fairness and
-/// the delay but loses far more capacity: a flow cannot send a back-to-back train longer
-/// than about two rounds of its (taxed) rate, and ACK-clocked NewReno windows travel as
-/// trains, so each window is held to roughly 2 · 12.5 kB. The assertions are the paper's
-/// qualitative claims; the printed numbers are what to compare.
+/// near-zero queueing delay. With the default 20 ms rounds recomputed every 10 rounds this
+/// model gives about 80 Mbit/s at JFI 0.99 (with ns-3's 1 ms rounds, ~22 Mbit/s: a flow
+/// cannot send a back-to-back train longer than about two rounds of its taxed rate).
 #[test]
 fn cebinae_shares_fairly_between_rtts_and_leaves_capacity_unused() {
     let (sim, s) = run(&two_rtts(QueueDiscSpec::Cebinae(CebinaeConfig::default())));
-    let fifo = QueueDiscSpec::Fifo { limit: QueueLimit::Cells { cells: 3000, cell_bytes: 160 } };
+    let fifo = QueueDiscSpec::fifo(QueueLimit::Cells { cells: 3000, cell_bytes: 160 });
     let (fifo_sim, f) = run(&two_rtts(fifo));
     report("cebinae", &s);
     report("fifo 3000 cells", &f);
     let (dc, df) = (median_delay_after_5s(&sim), median_delay_after_5s(&fifo_sim));
     println!("median queueing delay after 5 s: Cebinae {:.2} ms, FIFO {:.2} ms", dc * 1e3, df * 1e3);
-    assert!(s.jfi >= 0.9, "JFI {}", s.jfi);
-    assert!(s.jfi > f.jfi, "Cebinae JFI {} vs FIFO {}", s.jfi, f.jfi);
-    assert!(s.throughput.mean_bps < 97e6, "aggregate {}", s.throughput.mean_bps);
+    assert!(s.jfi >= 0.97, "JFI {}", s.jfi);
+    assert!(f.jfi < 0.9, "FIFO JFI {}", f.jfi);
+    assert!((70e6..95e6).contains(&s.throughput.mean_bps), "aggregate {}", s.throughput.mean_bps);
     assert!(dc < 0.002, "Cebinae keeps the queue within about two rounds: {dc}");
     assert!(s.drops.early > 0 && s.drops.overflow == 0);
 }
 
-/// Median bottleneck queueing delay after 5 s, seconds.
+/// Median bottleneck queueing delay after the warm-up (5 s), seconds.
 fn median_delay_after_5s(sim: &Simulation) -> f64 {
-    let mut d: Vec<f64> =
-        sim.recorder().delays.iter().filter(|r| r.t_s > 5.0).map(|r| r.delay_s as f64).collect();
-    assert!(d.len() > 1000);
-    d.sort_by(f64::total_cmp);
-    d[d.len() / 2]
+    assert_eq!(sim.scenario().warmup_s, 5.0);
+    let d = sim.recorder().window.all_delays();
+    assert!(d.count() > 1000);
+    d.quantile(0.5).unwrap()
 }
 
 fn ten_flows(queue: QueueDiscSpec) -> Scenario {
     Scenario {
         name: "ten-flows".into(),
         duration_s: 20.0,
+        warmup_s: 5.0,
         bottleneck: Bottleneck { rate_bps: 10_000_000, delay_ms: 10.0, queue, nic_queue_packets: 0 },
         flows: vec![newreno(10, 1.0, 100_000_000)],
         tcp: tcp(),
@@ -103,7 +108,7 @@ fn ten_flows(queue: QueueDiscSpec) -> Scenario {
 fn pie_holds_the_median_delay_near_its_target_where_fifo_bloats() {
     let limit = PieConfig::default().limit;
     let (pie_sim, p) = run(&ten_flows(QueueDiscSpec::Pie(PieConfig::default())));
-    let (fifo_sim, f) = run(&ten_flows(QueueDiscSpec::Fifo { limit }));
+    let (fifo_sim, f) = run(&ten_flows(QueueDiscSpec::fifo(limit)));
     let (dp, df) = (median_delay_after_5s(&pie_sim), median_delay_after_5s(&fifo_sim));
     report("pie", &p);
     report("fifo", &f);

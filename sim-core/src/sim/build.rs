@@ -2,12 +2,14 @@
 //! bottleneck each way.
 
 use super::{Event, Flow, Simulation, BOTTLENECK};
-use crate::aqm::{QueueDiscSpec, QueueLimit};
+use crate::aqm::{BuildCx, Fifo};
+use crate::cc::CcFactory;
 use crate::engine::EventQueue;
-use crate::metrics::{PacketCounts, Recorder};
+use crate::metrics::{PacketCounts, Recorder, WindowStats};
 use crate::net::{Link, LinkSpec};
+use crate::queue::QueueLimit;
 use crate::rng::{SimRng, StreamId};
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, ScenarioError};
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{Rate, SimDuration, SimTime};
 
@@ -15,20 +17,23 @@ fn ms(v: f64) -> SimDuration {
     SimDuration::from_secs_f64(v / 1e3)
 }
 
-fn host_link(spec: LinkSpec, fifo: &QueueDiscSpec, rng: SimRng) -> Link {
-    Link::closed_form(spec, fifo.limit(), fifo.build(spec.rate, rng))
+/// A host or reverse-path link: a tail-drop FIFO solved in closed form.
+fn host_link(spec: LinkSpec, packets: u32) -> Link {
+    let limit = QueueLimit::Packets(packets);
+    Link::closed_form(spec, limit, Box::new(Fifo::new(limit)))
 }
 
-pub(super) fn build(sc: &Scenario) -> Simulation {
-    let host_fifo = QueueDiscSpec::Fifo { limit: QueueLimit::Packets(sc.host_queue_packets) };
+pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation, Vec<ScenarioError>> {
     let b = &sc.bottleneck;
     let b_rate = Rate(b.rate_bps);
     let fwd = LinkSpec { rate: b_rate, delay: ms(b.delay_ms), nic_queue_packets: b.nic_queue_packets };
     let rev = LinkSpec { nic_queue_packets: 0, ..fwd };
-    let mut links = vec![
-        Link::new(fwd, b.queue.build(b_rate, SimRng::new(sc.seed, StreamId::Queue(BOTTLENECK)))),
-        host_link(rev, &host_fifo, SimRng::new(sc.seed, StreamId::Queue(1))),
-    ];
+    let cx = BuildCx {
+        link_rate: b_rate,
+        rng: SimRng::new(sc.seed, StreamId::Queue(BOTTLENECK)),
+        packet_bytes: sc.full_packet_bytes(),
+    };
+    let mut links = vec![Link::new(fwd, b.queue.build(cx)), host_link(rev, sc.host_queue_packets)];
 
     let mut q = EventQueue::new();
     let mut flows = Vec::new();
@@ -38,14 +43,19 @@ pub(super) fn build(sc: &Scenario) -> Simulation {
         for _ in 0..group.count {
             let id = flows.len() as u32;
             let up = links.len() as u32;
-            for dir in 0..2 {
-                let rng = SimRng::new(sc.seed, StreamId::Queue(up + dir));
-                links.push(host_link(spec, &host_fifo, rng));
-            }
+            links.push(host_link(spec, sc.host_queue_packets));
+            links.push(host_link(spec, sc.host_queue_packets));
             // The ACK return link of this sender is fed by the reverse bottleneck alone.
             links[up as usize + 1].fed_only_by = Some(1);
-            // The flow's own random stream (only BBR draws from it).
-            let cc = group.cca.build_with_rng(SimRng::new(sc.seed, StreamId::Flow(id)));
+            // The flow's own random stream (BBR's first ProbeBW phase, a DQN's exploration).
+            let cc =
+                factory.build(id, &group.cca, SimRng::new(sc.seed, StreamId::Flow(id))).map_err(|e| {
+                    vec![ScenarioError {
+                        field: format!("flows[{g}].cca"),
+                        value: group.cca.tag().into(),
+                        allowed: e,
+                    }]
+                })?;
             flows.push(Flow {
                 sender: TcpSender::with_cc(id, &sc.tcp, cc, group.size_bytes),
                 receiver: TcpReceiver::new(id, &sc.tcp),
@@ -60,29 +70,38 @@ pub(super) fn build(sc: &Scenario) -> Simulation {
         }
     }
     let interval = SimDuration::from_secs_f64(sc.sample_interval_s);
+    let end = SimTime::from_secs_f64(sc.duration_s);
+    let warmup = SimTime::from_secs_f64(sc.warmup_s);
+    q.schedule(warmup, Event::WindowOpen);
     q.schedule(SimTime::ZERO + interval, Event::Sample);
-    if let Some(port) = links[BOTTLENECK as usize].qdisc.as_switch() {
-        q.schedule(SimTime::ZERO + port.control_period(), Event::ControlTick);
-    }
     let cell_bytes =
         links[BOTTLENECK as usize].qdisc.cell_bytes().unwrap_or(crate::switch::TOFINO2_CELL_BYTES);
     let n = flows.len();
-    Simulation {
+    let mut rec = Recorder::new(WindowStats::new(warmup, interval, end, n));
+    rec.set_series(links[BOTTLENECK as usize].qdisc.series());
+    let n_links = links.len();
+    let mut sim = Simulation {
         scenario: sc.clone(),
         q,
         links,
         flows,
         pkts: Default::default(),
-        rec: Recorder::default(),
-        end: SimTime::from_secs_f64(sc.duration_s),
+        rec,
+        end,
         interval,
         out: Vec::new(),
         drops: Vec::new(),
         counts: PacketCounts::default(),
         last_delivered: vec![0; n],
+        last_received: vec![0; n],
         backlog: vec![0; n],
         backlog_cells: vec![0; n],
         cell_bytes,
+        wake_at: vec![None; n_links],
+        series_buf: Vec::new(),
+        log_buf: Vec::new(),
         finished: false,
-    }
+    };
+    sim.sync_disc_wake(BOTTLENECK);
+    Ok(sim)
 }

@@ -27,8 +27,10 @@ pub enum Event {
         flow: u32,
     },
     Sample,
-    /// End of a switch control-plane period at the bottleneck.
-    ControlTick,
-    /// The control plane's table writes take effect.
-    ControlApply,
+    /// The warm-up is over: the measured window opens.
+    WindowOpen,
+    /// A link's queue discipline asked to be woken (its `poll_at`).
+    DiscWake {
+        link: u32,
+    },
 }

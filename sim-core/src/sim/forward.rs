@@ -1,9 +1,9 @@
 //! Moving packets: endpoints → links → queue discs → the wire → the next hop or endpoint.
 
 use super::{Event, Simulation, BOTTLENECK};
-use crate::aqm::{cells_for, DropReason, Dropped, QItem, QdiscCtx};
-use crate::metrics::{DelayRecord, DropRecord};
+use crate::metrics::DropRecord;
 use crate::net::{Packet, PacketKind};
+use crate::queue::{cells_for, DropReason, Dropped, QItem, QdiscCtx};
 use crate::time::SimTime;
 
 impl Simulation {
@@ -42,6 +42,9 @@ impl Simulation {
         }
         self.settle_drops(link);
         self.kick(link);
+        if link == BOTTLENECK {
+            self.sync_disc_wake(link);
+        }
     }
 
     /// Admits a packet reaching a closed-form FIFO at `at`. When the next hop is a
@@ -79,7 +82,7 @@ impl Simulation {
     }
 
     /// Starts a transmission if the link is idle, then refills the NIC queue from the disc.
-    fn kick(&mut self, link: u32) {
+    pub(super) fn kick(&mut self, link: u32) {
         let now = self.now();
         let l = &mut self.links[link as usize];
         let nic_cap = l.spec.nic_queue_packets as usize;
@@ -95,8 +98,8 @@ impl Simulation {
                 if link == BOTTLENECK {
                     self.backlog[it.flow as usize] -= 1;
                     self.backlog_cells[it.flow as usize] -= cells_for(it.bytes, self.cell_bytes);
-                    let delay_s = (now - it.enqueued_at).as_secs_f64() as f32;
-                    self.rec.delays.push(DelayRecord { t_s: now.as_secs_f64(), flow: it.flow, delay_s });
+                    let delay_s = (now - it.enqueued_at).as_secs_f64();
+                    self.rec.window.on_delay(now, it.flow, delay_s);
                 }
             }
         }
@@ -112,7 +115,7 @@ impl Simulation {
     }
 
     /// Records and frees every packet a queue disc dropped.
-    fn settle_drops(&mut self, link: u32) {
+    pub(super) fn settle_drops(&mut self, link: u32) {
         self.settle_drops_at(link, self.now());
     }
 
@@ -122,6 +125,9 @@ impl Simulation {
             if link == BOTTLENECK && d.was_queued {
                 self.backlog[d.item.flow as usize] -= 1;
                 self.backlog_cells[d.item.flow as usize] -= cells_for(d.item.bytes, self.cell_bytes);
+            }
+            if link == BOTTLENECK {
+                self.rec.window.on_drop(at, d.reason);
             }
             self.rec.drops.push(DropRecord { t_s, flow: d.item.flow, link, reason: d.reason });
             self.counts.dropped += 1;
@@ -137,6 +143,9 @@ impl Simulation {
         l.tx_packets += 1;
         self.q.schedule(now + l.spec.delay, Event::Arrive { link, pkt: it.id });
         self.kick(link);
+        if link == BOTTLENECK {
+            self.sync_disc_wake(link);
+        }
     }
 
     pub(super) fn arrive(&mut self, _link: u32, id: u32) {

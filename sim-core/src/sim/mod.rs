@@ -9,14 +9,15 @@ mod event;
 mod forward;
 mod slab;
 
-use crate::aqm::{Dropped, QueueLimit};
-use crate::cc::{CcMetrics, CongestionControl};
+use crate::cc::{CcFactory, CcMetrics, SpecFactory};
 use crate::engine::EventQueue;
 use crate::metrics::{FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, Update};
 use crate::net::{Link, Packet};
+use crate::queue::{Dropped, QdiscCtx, QueueLimit};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SimDuration, SimTime};
+use crate::trace::LogRecord;
 use event::Event;
 use slab::PacketSlab;
 
@@ -45,21 +46,37 @@ pub struct Simulation {
     out: Vec<Packet>,
     drops: Vec<Dropped>,
     counts: PacketCounts,
-    /// Per flow: delivered bytes at the previous sample, packets waiting at the bottleneck.
+    /// Per flow: delivered and received bytes at the previous sample, packets waiting at
+    /// the bottleneck.
     last_delivered: Vec<u64>,
+    last_received: Vec<u64>,
     backlog: Vec<u32>,
     /// Per flow: cells its waiting packets take at the bottleneck.
     backlog_cells: Vec<u64>,
     /// Cell size for backlog accounting (the switch's or the limit's; else Tofino 2's).
     cell_bytes: u32,
+    /// Earliest wake-up scheduled for each link's discipline.
+    wake_at: Vec<Option<SimTime>>,
+    /// Scratch space for named-series values and log records.
+    series_buf: Vec<f64>,
+    log_buf: Vec<LogRecord>,
     finished: bool,
 }
 
 impl Simulation {
     /// Validates the scenario and builds the world; nothing runs until a step is taken.
     pub fn new(scenario: &Scenario) -> Result<Simulation, Vec<ScenarioError>> {
+        Simulation::with_factory(scenario, &SpecFactory)
+    }
+
+    /// As [`Simulation::new`], with each flow's congestion control built by `factory` (a
+    /// trainer hands every flow one shared policy, quinn's `ControllerFactory` idea).
+    pub fn with_factory(
+        scenario: &Scenario,
+        factory: &dyn CcFactory,
+    ) -> Result<Simulation, Vec<ScenarioError>> {
         scenario.validate()?;
-        Ok(build::build(scenario))
+        build::build(scenario, factory)
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -141,7 +158,7 @@ impl Simulation {
 
     /// What was recorded since the previous poll.
     pub fn poll(&mut self) -> Update {
-        let (samples, drops, delays) = self.rec.take_update();
+        let (samples, drops, log) = self.rec.take_update();
         Update {
             now_s: self.now().as_secs_f64(),
             progress: self.progress(),
@@ -149,7 +166,7 @@ impl Simulation {
             finished: self.finished,
             samples,
             drops,
-            delays,
+            log,
         }
     }
 
@@ -162,7 +179,7 @@ impl Simulation {
         PacketCounts { in_flight: self.pkts.live(), ..self.counts }
     }
 
-    /// Statistics over what has been simulated so far (normally called at the end).
+    /// Statistics over the window simulated so far, in O(flows + histogram buckets).
     pub fn summary(&self) -> Summary {
         let sc = &self.scenario;
         let flows = self
@@ -172,7 +189,8 @@ impl Simulation {
                 let st = f.sender.stats();
                 FlowFacts {
                     group: f.group,
-                    cca: sc.flows[f.group as usize].cca.name().to_string(),
+                    cca: sc.flows[f.group as usize].cca.tag().to_string(),
+                    received_bytes: f.receiver.received_bytes(),
                     delivered_bytes: f.receiver.delivered_bytes(),
                     retransmissions: st.retransmissions,
                     timeouts: st.timeouts,
@@ -186,19 +204,13 @@ impl Simulation {
             queue_disc: sc.bottleneck.queue.name().to_string(),
             duration_s: self.now().as_secs_f64(),
             warmup_s: sc.warmup_s,
-            interval_s: sc.sample_interval_s,
             link_rate_bps: sc.bottleneck.rate_bps as f64,
-            red: self.links[BOTTLENECK as usize].qdisc.red_view(),
             flows,
             packets: self.packet_counts(),
             events: self.events_processed(),
-            rec: &self.rec,
+            window: &self.rec.window,
+            series: &self.rec.series_info,
         })
-    }
-
-    /// RED's thresholds as the bottleneck applies them (after ARED's automatic reset).
-    pub fn red_thresholds(&self) -> Option<(f64, f64)> {
-        self.links[BOTTLENECK as usize].qdisc.red_view().map(|v| (v.min_th, v.max_th))
     }
 
     /// A flow's TCP sender, for inspection (window, state, counters).
@@ -231,13 +243,11 @@ impl Simulation {
             Event::PaceTimer { flow } => self.endpoint(flow, |f, now, out| f.sender.on_pace_timer(now, out)),
             Event::ReceiverTimer { flow } => self.endpoint(flow, |f, now, out| f.receiver.on_timer(now, out)),
             Event::Sample => self.sample(),
-            Event::ControlTick => self.control_tick(),
-            Event::ControlApply => {
-                let now = self.now();
-                if let Some(port) = self.links[BOTTLENECK as usize].qdisc.as_switch_mut() {
-                    port.apply_writes(now);
-                }
+            Event::WindowOpen => {
+                let received = self.flows.iter().map(|f| f.receiver.received_bytes());
+                self.rec.window.open(received);
             }
+            Event::DiscWake { link } => self.disc_wake(link),
         }
     }
 
@@ -265,15 +275,32 @@ impl Simulation {
         }
     }
 
-    fn control_tick(&mut self) {
+    /// Wakes a link's discipline if its `poll_at` is due, lets the link send, and asks again.
+    fn disc_wake(&mut self, link: u32) {
         let now = self.now();
-        let Some(port) = self.links[BOTTLENECK as usize].qdisc.as_switch_mut() else { return };
-        if let Some(at) = port.control_tick(now) {
-            self.q.schedule(at, Event::ControlApply);
+        let l = link as usize;
+        if self.wake_at[l].is_some_and(|t| t <= now) {
+            self.wake_at[l] = None;
         }
-        let next = now + port.control_period();
-        if next <= self.end {
-            self.q.schedule(next, Event::ControlTick);
+        if self.links[l].qdisc.poll_at().is_some_and(|t| t <= now) {
+            let mut cx = QdiscCtx::new(now, &mut self.drops);
+            self.links[l].qdisc.on_wakeup(&mut cx);
+            self.settle_drops(link);
+            self.kick(link);
+        }
+        self.sync_disc_wake(link);
+    }
+
+    /// Schedules a wake-up for a link's discipline when it wants one earlier than planned.
+    pub(super) fn sync_disc_wake(&mut self, link: u32) {
+        let l = link as usize;
+        let Some(t) = self.links[l].qdisc.poll_at() else { return };
+        if self.wake_at[l].is_none_or(|w| t < w) {
+            let t = t.max(self.now());
+            self.wake_at[l] = Some(t);
+            if t <= self.end {
+                self.q.schedule(t, Event::DiscWake { link });
+            }
         }
     }
 
@@ -283,36 +310,52 @@ impl Simulation {
         let occ = link.qdisc.occupancy();
         let dt = self.interval.as_secs_f64();
         let n = self.flows.len();
+        self.series_buf.clear();
+        link.qdisc.sample_series(&mut self.series_buf);
         let mut s = Sample {
             t_s: now.as_secs_f64(),
             queue_packets: occ.packets,
             queue_bytes: occ.bytes,
             queue_cells: occ.cells,
-            queue_avg: link.qdisc.red_view().map(|v| v.avg),
             nic_packets: link.nic_packets(),
             goodput_bps: 0.0,
+            arrival_bps: 0.0,
             flow_goodput_bps: Vec::with_capacity(n),
             flow_cwnd_bytes: Vec::with_capacity(n),
             flow_srtt_ms: Vec::with_capacity(n),
             flow_backlog_packets: self.backlog.clone(),
             flow_backlog_cells: self.backlog_cells.clone(),
-            flow_queue: (0..n as u32)
-                .map(|f| link.qdisc.as_switch().and_then(|p| p.flow_queue(f)).unwrap_or(0))
-                .collect(),
-            per_queue_cells: link.qdisc.as_switch().map_or_else(Vec::new, |p| p.queue_cells().to_vec()),
+            flow_queue: (0..n as u32).map(|f| link.qdisc.flow_queue(f).unwrap_or(0)).collect(),
+            series: self.series_buf.clone(),
         };
-        let mut total = 0u64;
+        let (mut total, mut arrived) = (0u64, 0u64);
+        let mut srtt = Vec::with_capacity(n);
         for (i, f) in self.flows.iter().enumerate() {
             let d = f.receiver.delivered_bytes();
-            let got = d - self.last_delivered[i];
+            total += d - self.last_delivered[i];
+            s.flow_goodput_bps.push((d - self.last_delivered[i]) as f64 * 8.0 / dt);
             self.last_delivered[i] = d;
-            total += got;
-            s.flow_goodput_bps.push(got as f64 * 8.0 / dt);
+            let r = f.receiver.received_bytes();
+            arrived += r - self.last_received[i];
+            self.last_received[i] = r;
             s.flow_cwnd_bytes.push(f.sender.cwnd());
-            s.flow_srtt_ms.push(f.sender.srtt().map_or(0.0, |r| r.as_secs_f64() * 1e3));
+            let rtt = f.sender.srtt().map(|r| r.as_secs_f64() * 1e3);
+            s.flow_srtt_ms.push(rtt.unwrap_or(0.0));
+            srtt.push(rtt);
         }
         s.goodput_bps = total as f64 * 8.0 / dt;
+        s.arrival_bps = arrived as f64 * 8.0 / dt;
+        self.rec.window.on_sample(
+            now,
+            s.queue_packets,
+            s.goodput_bps,
+            &s.flow_backlog_cells,
+            &srtt,
+            &s.series,
+        );
         self.rec.samples.push(s);
+        self.links[BOTTLENECK as usize].qdisc.drain_log(&mut self.log_buf);
+        self.rec.log.append(&mut self.log_buf);
         let next = now + self.interval;
         if next <= self.end {
             self.q.schedule(next, Event::Sample);

@@ -1,13 +1,14 @@
 //! The multi-queue port's data plane: classification, admission in cells, scheduling,
-//! per-flow registers; and the hooks the simulator calls for the control plane.
+//! per-flow registers; and the control plane's cadence, driven by the engine's wake-ups.
 
 use super::cms::CountMinSketch;
-use super::control::{ControlApp, ControlPlaneApp, FlowRegisters, RegisterView, TableWrite};
 use super::scheduler::Scheduler;
 use super::SwitchConfig;
-use crate::aqm::{cells_for, DropReason, Occupancy, QItem, QdiscCtx, QueueLimit};
+use crate::control::{ControlPlaneApp, FlowRegisters, RegisterView, TableWrite};
+use crate::queue::{cells_for, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
+use crate::trace::{LogRecord, SeriesInfo};
 use std::collections::{BTreeMap, VecDeque};
 
 #[derive(Clone, Debug, Default)]
@@ -21,7 +22,7 @@ struct FlowState {
     bytes_in_period: u64,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct MultiQueuePort {
     cfg: SwitchConfig,
     queues: Vec<VecDeque<QItem>>,
@@ -33,27 +34,32 @@ pub struct MultiQueuePort {
     cms: CountMinSketch,
     /// Next queue for round-robin mapping of newly detected long flows.
     next_rr: u32,
-    app: ControlApp,
-    pending: Vec<(SimTime, TableWrite)>,
+    app: Box<dyn ControlPlaneApp>,
+    /// Table writes waiting for the compute latency to pass, in the order they were made.
+    pending: VecDeque<(SimTime, TableWrite)>,
     period: SimDuration,
+    next_tick: SimTime,
 }
 
 impl MultiQueuePort {
     pub fn new(cfg: &SwitchConfig, mut rng: SimRng) -> MultiQueuePort {
         let k = cfg.queues.max(1) as usize;
         let weights = (0..k).map(|q| cfg.weights.get(q).copied().unwrap_or(1).max(1)).collect();
+        let period = SimDuration::from_secs_f64(cfg.control_period_ms / 1e3).max(SimDuration::from_millis(1));
+        let cms_seed = rng.next_u64();
         MultiQueuePort {
             queues: vec![VecDeque::new(); k],
             queue_cells: vec![0; k],
             occ: Occupancy::default(),
             weights,
-            scheduler: Scheduler::new(cfg.scheduler.clone(), k),
+            scheduler: Scheduler::new(&cfg.scheduler, k),
             flows: BTreeMap::new(),
-            cms: CountMinSketch::new(cfg.cms_width as usize, cfg.cms_depth as usize, rng.next_u64()),
+            cms: CountMinSketch::new(cfg.cms_width as usize, cfg.cms_depth as usize, cms_seed),
             next_rr: 0,
-            app: cfg.control.build(),
-            pending: Vec::new(),
-            period: SimDuration::from_secs_f64(cfg.control_period_ms / 1e3),
+            app: cfg.control.get().build(rng.next_u64()),
+            pending: VecDeque::new(),
+            period,
+            next_tick: SimTime::ZERO + period,
             cfg: cfg.clone(),
         }
     }
@@ -66,12 +72,6 @@ impl MultiQueuePort {
         cells_for(bytes, self.cfg.cell_bytes)
     }
 
-    /// The queue a flow's packets enter now.
-    pub fn flow_queue(&self, flow: u32) -> Option<u32> {
-        let st = self.flows.get(&flow)?;
-        Some(if st.long { st.table_queue.unwrap_or(self.cfg.default_queue) } else { self.cfg.default_queue })
-    }
-
     pub fn queue_cells(&self) -> &[u64] {
         &self.queue_cells
     }
@@ -80,15 +80,65 @@ impl MultiQueuePort {
         &self.weights
     }
 
-    pub fn cell_bytes(&self) -> u32 {
-        self.cfg.cell_bytes
+    /// End of a control period: update the registers' averages, run the app on a snapshot
+    /// and queue its writes for `now + compute latency`.
+    fn control_tick(&mut self, now: SimTime) {
+        let w = self.cfg.backlog_wma_weight.clamp(0.0, 1.0);
+        let mut regs = Vec::new();
+        for (&flow, st) in self.flows.iter_mut() {
+            st.backlog_wma = w * st.backlog_cells as f64 + (1.0 - w) * st.backlog_wma;
+            // §6.2 "double check": a flow has ended only when it sent nothing this period
+            // and holds nothing in the buffer.
+            let active = st.packets_in_period > 0 || st.backlog_cells > 0;
+            if st.long && active {
+                regs.push(FlowRegisters {
+                    flow,
+                    queue: st.table_queue.unwrap_or(self.cfg.default_queue),
+                    backlog_cells: st.backlog_cells,
+                    backlog_wma_cells: st.backlog_wma,
+                    packets_in_period: st.packets_in_period,
+                    bytes_in_period: st.bytes_in_period,
+                });
+            }
+            st.packets_in_period = 0;
+            st.bytes_in_period = 0;
+        }
+        let view = RegisterView {
+            now,
+            queues: self.k(),
+            flows: &regs,
+            queue_depth_cells: &self.queue_cells,
+            weights: &self.weights,
+            period: self.period,
+        };
+        let out = self.app.on_period(&view);
+        let latency =
+            out.compute.unwrap_or_else(|| SimDuration::from_secs_f64(self.cfg.compute_latency_ms / 1e3));
+        let at = now + latency;
+        self.pending.extend(out.writes.into_iter().map(|w| (at, w)));
     }
 
-    pub fn control_period(&self) -> SimDuration {
-        self.period
+    /// Applies every pending table write due by `now`.
+    fn apply_writes(&mut self, now: SimTime) {
+        let k = self.k();
+        while self.pending.front().is_some_and(|(at, _)| *at <= now) {
+            let (_, w) = self.pending.pop_front().expect("checked");
+            match w {
+                TableWrite::MapFlow { flow, queue } => {
+                    self.flows.entry(flow).or_default().table_queue = Some(queue.min(k - 1));
+                }
+                TableWrite::SetWeight { queue, weight } => {
+                    if let Some(x) = self.weights.get_mut(queue as usize) {
+                        *x = weight.clamp(1, 1023);
+                    }
+                }
+            }
+        }
     }
+}
 
-    pub fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
+impl QueueDisc for MultiQueuePort {
+    fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
         let est = self.cms.add(item.flow);
         let cells = cells_for(item.bytes, self.cfg.cell_bytes);
         let threshold = self.cfg.long_flow_threshold_packets;
@@ -122,7 +172,7 @@ impl MultiQueuePort {
         true
     }
 
-    pub fn dequeue(&mut self) -> Option<QItem> {
+    fn dequeue(&mut self, _cx: &mut QdiscCtx) -> Option<QItem> {
         let queues = &self.queues;
         let q = self.scheduler.pick(&self.weights, |q| queues[q].front().map(|i| i.bytes))?;
         let item = self.queues[q].pop_front()?;
@@ -135,77 +185,61 @@ impl MultiQueuePort {
         Some(item)
     }
 
-    pub fn occupancy(&self) -> Occupancy {
+    fn occupancy(&self) -> Occupancy {
         self.occ
     }
 
-    pub fn limit(&self) -> QueueLimit {
+    fn limit(&self) -> QueueLimit {
         QueueLimit::Cells {
             cells: self.cfg.total_cells().min(u32::MAX as u64) as u32,
             cell_bytes: self.cfg.cell_bytes,
         }
     }
 
-    /// End of a control period: update the registers' averages, run the app on a snapshot
-    /// and queue its writes for `now + compute latency`. Returns when they apply, if any.
-    pub fn control_tick(&mut self, now: SimTime) -> Option<SimTime> {
-        let w = self.cfg.backlog_wma_weight.clamp(0.0, 1.0);
-        let mut regs = Vec::new();
-        for (&flow, st) in self.flows.iter_mut() {
-            st.backlog_wma = w * st.backlog_cells as f64 + (1.0 - w) * st.backlog_wma;
-            // §6.2 "double check": a flow has ended only when it sent nothing this period
-            // and holds nothing in the buffer.
-            let active = st.packets_in_period > 0 || st.backlog_cells > 0;
-            if st.long && active {
-                regs.push(FlowRegisters {
-                    flow,
-                    queue: st.table_queue.unwrap_or(self.cfg.default_queue),
-                    backlog_cells: st.backlog_cells,
-                    backlog_wma_cells: st.backlog_wma,
-                    packets_in_period: st.packets_in_period,
-                    bytes_in_period: st.bytes_in_period,
-                });
-            }
-            st.packets_in_period = 0;
-            st.bytes_in_period = 0;
-        }
-        let view = RegisterView {
-            now,
-            queues: self.k(),
-            flows: &regs,
-            queue_depth_cells: &self.queue_cells,
-            weights: &self.weights,
-        };
-        let writes = self.app.on_period(&view);
-        if writes.is_empty() {
-            return None;
-        }
-        let at = now + SimDuration::from_secs_f64(self.cfg.compute_latency_ms / 1e3);
-        self.pending.extend(writes.into_iter().map(|w| (at, w)));
-        Some(at)
+    fn cell_bytes(&self) -> Option<u32> {
+        Some(self.cfg.cell_bytes)
     }
 
-    /// Applies every pending table write due by `now`.
-    pub fn apply_writes(&mut self, now: SimTime) {
+    /// The end of the current control period, or an earlier table write coming due.
+    fn poll_at(&self) -> Option<SimTime> {
+        Some(self.pending.front().map_or(self.next_tick, |(at, _)| (*at).min(self.next_tick)))
+    }
+
+    fn on_wakeup(&mut self, cx: &mut QdiscCtx) {
+        if cx.now >= self.next_tick {
+            self.control_tick(self.next_tick);
+            self.next_tick += self.period;
+        }
+        self.apply_writes(cx.now);
+    }
+
+    /// The queue in the Flow Distribution Table once the flow is long, else the default.
+    fn flow_queue(&self, flow: u32) -> Option<u32> {
+        let st = self.flows.get(&flow)?;
+        Some(if st.long { st.table_queue.unwrap_or(self.cfg.default_queue) } else { self.cfg.default_queue })
+    }
+
+    fn series(&self) -> Vec<SeriesInfo> {
         let k = self.k();
-        let (due, later): (Vec<_>, Vec<_>) = self.pending.drain(..).partition(|(at, _)| *at <= now);
-        self.pending = later;
-        for (_, w) in due {
-            match w {
-                TableWrite::MapFlow { flow, queue } => {
-                    self.flows.entry(flow).or_default().table_queue = Some(queue.min(k - 1));
-                }
-                TableWrite::SetWeight { queue, weight } => {
-                    if let Some(x) = self.weights.get_mut(queue as usize) {
-                        *x = weight.max(1);
-                    }
-                }
-            }
-        }
+        let mut s: Vec<SeriesInfo> = (0..k)
+            .map(|q| SeriesInfo::new(format!("queue[{q}].cells"), format!("Q{q}"), "cells", "queue"))
+            .collect();
+        s.extend(
+            (0..k)
+                .map(|q| SeriesInfo::new(format!("queue[{q}].weight"), format!("Q{q}"), "weight", "weights")),
+        );
+        s.extend(self.app.series(k));
+        s
     }
 
-    pub fn app_name(&self) -> &'static str {
-        self.app.name()
+    fn sample_series(&self, out: &mut Vec<f64>) {
+        out.extend(self.queue_cells.iter().map(|&c| c as f64));
+        out.extend(self.weights.iter().map(|&w| w as f64));
+        self.app.sample_series(out);
+    }
+
+    fn drain_log(&mut self, out: &mut Vec<LogRecord>) {
+        self.app.drain_log(out);
     }
 }
 
@@ -289,7 +323,7 @@ mod tests {
         let mut p =
             port(SwitchConfig { queues: 2, long_flow_threshold_packets: 0, ..SwitchConfig::default() });
         offer(&mut p, item(0, 0, 100));
-        p.pending.push((SimTime::from_secs_f64(1.05), TableWrite::MapFlow { flow: 0, queue: 1 }));
+        p.pending.push_back((SimTime::from_secs_f64(1.05), TableWrite::MapFlow { flow: 0, queue: 1 }));
         p.apply_writes(SimTime::from_secs_f64(1.0));
         assert_eq!(p.flow_queue(0), Some(0));
         p.apply_writes(SimTime::from_secs_f64(1.05));
@@ -301,7 +335,7 @@ mod tests {
         let cfg = SwitchConfig {
             queues: 2,
             weights: vec![1, 3],
-            scheduler: SchedulerSpec::Wrr,
+            scheduler: SchedulerSpec::Wrr(Default::default()),
             queue_limit_cells: 1_000_000,
             long_flow_threshold_packets: 0,
             ..SwitchConfig::default()
@@ -311,8 +345,10 @@ mod tests {
             offer(&mut p, item(i, i % 2, 1500));
         }
         let mut sent = [0u32; 2];
+        let mut drops = Vec::new();
+        let mut cx = QdiscCtx::new(SimTime::ZERO, &mut drops);
         for _ in 0..2000 {
-            let it = p.dequeue().unwrap();
+            let it = p.dequeue(&mut cx).unwrap();
             sent[it.flow as usize] += 1;
         }
         assert!((sent[1] as f64 / 2000.0 - 0.75).abs() < 0.02 * 0.75, "{sent:?}");

@@ -1,24 +1,111 @@
 //! Egress schedulers of a switch port: round robin, weighted round robin (packets),
 //! deficit weighted round robin (bytes, Shreedhar & Varghese 1995) and strict priority.
 
+use crate::params::{Algorithm, Described, Field, Kind, Range};
 use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum SchedulerSpec {
+/// The service rule a scheduler configuration stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
     /// One packet per non-empty queue in turn.
     RoundRobin,
     /// Up to `weight` packets per queue per round.
     Wrr,
-    /// DWRR: each round a queue earns weight × quantum bytes of credit.
+    /// Each round a queue earns weight × quantum bytes of credit.
     Dwrr { quantum_bytes: u32 },
     /// Lowest queue index first.
     StrictPriority,
 }
 
+pub trait SchedulerConfig: Debug {
+    fn rule(&self) -> Rule;
+}
+
+crate::registry! {
+    /// How a switch port picks the next queue (`{"type": "wrr"}`).
+    pub enum SchedulerSpec as "scheduler": dyn SchedulerConfig {
+        RoundRobin(RoundRobinConfig),
+        Wrr(WrrConfig),
+        Dwrr(DwrrConfig),
+        StrictPriority(StrictPriorityConfig),
+    }
+}
+
 impl Default for SchedulerSpec {
     fn default() -> Self {
-        SchedulerSpec::Wrr
+        SchedulerSpec::Wrr(WrrConfig {})
+    }
+}
+
+/// Declares a scheduler without parameters.
+macro_rules! plain_scheduler {
+    ($name:ident, $tag:literal, $label:literal, $help:literal, $rule:expr) => {
+        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {}
+
+        impl Described for $name {
+            const INFO: Algorithm =
+                Algorithm { tag: $tag, label: $label, help: $help, fields: &[], flavours: &[] };
+        }
+
+        impl SchedulerConfig for $name {
+            fn rule(&self) -> Rule {
+                $rule
+            }
+        }
+    };
+}
+
+plain_scheduler!(
+    RoundRobinConfig,
+    "round_robin",
+    "RR",
+    "One packet per non-empty queue in turn.",
+    Rule::RoundRobin
+);
+plain_scheduler!(WrrConfig, "wrr", "WRR (packets)", "Up to weight packets per queue per round.", Rule::Wrr);
+plain_scheduler!(
+    StrictPriorityConfig,
+    "strict_priority",
+    "Strict priority",
+    "The lowest-numbered backlogged queue first.",
+    Rule::StrictPriority
+);
+
+/// Deficit weighted round robin (Shreedhar & Varghese 1995), as Tofino's DWRR.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DwrrConfig {
+    pub quantum_bytes: u32,
+}
+
+impl Default for DwrrConfig {
+    fn default() -> Self {
+        DwrrConfig { quantum_bytes: 1514 }
+    }
+}
+
+impl Described for DwrrConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "dwrr",
+        label: "DWRR (bytes)",
+        help: "Each round a queue earns weight × quantum bytes of credit and sends while its head fits.",
+        fields: &[Field::new(
+            "quantum_bytes",
+            "Quantum",
+            "bytes",
+            Kind::Int(Range::closed(64.0, 1_048_576.0)),
+            "Credit per round and unit of weight (one MTU, 1514).",
+        )],
+        flavours: &[],
+    };
+}
+
+impl SchedulerConfig for DwrrConfig {
+    fn rule(&self) -> Rule {
+        Rule::Dwrr { quantum_bytes: self.quantum_bytes }
     }
 }
 
@@ -26,7 +113,7 @@ impl Default for SchedulerSpec {
 /// and the size of each head packet.
 #[derive(Clone, Debug)]
 pub struct Scheduler {
-    spec: SchedulerSpec,
+    rule: Rule,
     current: usize,
     /// WRR: packets left in the current queue's turn. DWRR: per-queue deficit in bytes.
     budget: Vec<i64>,
@@ -34,30 +121,32 @@ pub struct Scheduler {
 }
 
 impl Scheduler {
-    pub fn new(spec: SchedulerSpec, queues: usize) -> Scheduler {
-        Scheduler { spec, current: 0, budget: vec![0; queues], fresh_turn: true }
+    pub fn new(spec: &SchedulerSpec, queues: usize) -> Scheduler {
+        Scheduler { rule: spec.get().rule(), current: 0, budget: vec![0; queues], fresh_turn: true }
     }
 
     /// The queue to dequeue from; `head(q)` is the head packet's size in bytes if `q` is
-    /// backlogged. Returns None when every queue is empty.
+    /// backlogged. Returns None only when every queue is empty.
     pub fn pick(&mut self, weights: &[u32], head: impl Fn(usize) -> Option<u32>) -> Option<usize> {
         let n = self.budget.len();
         if (0..n).all(|q| head(q).is_none()) {
             return None;
         }
-        match self.spec {
-            SchedulerSpec::StrictPriority => (0..n).find(|&q| head(q).is_some()),
-            SchedulerSpec::RoundRobin => {
+        let weight = |q: usize| weights.get(q).copied().unwrap_or(1).max(1) as i64;
+        match self.rule {
+            Rule::StrictPriority => (0..n).find(|&q| head(q).is_some()),
+            Rule::RoundRobin => {
                 let q = (0..n).map(|k| (self.current + k) % n).find(|&q| head(q).is_some())?;
                 self.current = (q + 1) % n;
                 Some(q)
             }
-            SchedulerSpec::Wrr => {
-                // Visit queues in turn; a queue keeps the turn for `weight` packets.
-                for _ in 0..=2 * n {
+            Rule::Wrr => {
+                // Visit queues in turn; a queue keeps the turn for `weight` packets. Weights
+                // are ≥ 1, so a backlogged queue is served within one round.
+                loop {
                     let q = self.current;
                     if self.fresh_turn {
-                        self.budget[q] = weights.get(q).copied().unwrap_or(1) as i64;
+                        self.budget[q] = weight(q);
                         self.fresh_turn = false;
                     }
                     if head(q).is_some() && self.budget[q] > 0 {
@@ -67,35 +156,62 @@ impl Scheduler {
                     self.current = (q + 1) % n;
                     self.fresh_turn = true;
                 }
-                None
             }
-            SchedulerSpec::Dwrr { quantum_bytes } => {
-                // Shreedhar & Varghese: add a quantum when a queue's turn starts; serve while
-                // the head fits in the deficit; an emptied queue forfeits its deficit.
-                for _ in 0..=4 * n {
-                    let q = self.current;
-                    match head(q) {
-                        None => {
-                            self.budget[q] = 0;
-                        }
-                        Some(bytes) => {
-                            if self.fresh_turn {
-                                let w = weights.get(q).copied().unwrap_or(1).max(1) as i64;
-                                self.budget[q] += w * quantum_bytes.max(1) as i64;
-                                self.fresh_turn = false;
-                            }
-                            if bytes as i64 <= self.budget[q] {
-                                self.budget[q] -= bytes as i64;
-                                return Some(q);
-                            }
+            Rule::Dwrr { quantum_bytes } => {
+                let quantum = quantum_bytes.max(1) as i64;
+                loop {
+                    if let Some(q) = self.dwrr_round(n, quantum, &weight, &head) {
+                        return Some(q);
+                    }
+                    // A whole round served nothing: every backlogged head needs more credit
+                    // than one quantum gives. Grant at once the rounds the first eligible
+                    // queue still needs, as the idle rounds would have (bounded work for any
+                    // quantum, where giving up would stall the link).
+                    let rounds_needed = |q: usize, b: u32| {
+                        let grant = weight(q) * quantum;
+                        ((b as i64 - self.budget[q]).max(0) + grant - 1) / grant
+                    };
+                    let skip =
+                        (0..n).filter_map(|q| head(q).map(|b| rounds_needed(q, b))).min().unwrap_or(1) - 1;
+                    for q in 0..n {
+                        if head(q).is_some() {
+                            self.budget[q] += skip.max(0) * weight(q) * quantum;
                         }
                     }
-                    self.current = (q + 1) % n;
-                    self.fresh_turn = true;
                 }
-                None
             }
         }
+    }
+
+    /// Shreedhar & Varghese: a queue's turn adds weight × quantum to its deficit; it is served
+    /// while its head fits; an emptied queue forfeits its deficit. At most one full round of
+    /// visits; None if nothing fit.
+    fn dwrr_round(
+        &mut self,
+        n: usize,
+        quantum: i64,
+        weight: &impl Fn(usize) -> i64,
+        head: &impl Fn(usize) -> Option<u32>,
+    ) -> Option<usize> {
+        for _ in 0..=n {
+            let q = self.current;
+            match head(q) {
+                None => self.budget[q] = 0,
+                Some(bytes) => {
+                    if self.fresh_turn {
+                        self.budget[q] += weight(q) * quantum;
+                        self.fresh_turn = false;
+                    }
+                    if bytes as i64 <= self.budget[q] {
+                        self.budget[q] -= bytes as i64;
+                        return Some(q);
+                    }
+                }
+            }
+            self.current = (q + 1) % n;
+            self.fresh_turn = true;
+        }
+        None
     }
 }
 
@@ -105,7 +221,7 @@ mod tests {
 
     /// Serves `rounds` packets from always-backlogged queues with the given head sizes.
     fn served(spec: SchedulerSpec, weights: &[u32], sizes: &[u32], rounds: usize) -> Vec<u64> {
-        let mut s = Scheduler::new(spec, weights.len());
+        let mut s = Scheduler::new(&spec, weights.len());
         let mut bytes = vec![0u64; weights.len()];
         for _ in 0..rounds {
             let q = s.pick(weights, |q| Some(sizes[q])).unwrap();
@@ -121,7 +237,7 @@ mod tests {
 
     #[test]
     fn wrr_shares_follow_weights_for_equal_packets() {
-        let s = shares(&served(SchedulerSpec::Wrr, &[1, 2, 5], &[1500, 1500, 1500], 8000));
+        let s = shares(&served(SchedulerSpec::Wrr(WrrConfig {}), &[1, 2, 5], &[1500, 1500, 1500], 8000));
         for (got, want) in s.iter().zip([1.0 / 8.0, 2.0 / 8.0, 5.0 / 8.0]) {
             assert!((got - want).abs() < 0.02 * want, "{s:?}");
         }
@@ -129,21 +245,46 @@ mod tests {
 
     #[test]
     fn dwrr_shares_bytes_by_weight_whatever_the_packet_sizes() {
-        let s = shares(&served(SchedulerSpec::Dwrr { quantum_bytes: 1500 }, &[1, 3], &[1500, 400], 50_000));
+        let s = shares(&served(
+            SchedulerSpec::Dwrr(DwrrConfig { quantum_bytes: 1500 }),
+            &[1, 3],
+            &[1500, 400],
+            50_000,
+        ));
         assert!((s[0] - 0.25).abs() < 0.005, "{s:?}");
     }
 
     #[test]
     fn strict_priority_serves_the_lowest_backlogged_queue() {
-        let mut s = Scheduler::new(SchedulerSpec::StrictPriority, 3);
+        let mut s = Scheduler::new(&SchedulerSpec::StrictPriority(StrictPriorityConfig {}), 3);
         assert_eq!(s.pick(&[1, 1, 1], |q| (q > 0).then_some(100)), Some(1));
     }
 
     #[test]
     fn round_robin_skips_empty_queues() {
-        let mut s = Scheduler::new(SchedulerSpec::RoundRobin, 3);
+        let mut s = Scheduler::new(&SchedulerSpec::RoundRobin(RoundRobinConfig {}), 3);
         let order: Vec<usize> =
             (0..4).map(|_| s.pick(&[1, 1, 1], |q| (q != 1).then_some(100)).unwrap()).collect();
         assert_eq!(order, vec![0, 2, 0, 2]);
+    }
+
+    #[test]
+    fn dwrr_with_a_quantum_far_below_the_packet_size_still_serves_by_weight() {
+        // 64-byte quanta against 1500-byte packets: 24 rounds of credit per packet.
+        let s = shares(&served(
+            SchedulerSpec::Dwrr(DwrrConfig { quantum_bytes: 64 }),
+            &[1, 3],
+            &[1500, 1500],
+            4000,
+        ));
+        assert!((s[0] - 0.25).abs() < 0.01, "{s:?}");
+    }
+
+    #[test]
+    fn dwrr_serves_a_lone_backlogged_queue_at_once() {
+        let mut s = Scheduler::new(&SchedulerSpec::Dwrr(DwrrConfig { quantum_bytes: 64 }), 3);
+        for _ in 0..10 {
+            assert_eq!(s.pick(&[1, 1, 1], |q| (q == 2).then_some(9000)), Some(2));
+        }
     }
 }

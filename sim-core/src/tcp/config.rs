@@ -1,9 +1,10 @@
 use crate::net::HeaderOverhead;
+use crate::params::{Checker, Field, Kind, Range};
 use serde::{Deserialize, Serialize};
 
 /// TCP parameters shared by every flow of a scenario. Defaults are ns-3 3.44's.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct TcpConfig {
     /// Segment payload in bytes (ns-3 `SegmentSize` 536; the RED study uses 512).
     pub mss_bytes: u32,
@@ -52,6 +53,139 @@ impl Default for TcpConfig {
             send_buffer_bytes: 131_072,
             recv_buffer_bytes: 131_072,
             headers: HeaderOverhead::default(),
+        }
+    }
+}
+
+/// A timer of at least 1 ms: below it a retransmission or SYN timer would spin in place.
+const TIMER_MS: Range = Range::closed(1.0, 600_000.0);
+const HEADER: Range = Range::closed(0.0, 1000.0);
+const BUFFER: Range = Range::closed(16.0, 4_294_967_295.0);
+
+impl TcpConfig {
+    /// Every parameter, with its range (paths under `tcp`).
+    pub const FIELDS: &'static [Field] = &[
+        Field::new(
+            "mss_bytes",
+            "MSS",
+            "bytes",
+            Kind::Int(Range::closed(16.0, 65_000.0)),
+            "Segment payload (ns-3 536; the RED study uses 512).",
+        ),
+        Field::new(
+            "initial_cwnd_segments",
+            "Initial window",
+            "segments",
+            Kind::Int(Range::closed(1.0, 1000.0)),
+            "Congestion window at the start.",
+        ),
+        Field::new(
+            "min_rto_ms",
+            "Minimum RTO",
+            "ms",
+            Kind::Float(TIMER_MS),
+            "RFC 6298 and ns-3: 1000 ms; Linux: 200 ms.",
+        ),
+        Field::new(
+            "initial_rto_ms",
+            "Initial RTO",
+            "ms",
+            Kind::Float(TIMER_MS),
+            "RTO before the first RTT sample (RFC 6298: 1 s).",
+        ),
+        Field::new("max_rto_ms", "Maximum RTO", "ms", Kind::Float(TIMER_MS), "Backoff stops here (60 s)."),
+        Field::new(
+            "clock_granularity_ms",
+            "Clock granularity",
+            "ms",
+            Kind::Float(Range::closed(0.0, 1000.0)),
+            "G in RTO = SRTT + max(G, 4·RTTVAR).",
+        ),
+        Field::new(
+            "syn_timeout_ms",
+            "SYN timeout",
+            "ms",
+            Kind::Float(TIMER_MS),
+            "Retransmission timeout of a SYN (ns-3 ConnTimeout, 3 s).",
+        ),
+        Field::new(
+            "delayed_ack_count",
+            "Delayed ACK count",
+            "segments",
+            Kind::Int(Range::closed(1.0, 64.0)),
+            "ACK every this many in-order segments...",
+        ),
+        Field::new(
+            "delayed_ack_timeout_ms",
+            "Delayed ACK timeout",
+            "ms",
+            Kind::Float(Range::closed(0.0, 10_000.0)),
+            "...or after this long.",
+        ),
+        Field::new(
+            "sack",
+            "SACK",
+            "",
+            Kind::Bool,
+            "Selective ACKs with RFC 6675 recovery; off = NewReno partial ACKs.",
+        ),
+        Field::new(
+            "timestamps",
+            "Timestamps",
+            "",
+            Kind::Bool,
+            "RFC 7323: an RTT sample on every ACK, 12 header bytes per packet.",
+        ),
+        Field::new(
+            "dupack_threshold",
+            "Dup-ACK threshold",
+            "ACKs",
+            Kind::Int(Range::closed(1.0, 100.0)),
+            "Duplicate ACKs that trigger fast retransmit.",
+        ),
+        Field::new(
+            "send_buffer_bytes",
+            "Send buffer",
+            "bytes",
+            Kind::Int(BUFFER),
+            "Caps data in flight (ns-3: 128 KiB); at least one MSS.",
+        ),
+        Field::new(
+            "recv_buffer_bytes",
+            "Receive buffer",
+            "bytes",
+            Kind::Int(BUFFER),
+            "Out-of-order data held; the advertised window; at least one MSS.",
+        ),
+        Field::new("headers.ip_bytes", "IP header", "bytes", Kind::Int(HEADER), "IPv4: 20."),
+        Field::new("headers.tcp_bytes", "TCP header", "bytes", Kind::Int(HEADER), "Without options: 20."),
+        Field::new(
+            "headers.timestamp_option_bytes",
+            "Timestamp option",
+            "bytes",
+            Kind::Int(HEADER),
+            "10, padded to 12.",
+        ),
+        Field::new(
+            "headers.link_bytes",
+            "Link header",
+            "bytes",
+            Kind::Int(HEADER),
+            "Point-to-point (PPP): 2.",
+        ),
+    ];
+
+    /// Rules between fields, beyond each one's range.
+    pub fn check_more(&self, c: &mut Checker) {
+        if self.max_rto_ms.is_finite() && self.max_rto_ms < self.min_rto_ms {
+            c.push("max_rto_ms", self.max_rto_ms, format!("min_rto_ms = {} to 600000 ms", self.min_rto_ms));
+        }
+        for (name, v) in
+            [("send_buffer_bytes", self.send_buffer_bytes), ("recv_buffer_bytes", self.recv_buffer_bytes)]
+        {
+            if v < self.mss_bytes {
+                c.push(name, v, format!("{} to 4294967295 bytes (at least one MSS)", self.mss_bytes));
+            }
         }
     }
 }

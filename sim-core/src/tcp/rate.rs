@@ -3,6 +3,7 @@
 //! been delivered when it left; each ACK turns the newest delivered packet into a sample
 //! of delivered bytes over the longer of the send and ACK intervals.
 
+pub use crate::tcb::RateSample;
 use crate::time::{SimDuration, SimTime};
 
 /// What the connection looked like when a segment was (re)transmitted (draft §3.2).
@@ -13,31 +14,6 @@ pub struct TxSnapshot {
     pub first_sent_time: SimTime,
     pub sent_time: SimTime,
     pub app_limited: bool,
-}
-
-/// One delivery-rate sample, produced per ACK that delivered data.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct RateSample {
-    /// Bytes delivered over `interval`.
-    pub delivered: u64,
-    pub interval: SimDuration,
-    /// delivered / interval in bit/s (0 when not `valid`).
-    pub delivery_rate_bps: f64,
-    /// The connection's delivered count when the sampled packet was sent (BBR's rounds).
-    pub prior_delivered: u64,
-    /// The connection's total delivered bytes after this ACK.
-    pub total_delivered: u64,
-    pub is_app_limited: bool,
-    /// False when the interval is shorter than the minimum RTT (draft §3.3: discard).
-    pub valid: bool,
-    /// Bytes newly acknowledged or SACKed by this ACK.
-    pub newly_delivered: u64,
-    /// Segments newly marked lost by this ACK.
-    pub newly_lost: u32,
-    /// Bytes in flight before this ACK was processed.
-    pub prior_in_flight: u32,
-    /// RTT sample carried by this ACK, if any.
-    pub rtt: Option<SimDuration>,
 }
 
 #[derive(Clone, Debug, Default)]

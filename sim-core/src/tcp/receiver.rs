@@ -27,6 +27,8 @@ pub struct TcpReceiver {
     ts_recent: u32,
     last_ack_sent: u32,
     delivered_bytes: u64,
+    /// Payload bytes of new data on first arrival, in order or not.
+    received_bytes: u64,
     syn_seen: bool,
 }
 
@@ -49,6 +51,7 @@ impl TcpReceiver {
             ts_recent: 0,
             last_ack_sent: 0,
             delivered_bytes: 0,
+            received_bytes: 0,
             syn_seen: false,
         }
     }
@@ -56,6 +59,13 @@ impl TcpReceiver {
     /// Application bytes delivered in order so far.
     pub fn delivered_bytes(&self) -> u64 {
         self.delivered_bytes
+    }
+
+    /// Payload bytes of new data that have arrived, counted once on first arrival whether in
+    /// order or not: what crossed the bottleneck, so over any window it never exceeds what
+    /// the link could carry (unlike in-order delivery, which releases held data in bursts).
+    pub fn received_bytes(&self) -> u64 {
+        self.received_bytes
     }
 
     pub fn rcv_nxt(&self) -> u32 {
@@ -110,6 +120,7 @@ impl TcpReceiver {
             out.push(self.ack_packet(now));
             return;
         }
+        self.received_bytes += p.payload as u64;
         if p.seq == expected {
             self.rcv_nxt += 1;
             if let Some(i) = self.blocks.iter().position(|b| b.start == self.rcv_nxt) {

@@ -9,7 +9,7 @@ use super::rtt::RttEstimator;
 use super::scoreboard::{NextSeg, Scoreboard};
 use super::timer::Timer;
 use super::TcpConfig;
-use crate::cc::{AckSample, Cca, CcaSpec, CongState, CongestionControl, CongestionKind, Tcb};
+use crate::cc::{AckSample, CcaSpec, CongState, CongestionControl, CongestionKind, Tcb};
 use crate::net::{Packet, PacketKind, SackBlock, MAX_SACK_BLOCKS};
 use crate::time::{SimDuration, SimTime};
 
@@ -30,7 +30,7 @@ pub struct SenderStats {
     pub fast_recoveries: u64,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct TcpSender {
     flow: u32,
     cfg: TcpConfig,
@@ -40,7 +40,7 @@ pub struct TcpSender {
     phase: Phase,
     sb: Scoreboard,
     tcb: Tcb,
-    cc: Cca,
+    cc: Box<dyn CongestionControl>,
     dupacks: u32,
     recover: u32,
     recover_active: bool,
@@ -71,8 +71,13 @@ impl TcpSender {
     }
 
     /// A sender with an already built congestion control (e.g. one given its flow's random
-    /// stream by [`CcaSpec::build_with_rng`]).
-    pub fn with_cc(flow: u32, cfg: &TcpConfig, cc: Cca, size_bytes: Option<u64>) -> TcpSender {
+    /// stream through its [`crate::cc::CcFactory`]).
+    pub fn with_cc(
+        flow: u32,
+        cfg: &TcpConfig,
+        cc: Box<dyn CongestionControl>,
+        size_bytes: Option<u64>,
+    ) -> TcpSender {
         let mss = cfg.mss_bytes.max(1);
         let (total_segments, last_segment_bytes) = match size_bytes {
             None => (None, mss),
@@ -165,8 +170,8 @@ impl TcpSender {
     pub fn completed_at(&self) -> Option<SimTime> {
         self.completed_at
     }
-    pub fn cc(&self) -> &Cca {
-        &self.cc
+    pub fn cc(&self) -> &dyn CongestionControl {
+        self.cc.as_ref()
     }
     pub fn rto(&self) -> SimDuration {
         self.rtt.rto()

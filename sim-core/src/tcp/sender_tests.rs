@@ -123,17 +123,17 @@ fn assert_recovered_without_rto(l: &Loopback, lost: usize) {
 
 #[test]
 fn sack_recovers_one_loss_in_a_window_without_rto() {
-    assert_recovered_without_rto(&recover(true, CcaSpec::NewReno, &[30]), 1);
+    assert_recovered_without_rto(&recover(true, CcaSpec::NewReno(Default::default()), &[30]), 1);
 }
 
 #[test]
 fn sack_recovers_two_losses_in_a_window_without_rto() {
-    assert_recovered_without_rto(&recover(true, CcaSpec::NewReno, &[30, 33]), 2);
+    assert_recovered_without_rto(&recover(true, CcaSpec::NewReno(Default::default()), &[30, 33]), 2);
 }
 
 #[test]
 fn sack_recovers_three_losses_in_a_window_without_rto() {
-    assert_recovered_without_rto(&recover(true, CcaSpec::NewReno, &[30, 31, 36]), 3);
+    assert_recovered_without_rto(&recover(true, CcaSpec::NewReno(Default::default()), &[30, 31, 36]), 3);
 }
 
 #[test]
@@ -143,22 +143,22 @@ fn cubic_with_sack_recovers_three_losses_without_rto() {
 
 #[test]
 fn newreno_partial_acks_recover_one_loss_without_rto() {
-    assert_recovered_without_rto(&recover(false, CcaSpec::NewReno, &[30]), 1);
+    assert_recovered_without_rto(&recover(false, CcaSpec::NewReno(Default::default()), &[30]), 1);
 }
 
 #[test]
 fn newreno_partial_acks_recover_two_losses_without_rto() {
-    assert_recovered_without_rto(&recover(false, CcaSpec::NewReno, &[30, 33]), 2);
+    assert_recovered_without_rto(&recover(false, CcaSpec::NewReno(Default::default()), &[30, 33]), 2);
 }
 
 #[test]
 fn newreno_partial_acks_recover_three_losses_without_rto() {
-    assert_recovered_without_rto(&recover(false, CcaSpec::NewReno, &[30, 31, 36]), 3);
+    assert_recovered_without_rto(&recover(false, CcaSpec::NewReno(Default::default()), &[30, 31, 36]), 3);
 }
 
 #[test]
 fn recovery_halves_the_window_for_newreno() {
-    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno, 400);
+    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno(Default::default()), 400);
     l = l.drop_segment(40, 1);
     l.run(SimTime::from_secs_f64(30.0));
     // Slow start from 10 segments reached ~40+ in flight; ssthresh is half the flight.
@@ -168,7 +168,7 @@ fn recovery_halves_the_window_for_newreno() {
 
 #[test]
 fn tail_loss_is_repaired_by_the_retransmission_timer_after_min_rto() {
-    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno, 5).drop_segment(4, 1);
+    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno(Default::default()), 5).drop_segment(4, 1);
     l.run(SimTime::from_secs_f64(30.0));
     assert_eq!(l.s.phase(), Phase::Completed);
     assert_eq!(l.s.stats().timeouts, 1);
@@ -179,7 +179,7 @@ fn tail_loss_is_repaired_by_the_retransmission_timer_after_min_rto() {
 
 #[test]
 fn rto_backs_off_exponentially_while_retransmissions_are_lost() {
-    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno, 5).drop_segment(4, 3);
+    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno(Default::default()), 5).drop_segment(4, 3);
     l.run(SimTime::from_secs_f64(60.0));
     assert_eq!(l.s.stats().timeouts, 3);
     let gaps: Vec<f64> = l.rto_times.windows(2).map(|w| (w[1] - w[0]).as_secs_f64()).collect();
@@ -190,7 +190,7 @@ fn rto_backs_off_exponentially_while_retransmissions_are_lost() {
 
 #[test]
 fn repeated_rto_holds_ssthresh() {
-    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno, 5).drop_segment(4, 2);
+    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno(Default::default()), 5).drop_segment(4, 2);
     l.run(SimTime::from_secs_f64(1.5));
     let after_first = l.s.ssthresh();
     assert_eq!(l.s.stats().timeouts, 1);
@@ -203,7 +203,7 @@ fn repeated_rto_holds_ssthresh() {
 fn karn_rtt_is_not_sampled_from_a_retransmitted_segment() {
     // Without timestamps a retransmission's ACK is ambiguous: the backed-off RTO stays.
     let cfg = TcpConfig { timestamps: false, ..cfg(true) };
-    let mut l = Loopback::new(cfg, CcaSpec::NewReno, 5).drop_segment(4, 1);
+    let mut l = Loopback::new(cfg, CcaSpec::NewReno(Default::default()), 5).drop_segment(4, 1);
     l.run(SimTime::from_secs_f64(30.0));
     assert_eq!(l.s.stats().timeouts, 1);
     assert_eq!(l.s.rto(), SimDuration::from_secs(2), "backoff must survive an ambiguous ACK");
@@ -211,7 +211,7 @@ fn karn_rtt_is_not_sampled_from_a_retransmitted_segment() {
 
 #[test]
 fn with_timestamps_a_retransmission_still_gives_a_valid_sample() {
-    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno, 5).drop_segment(4, 1);
+    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno(Default::default()), 5).drop_segment(4, 1);
     l.run(SimTime::from_secs_f64(30.0));
     assert_eq!(l.s.rto(), SimDuration::from_secs(1));
 }
@@ -219,7 +219,7 @@ fn with_timestamps_a_retransmission_still_gives_a_valid_sample() {
 #[test]
 fn send_buffer_caps_the_data_in_flight() {
     let cfg = TcpConfig { send_buffer_bytes: 8_000, ..cfg(true) };
-    let mut l = Loopback::new(cfg, CcaSpec::NewReno, 100);
+    let mut l = Loopback::new(cfg, CcaSpec::NewReno(Default::default()), 100);
     l.run(SimTime::from_secs_f64(0.021));
     assert!(l.s.segments_outstanding() <= 8);
 }

@@ -1,7 +1,7 @@
 //! Header (presets, share, import/export) and the run controls.
 
 use super::{preset_key, App, Msg};
-use crate::compare::DISCS;
+use crate::compare::discs;
 use crate::runner::{RunState, Speed};
 use sim_core::scenario::preset_list;
 use wasm_bindgen::JsCast;
@@ -101,7 +101,7 @@ pub fn controls(app: &App, link: &Scope<App>) -> Html {
                     <input type="checkbox" checked={app.compare_on} onchange={on_compare} />{ " Compare discs" }
                 </label>
                 if app.compare_on {
-                    { for DISCS.iter().map(|(key, label)| {
+                    { for discs().into_iter().map(|(key, label)| {
                         let k = key.to_string();
                         let on = link.callback(move |e: Event| Msg::CompareDisc(k.clone(), e.target_unchecked_into::<HtmlInputElement>().checked()));
                         html! { <label class="disc"><input type="checkbox" checked={app.compare_discs.iter().any(|d| d == key)} onchange={on} />{ format!(" {label}") }</label> }

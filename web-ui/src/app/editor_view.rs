@@ -1,31 +1,54 @@
-//! The scenario editor: generated from the field lists, each input bound to a path.
+//! The scenario editor, generated from sim-core's parameter descriptors: the scenario's
+//! own fields, TCP's, and each algorithm's from its registry entry. Each input is bound to
+//! a path in the scenario's JSON.
 
 use super::controls_view::checked;
 use super::{App, Msg};
-use crate::editor::{Editor, Kind};
-use crate::fields::{self, Field, FieldKind};
+use crate::editor::{Editor, Kind as TextKind};
 use serde_json::Value;
-use sim_core::aqm::{CebinaeConfig, CodelConfig, FqCodelConfig, FqConfig, PieConfig, RedConfig};
-use sim_core::cc::{BbrConfig, CcaSpec, CubicConfig, VegasConfig};
+use sim_core::aqm::QueueDiscSpec;
+use sim_core::params::{Family, Field, Kind};
+use sim_core::scenario::fields::{BOTTLENECK_FIELDS, FLOW_FIELDS, RUN_FIELDS};
 use sim_core::scenario::{FlowGroup, Scenario};
 use sim_core::tcp::TcpConfig;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::html::Scope;
 use yew::prelude::*;
 
-/// Default of a field, read from the type's own `Default`.
-fn default_text(root: &Value, path: &str) -> String {
-    match sim_core::scenario::patch::get(root, path) {
+fn join(prefix: &str, path: &str) -> String {
+    if prefix.is_empty() {
+        path.to_string()
+    } else {
+        format!("{prefix}.{path}")
+    }
+}
+
+/// A field's default, read from the configuration's own `Default`.
+fn default_text(defaults: &Value, path: &str) -> String {
+    match sim_core::scenario::patch::get(defaults, path) {
         Some(Value::Null) | None => "automatic".into(),
+        Some(Value::Array(a)) if a.is_empty() => "none".into(),
         Some(v) => v.to_string(),
     }
 }
 
-fn input(ed: &Editor, link: &Scope<App>, full: String, f: &Field, defaults: &Value) -> Html {
-    let error = ed.error_for(&full);
-    let help = format!("{} Default: {}.", f.help, default_text(defaults, f.path));
+fn text_kind(k: Kind) -> Option<TextKind> {
+    match k {
+        Kind::Float(_) => Some(TextKind::Float),
+        Kind::OptFloat(_) => Some(TextKind::OptFloat),
+        Kind::Int(_) => Some(TextKind::Int),
+        Kind::OptInt(_) => Some(TextKind::OptInt),
+        Kind::IntList(_) => Some(TextKind::IntList),
+        _ => None,
+    }
+}
+
+/// One input for `f` at `prefix`; nested configurations and buffers get their own widgets.
+fn input(ed: &Editor, link: &Scope<App>, prefix: &str, f: &'static Field, defaults: &Value) -> Html {
+    let full = join(prefix, f.path);
+    let help = format!("{} Allowed: {}. Default: {}.", f.help, f.allowed(), default_text(defaults, f.path));
     match f.kind {
-        FieldKind::Check => {
+        Kind::Bool => {
             let path = full.clone();
             let on = link.callback(move |e: Event| Msg::Set(path.clone(), Value::Bool(checked(&e))));
             html! {
@@ -35,17 +58,21 @@ fn input(ed: &Editor, link: &Scope<App>, full: String, f: &Field, defaults: &Val
                 </div>
             }
         }
-        FieldKind::Text(kind) => {
+        Kind::Limit | Kind::OptLimit => limit(ed, link, &full, f.label),
+        Kind::Tagged(family) => tagged(ed, link, &full, f.label, family, &help),
+        k => {
+            let kind = text_kind(k).expect("numeric kinds are text inputs");
             let path = full.clone();
             let on = link.callback(move |e: InputEvent| {
                 Msg::Edit(path.clone(), e.target_unchecked_into::<HtmlInputElement>().value(), kind)
             });
-            let placeholder = if matches!(kind, Kind::OptFloat | Kind::OptInt) { "none" } else { "" };
+            let error = ed.error_for(&full);
+            let placeholder = if matches!(k, Kind::OptFloat(_) | Kind::OptInt(_)) { "none" } else { "" };
             html! {
                 <div class={classes!("field", error.is_some().then_some("invalid"))} title={help.clone()}>
                     <label>
                         <span class="label">{ f.label }</span>
-                        <input name={full.clone()} value={ed.text(&full)} oninput={on} {placeholder} inputmode="decimal" />
+                        <input name={full.clone()} value={ed.text(&full)} oninput={on} {placeholder} inputmode="decimal" aria-label={f.label} />
                         <span class="unit">{ f.unit }</span>
                     </label>
                     if let Some(e) = error { <div class="field-error" data-field={full.clone()}>{ e }</div> }
@@ -56,22 +83,52 @@ fn input(ed: &Editor, link: &Scope<App>, full: String, f: &Field, defaults: &Val
     }
 }
 
-fn section(
+/// The inputs of `fields` at `prefix`, skipping the paths in `skip` (drawn elsewhere).
+fn inputs(
     ed: &Editor,
     link: &Scope<App>,
-    title: &str,
     prefix: &str,
-    list: &[Field],
+    fields: &'static [Field],
     defaults: &Value,
-    open: bool,
+    skip: &[&str],
 ) -> Html {
-    let join = |p: &str| if prefix.is_empty() { p.to_string() } else { format!("{prefix}.{p}") };
+    fields.iter().filter(|f| !skip.contains(&f.path)).map(|f| input(ed, link, prefix, f, defaults)).collect()
+}
+
+/// A nested configuration: a select over the family's members, then the chosen one's fields.
+fn tagged(
+    ed: &Editor,
+    link: &Scope<App>,
+    path: &str,
+    label: &str,
+    family: &'static Family,
+    help: &str,
+) -> Html {
+    let tag = ed.value(&format!("{path}.type")).and_then(Value::as_str).unwrap_or("").to_string();
+    let p = path.to_string();
+    let on = link.callback(move |e: Event| {
+        let tag = e.target_unchecked_into::<HtmlSelectElement>().value();
+        Msg::Set(p.clone(), family.default_value_of(&tag))
+    });
+    let member = family.member(&tag);
+    let defaults = family.default_value_of(&tag);
     html! {
-        <details {open}>
-            <summary>{ title }</summary>
-            { for list.iter().map(|f| input(ed, link, join(f.path), f, defaults)) }
-        </details>
+        <>
+            <div class="field" title={help.to_string()}>
+                <label><span class="label">{ label }</span>
+                    <select key={tag.clone()} name={format!("{path}.type")} onchange={on} aria-label={label.to_string()}>
+                        { for family.members.iter().map(|a| html! { <option value={a.tag} selected={tag == a.tag} title={a.help}>{ a.label }</option> }) }
+                    </select>
+                </label>
+                <div class="help">{ member.map_or(help, |m| m.help) }</div>
+            </div>
+            if let Some(m) = member { { inputs(ed, link, path, m.fields, &defaults, &[]) } }
+        </>
     }
+}
+
+fn section(title: &str, open: bool, body: Html) -> Html {
+    html! { <details {open}><summary>{ title }</summary>{ body }</details> }
 }
 
 pub fn view(ed: &Editor, link: &Scope<App>) -> Html {
@@ -80,133 +137,89 @@ pub fn view(ed: &Editor, link: &Scope<App>) -> Html {
     let tcp_defaults = serde_json::to_value(TcpConfig::default()).unwrap();
     html! {
         <>
-            { section(ed, link, "Run", "", fields::RUN, &scenario_defaults, true) }
-            { section(ed, link, "Bottleneck", "bottleneck", fields::BOTTLENECK, &bottleneck_defaults, true) }
+            { section("Run", true, inputs(ed, link, "", RUN_FIELDS, &scenario_defaults, &[])) }
+            { section("Bottleneck", true, inputs(ed, link, "bottleneck", BOTTLENECK_FIELDS, &bottleneck_defaults, &["queue"])) }
             { queue_disc(ed, link) }
             { flows(ed, link) }
-            { section(ed, link, "TCP", "tcp", fields::TCP, &tcp_defaults, false) }
+            { section("TCP", false, inputs(ed, link, "tcp", TcpConfig::FIELDS, &tcp_defaults, &[])) }
         </>
     }
 }
 
 fn queue_disc(ed: &Editor, link: &Scope<App>) -> Html {
-    let kind = ed.value("bottleneck.queue.type").and_then(Value::as_str).unwrap_or("fifo").to_string();
-    let current = match (&*kind, ed.bool("bottleneck.queue.adaptive"), ed.bool("bottleneck.queue.gentle")) {
-        ("red", true, _) => "ared",
-        ("red", _, true) => "gentle",
-        (k, _, _) => k,
-    };
+    let family = &QueueDiscSpec::FAMILY;
+    let tag = ed.value("bottleneck.queue.type").and_then(Value::as_str).unwrap_or("fifo").to_string();
+    let current = ed.scenario().map_or(tag.as_str(), |s| s.bottleneck.queue.name()).to_string();
     let on_type =
         link.callback(|e: Event| Msg::QueueType(e.target_unchecked_into::<HtmlSelectElement>().value()));
-    let red_defaults = serde_json::to_value(RedConfig::default()).unwrap();
+    let member = family.member(&tag);
+    let defaults = family.default_value_of(&tag);
     html! {
         <details open=true>
             <summary>{ "Queue disc" }</summary>
             <div class="field">
                 <label><span class="label">{ "Algorithm" }</span>
-                    <select key={current.to_string()} name="bottleneck.queue.type" onchange={on_type}>
-                        { for crate::compare::DISCS.iter().map(|(k, l)| html! { <option value={*k} selected={current == *k}>{ *l }</option> }) }
+                    <select key={current.clone()} name="bottleneck.queue.type" onchange={on_type} aria-label="Queue disc">
+                        { for family.entries().into_iter().map(|(k, l, _)| html! { <option value={k} selected={current == k}>{ l }</option> }) }
                     </select>
                 </label>
-                <div class="help">{ "Tail-drop FIFO, or RED with ns-3's RedQueueDisc semantics (gentle / adaptive switch the variant)." }</div>
+                <div class="help">{ member.map_or("", |m| m.help) }</div>
             </div>
-            if kind == "switch" {
-                { switch(ed, link) }
-            } else {
-                { limit(ed, link) }
-            }
-            { disc_params(ed, link, &kind, &red_defaults) }
+            if let Some(m) = member { { inputs(ed, link, "bottleneck.queue", m.fields, &defaults, &[]) } }
         </details>
     }
 }
 
-/// The chosen algorithm's own parameters, each with its default.
-fn disc_params(ed: &Editor, link: &Scope<App>, kind: &str, red_defaults: &Value) -> Html {
-    let group = |list: &[Field], defaults: Value| -> Html {
-        list.iter().map(|f| input(ed, link, format!("bottleneck.queue.{}", f.path), f, &defaults)).collect()
-    };
-    match kind {
-        "red" => group(fields::RED, red_defaults.clone()),
-        "codel" => group(fields::CODEL, serde_json::to_value(CodelConfig::default()).unwrap()),
-        "fq_codel" => {
-            let d = serde_json::to_value(FqCodelConfig::default()).unwrap();
-            html! { <>{ group(fields::FQ_CODEL, d.clone()) }{ group(fields::CODEL, d) }</> }
-        }
-        "fq" => group(fields::FQ, serde_json::to_value(FqConfig::default()).unwrap()),
-        "pie" => group(fields::PIE, serde_json::to_value(PieConfig::default()).unwrap()),
-        "cebinae" => group(fields::CEBINAE, serde_json::to_value(CebinaeConfig::default()).unwrap()),
-        _ => html! {},
-    }
-}
-
-fn switch(ed: &Editor, link: &Scope<App>) -> Html {
-    let defaults = serde_json::to_value(sim_core::switch::SwitchConfig::default()).unwrap();
-    let sched =
-        ed.value("bottleneck.queue.scheduler.type").and_then(Value::as_str).unwrap_or("wrr").to_string();
-    let on_sched = link.callback(|e: Event| {
-        let v = match e.target_unchecked_into::<HtmlSelectElement>().value().as_str() {
-            "round_robin" => serde_json::json!({ "type": "round_robin" }),
-            "dwrr" => serde_json::json!({ "type": "dwrr", "quantum_bytes": 1514 }),
-            "strict_priority" => serde_json::json!({ "type": "strict_priority" }),
-            _ => serde_json::json!({ "type": "wrr" }),
-        };
-        Msg::Set("bottleneck.queue.scheduler".into(), v)
-    });
-    html! {
-        <>
-            { for fields::SWITCH.iter().map(|f| input(ed, link, format!("bottleneck.queue.{}", f.path), f, &defaults)) }
-            <div class="field">
-                <label><span class="label">{ "Scheduler" }</span>
-                    <select key={sched.clone()} name="bottleneck.queue.scheduler.type" onchange={on_sched}>
-                        { for [("round_robin", "RR"), ("wrr", "WRR (packets)"), ("dwrr", "DWRR (bytes)"), ("strict_priority", "Strict priority")]
-                            .iter().map(|(k, l)| html! { <option value={*k} selected={sched == *k}>{ *l }</option> }) }
-                    </select>
-                </label>
-                <div class="help">{ "How the port picks the next queue; weights apply to WRR and DWRR." }</div>
-            </div>
-        </>
-    }
-}
-
-fn limit(ed: &Editor, link: &Scope<App>) -> Html {
-    let base = "bottleneck.queue.limit";
+/// A buffer limit: its unit (packets, bytes, cells) and value, plus the cell size.
+fn limit(ed: &Editor, link: &Scope<App>, base: &str, label: &'static str) -> Html {
     let unit = ["packets", "bytes", "cells"]
         .into_iter()
         .find(|u| ed.value(&format!("{base}.{u}")).is_some())
-        .unwrap_or("packets");
-    let on_unit =
-        link.callback(|e: Event| Msg::LimitUnit(e.target_unchecked_into::<HtmlSelectElement>().value()));
+        .unwrap_or(if ed.value(base).is_some_and(Value::is_null) { "none" } else { "packets" });
+    let b = base.to_string();
+    let on_unit = link.callback(move |e: Event| {
+        Msg::LimitUnit(b.clone(), e.target_unchecked_into::<HtmlSelectElement>().value())
+    });
     let (value_path, cell_path) = match unit {
-        "cells" => (format!("{base}.cells.cells"), Some(format!("{base}.cells.cell_bytes"))),
-        u => (format!("{base}.{u}"), None),
+        "cells" => (Some(format!("{base}.cells.cells")), Some(format!("{base}.cells.cell_bytes"))),
+        "none" => (None, None),
+        u => (Some(format!("{base}.{u}")), None),
     };
+    let optional = ed.value(base).is_some_and(Value::is_null) || base.ends_with("queue_limit");
     let field = |path: String, label: &'static str, unit: &'static str| {
         let p = path.clone();
         let on = link.callback(move |e: InputEvent| {
-            Msg::Edit(p.clone(), e.target_unchecked_into::<HtmlInputElement>().value(), Kind::Int)
+            Msg::Edit(p.clone(), e.target_unchecked_into::<HtmlInputElement>().value(), TextKind::Int)
         });
         let error = ed.error_for(&path);
         html! {
             <div class={classes!("field", error.is_some().then_some("invalid"))}>
                 <label><span class="label">{ label }</span>
-                    <input name={path.clone()} value={ed.text(&path)} oninput={on} inputmode="numeric" />
+                    <input name={path.clone()} value={ed.text(&path)} oninput={on} inputmode="numeric" aria-label={label} />
                     <span class="unit">{ unit }</span>
                 </label>
                 if let Some(e) = error { <div class="field-error" data-field={path.clone()}>{ e }</div> }
             </div>
         }
     };
+    let units: &[&str] =
+        if optional { &["none", "packets", "bytes", "cells"] } else { &["packets", "bytes", "cells"] };
+    let shown_unit: &'static str = match unit {
+        "bytes" => "bytes",
+        "cells" => "cells",
+        _ => "packets",
+    };
     html! {
         <>
             <div class="field">
-                <label><span class="label">{ "Buffer unit" }</span>
-                    <select key={unit} name="bottleneck.queue.limit.unit" onchange={on_unit}>
-                        { for ["packets", "bytes", "cells"].iter().map(|u| html! { <option value={*u} selected={unit == *u}>{ *u }</option> }) }
+                <label><span class="label">{ format!("{label} unit") }</span>
+                    <select key={unit} name={format!("{base}.unit")} onchange={on_unit}>
+                        { for units.iter().map(|u| html! { <option value={*u} selected={unit == *u}>{ *u }</option> }) }
                     </select>
                 </label>
                 <div class="help">{ "A packet takes ceil(bytes / cell size) cells, as in a Tofino switch's buffer." }</div>
             </div>
-            { field(value_path, "Buffer", unit) }
+            if let Some(p) = value_path { { field(p, label, shown_unit) } }
             if let Some(p) = cell_path { { field(p, "Cell size", "bytes") } }
         </>
     }
@@ -224,53 +237,38 @@ fn flows(ed: &Editor, link: &Scope<App>) -> Html {
     }
 }
 
-/// The chosen congestion control's parameters, folded away by default.
-fn cca_params(ed: &Editor, link: &Scope<App>, prefix: &str, cca: &str) -> Html {
-    let (list, defaults): (&[Field], Value) = match cca {
-        "cubic" => (fields::CUBIC, serde_json::to_value(CubicConfig::default()).unwrap()),
-        "vegas" => (fields::VEGAS, serde_json::to_value(VegasConfig::default()).unwrap()),
-        "bbr" => (fields::BBR, serde_json::to_value(BbrConfig::default()).unwrap()),
-        _ => return html! {},
-    };
-    html! {
-        <details class="cca-params">
-            <summary>{ format!("{} parameters", cca) }</summary>
-            { for list.iter().map(|f| input(ed, link, format!("{prefix}.cca.{}", f.path), f, &defaults)) }
-        </details>
-    }
-}
-
 fn flow_group(ed: &Editor, link: &Scope<App>, i: usize) -> Html {
     let prefix = format!("flows[{i}]");
     let defaults = serde_json::to_value(FlowGroup::default()).unwrap();
     let cca_path = format!("{prefix}.cca");
+    let family = &sim_core::cc::CcaSpec::FAMILY;
     let cca = ed.value(&format!("{cca_path}.type")).and_then(Value::as_str).unwrap_or("cubic").to_string();
+    let p = cca_path.clone();
     let on_cca = link.callback(move |e: Event| {
-        let spec = match e.target_unchecked_into::<HtmlSelectElement>().value().as_str() {
-            "newreno" => CcaSpec::NewReno,
-            "vegas" => CcaSpec::Vegas(VegasConfig::default()),
-            "bbr" => CcaSpec::Bbr(BbrConfig::default()),
-            _ => CcaSpec::Cubic(CubicConfig::default()),
-        };
-        Msg::Set(cca_path.clone(), serde_json::to_value(spec).unwrap())
+        let tag = e.target_unchecked_into::<HtmlSelectElement>().value();
+        Msg::Set(p.clone(), family.default_value_of(&tag))
     });
     let rtt = ed.scenario().and_then(|s| s.flows.get(i).map(|g| s.base_rtt_ms(g)));
+    let member = family.member(&cca);
+    let cca_defaults = family.default_value_of(&cca);
     html! {
         <div class="flow-group">
             <div class="flow-head">
                 <strong>{ format!("Group {}", i + 1) }</strong>
-                <select key={cca.clone()} onchange={on_cca} name={format!("{prefix}.cca.type")}>
-                    <option value="cubic" selected={cca == "cubic"}>{ "CUBIC" }</option>
-                    <option value="newreno" selected={cca == "newreno"}>{ "NewReno" }</option>
-                    <option value="vegas" selected={cca == "vegas"}>{ "Vegas" }</option>
-                    <option value="bbr" selected={cca == "bbr"}>{ "BBR v1" }</option>
+                <select key={cca.clone()} onchange={on_cca} name={format!("{cca_path}.type")} aria-label="Congestion control">
+                    { for family.members.iter().map(|a| html! { <option value={a.tag} selected={cca == a.tag} title={a.help}>{ a.label }</option> }) }
                 </select>
                 if let Some(r) = rtt { <span class="rtt">{ format!("base RTT {r:.1} ms") }</span> }
                 <button onclick={link.callback(move |_| Msg::DuplicateFlow(i))} title="Duplicate">{ "Duplicate" }</button>
                 <button onclick={link.callback(move |_| Msg::RemoveFlow(i))} title="Remove">{ "Remove" }</button>
             </div>
-            { for fields::FLOW.iter().map(|f| input(ed, link, format!("{prefix}.{}", f.path), f, &defaults)) }
-            { cca_params(ed, link, &prefix, &cca) }
+            { inputs(ed, link, &prefix, FLOW_FIELDS, &defaults, &["cca"]) }
+            if let Some(m) = member.filter(|m| !m.fields.is_empty()) {
+                <details class="cca-params">
+                    <summary>{ format!("{} parameters", m.label) }</summary>
+                    { inputs(ed, link, &cca_path, m.fields, &cca_defaults, &[]) }
+                </details>
+            }
         </div>
     }
 }

@@ -82,7 +82,8 @@ pub enum Msg {
     DuplicateFlow(usize),
     RemoveFlow(usize),
     QueueType(String),
-    LimitUnit(String),
+    /// A buffer limit at a path takes another unit.
+    LimitUnit(String, String),
     Run,
     Pause,
     Step,
@@ -217,12 +218,12 @@ impl App {
         let x_max = r.end_s();
         let lanes: Vec<(&str, &crate::series::Series)> =
             r.lanes.iter().map(|l| (l.label.as_str(), &l.series)).collect();
-        let (s, red) = (&r.lanes[0].series, r.lanes[0].sim.red_thresholds());
+        let s = &r.lanes[0].series;
         self.with_canvas(id, |c| match id {
             ChartId::CompareQueue => charts::draw_time(c, &chart_data::compare_queue(&lanes, x_max)),
             ChartId::CompareGoodput => charts::draw_time(c, &chart_data::compare_goodput(&lanes, x_max)),
             ChartId::CompareDrops => charts::draw_scatter(c, &chart_data::compare_drops(&lanes, x_max)),
-            ChartId::Queue => charts::draw_time(c, &chart_data::queue_chart(s, x_max, red)),
+            ChartId::Queue => charts::draw_time(c, &chart_data::queue_chart(s, x_max)),
             ChartId::Goodput => charts::draw_time(c, &chart_data::throughput_chart(s, x_max)),
             ChartId::Drops => charts::draw_scatter(c, &chart_data::drops_chart(s, x_max)),
             ChartId::Backlog => charts::draw_density(c, &chart_data::backlog_chart(s)),
@@ -251,7 +252,11 @@ impl App {
         for lane in &r.lanes {
             let rec = lane.sim.recorder();
             let alg = &lane.label;
-            dom::download_text(&format!("{alg}_queue.csv"), "text/csv", &export::queue_csv(&rec.samples))?;
+            dom::download_text(
+                &format!("{alg}_queue.csv"),
+                "text/csv",
+                &export::queue_csv(&rec.samples, &rec.series_info),
+            )?;
             dom::download_text(&format!("{alg}_drops.csv"), "text/csv", &export::drops_csv(&rec.drops))?;
             dom::download_text(
                 &format!("{alg}_throughput.csv"),
@@ -345,13 +350,27 @@ impl Component for App {
                     self.sync_url();
                 }
             }
-            Msg::LimitUnit(unit) => {
-                let v = match unit.as_str() {
-                    "bytes" => serde_json::json!({ "bytes": 150_000 }),
-                    "cells" => serde_json::json!({ "cells": { "cells": 1000, "cell_bytes": 160 } }),
-                    _ => serde_json::json!({ "packets": 100 }),
+            Msg::LimitUnit(path, unit) => {
+                // Keep the same buffer in the new unit (full-sized packets of this scenario).
+                let pkt = self.editor.scenario().map_or(1500, |s| s.full_packet_bytes()) as u64;
+                let bytes = match self.editor.value(&path) {
+                    Some(v) if v.get("packets").is_some() => v["packets"].as_u64().unwrap_or(100) * pkt,
+                    Some(v) if v.get("bytes").is_some() => v["bytes"].as_u64().unwrap_or(150_000),
+                    Some(v) if v.get("cells").is_some() => {
+                        let c = &v["cells"];
+                        c["cells"].as_u64().unwrap_or(1000) * c["cell_bytes"].as_u64().unwrap_or(160)
+                    }
+                    _ => 100 * pkt,
                 };
-                self.editor.set("bottleneck.queue.limit", v);
+                let v = match unit.as_str() {
+                    "none" => Value::Null,
+                    "bytes" => serde_json::json!({ "bytes": bytes }),
+                    "cells" => {
+                        serde_json::json!({ "cells": { "cells": bytes.div_ceil(160), "cell_bytes": 160 } })
+                    }
+                    _ => serde_json::json!({ "packets": bytes.div_ceil(pkt).max(1) }),
+                };
+                self.editor.set(&path, v);
                 self.sync_url();
             }
             Msg::Run => {
@@ -431,7 +450,8 @@ impl Component for App {
                 self.compare_discs.retain(|x| *x != d);
                 if on {
                     self.compare_discs.push(d);
-                    let order = |x: &String| compare::DISCS.iter().position(|(k, _)| k == x);
+                    let discs = compare::discs();
+                    let order = |x: &String| discs.iter().position(|(k, _)| k == x);
                     self.compare_discs.sort_by_key(order);
                 }
                 self.reset();

@@ -31,16 +31,22 @@ pub fn charts(app: &App, link: &Scope<App>) -> Html {
     }
 }
 
-fn pct(v: f64) -> String {
-    format!("{v:.1} %")
+fn pct(v: impl Into<Option<f64>>) -> String {
+    match v.into() {
+        Some(v) if v.is_finite() => format!("{v:.1} %"),
+        _ => "–".into(),
+    }
 }
 
-fn num(v: f64, prec: usize) -> String {
-    if v.is_finite() {
-        format!("{v:.prec$}")
-    } else {
-        "–".into()
+fn num(v: impl Into<Option<f64>>, prec: usize) -> String {
+    match v.into() {
+        Some(v) if v.is_finite() => format!("{v:.prec$}"),
+        _ => "–".into(),
     }
+}
+
+fn scaled(v: Option<f64>, k: f64) -> Option<f64> {
+    v.map(|x| x * k)
 }
 
 /// (label, value) rows of the study's Table 5 set for one run.
@@ -54,9 +60,9 @@ fn metric_rows(s: &Summary) -> Vec<(&'static str, String)> {
             "Goodput std / min / max (Mbit/s)",
             format!(
                 "{} / {} / {}",
-                num(t.std_bps / 1e6, 3),
-                num(t.min_bps / 1e6, 3),
-                num(t.max_bps / 1e6, 3)
+                num(scaled(t.std_bps, 1e-6), 3),
+                num(scaled(t.min_bps, 1e-6), 3),
+                num(scaled(t.max_bps, 1e-6), 3)
             ),
         ),
         ("Goodput CV, 100 ms (study's)", pct(t.cv_pct)),
@@ -74,21 +80,13 @@ fn metric_rows(s: &Summary) -> Vec<(&'static str, String)> {
         ),
         ("Early / forced / overflow drops", format!("{} / {} / {}", d.early, d.forced, d.overflow)),
         ("Jain's index", num(s.jfi, 4)),
-        ("Jitter: mean P95 − P50 delay (ms)", num(s.jitter_s * 1e3, 2)),
-        ("Mean queueing delay (ms)", num(s.delay_mean_s * 1e3, 2)),
+        ("Jitter: mean P95 − P50 delay (ms)", num(scaled(s.jitter_s, 1e3), 2)),
+        ("Mean queueing delay (ms)", num(scaled(s.delay_mean_s, 1e3), 2)),
         ("Buffer occupancy (cells)", num(s.buffer_cells_mean, 0)),
     ];
-    if let Some(z) = &s.zones {
-        rows.push((
-            "EWMA zones <min / [min,max) / [max,2max) / ≥2max",
-            format!(
-                "{} / {} / {} / {}",
-                pct(z.below_min_pct),
-                pct(z.min_to_max_pct),
-                pct(z.max_to_2max_pct),
-                pct(z.above_2max_pct)
-            ),
-        ));
+    if let Some(z) = s.zones() {
+        let shares: Vec<String> = z.zones.iter().map(|z| pct(z.pct)).collect();
+        rows.push(("EWMA zones <min / [min,max) / [max,2max) / ≥2max", shares.join(" / ")));
     }
     rows
 }
@@ -181,7 +179,7 @@ fn flows_table(s: &Summary) -> Html {
                     <td class="num">{ num(f.throughput_bps / 1e6, 4) }</td>
                     <td class="num">{ pct(100.0 * f.throughput_share) }</td>
                     <td class="num">{ num(f.backlog_cells_mean, 0) }</td>
-                    <td class="num">{ format!("{} / {}", num(f.delay_p50_s * 1e3, 1), num(f.delay_p95_s * 1e3, 1)) }</td>
+                    <td class="num">{ format!("{} / {}", num(scaled(f.delay_p50_s, 1e3), 1), num(scaled(f.delay_p95_s, 1e3), 1)) }</td>
                     <td class="num">{ f.retransmissions }</td><td class="num">{ f.timeouts }</td><td class="num">{ f.fast_recoveries }</td>
                 </tr>
             }) }

@@ -91,18 +91,21 @@ fn simulate(sc: &Scenario, label: &str, quiet: bool) -> Simulation {
 /// Writes the study's three traces and this run's summary into `dir`.
 fn write_all(dir: &Path, alg: &str, rec: &Recorder, summary: &Summary) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let files = [
-        (format!("{alg}_queue.csv"), export::queue_csv(&rec.samples)),
+    let mut files = vec![
+        (format!("{alg}_queue.csv"), export::queue_csv(&rec.samples, &rec.series_info)),
         (format!("{alg}_drops.csv"), export::drops_csv(&rec.drops)),
         (format!("{alg}_throughput.csv"), export::throughput_csv(&rec.samples)),
         (format!("{alg}_flows.csv"), export::flows_csv(&rec.samples)),
-        (format!("{alg}_backlog_kde.csv"), export::backlog_kde_csv(&rec.samples, summary.warmup_s)),
-        (
-            format!("{alg}_delay_kde.csv"),
-            export::delay_kde_csv(&rec.delays, summary.flows.len(), summary.warmup_s),
-        ),
+        (format!("{alg}_backlog_kde.csv"), export::backlog_kde_csv(rec)),
+        (format!("{alg}_delay_kde.csv"), export::delay_kde_csv(rec)),
         (format!("{alg}_summary.json"), serde_json::to_string_pretty(summary).map_err(|e| e.to_string())?),
     ];
+    if let Some(series) = export::series_csv(&rec.samples, &rec.series_info) {
+        files.push((format!("{alg}_series.csv"), series));
+    }
+    for (source, body) in export::log_csvs(&rec.log) {
+        files.push((format!("{alg}_{source}.csv"), body));
+    }
     for (name, body) in files {
         let p = dir.join(name);
         std::fs::write(&p, body).map_err(|e| format!("{}: {e}", p.display()))?;

@@ -12,9 +12,10 @@ fn pub_or_dash(v: Option<f64>, prec: usize) -> String {
 pub fn run_tables(s: &Summary, alg: &str) -> String {
     let p = published::red_study(alg);
     let mut o = String::new();
-    let row = |o: &mut String, name: &str, ours: f64, paper: Option<f64>, prec: usize| {
-        let _ = writeln!(o, "  {name:<34} {ours:>12.prec$} {:>12}", pub_or_dash(paper, prec));
+    let row = |o: &mut String, name: &str, ours: Option<f64>, paper: Option<f64>, prec: usize| {
+        let _ = writeln!(o, "  {name:<34} {:>12} {:>12}", pub_or_dash(ours, prec), pub_or_dash(paper, prec));
     };
+    let mbps = |v: Option<f64>| v.map(|x| x / 1e6);
     let _ = writeln!(
         o,
         "{} ({} flows, {:.0} s, warm-up {:.0} s)",
@@ -32,27 +33,29 @@ pub fn run_tables(s: &Summary, alg: &str) -> String {
     row(&mut o, "p90", q.p90_packets, p.map(|p| p.queue_p90), 1);
     row(&mut o, "p99", q.p99_packets, p.map(|p| p.queue_p99), 1);
     row(&mut o, "empty (%)", q.empty_pct, p.map(|p| p.empty_pct), 1);
-    if let Some(z) = &s.zones {
-        let _ = writeln!(o, "Table 7: EWMA average in each zone (%), minTh {} maxTh {}", z.min_th, z.max_th);
-        let zp = p.map(|p| p.zones_pct);
-        row(&mut o, "avg < minTh", z.below_min_pct, zp.map(|z| z[0]), 1);
-        row(&mut o, "[minTh, maxTh)", z.min_to_max_pct, zp.map(|z| z[1]), 1);
-        row(&mut o, "[maxTh, 2maxTh)", z.max_to_2max_pct, zp.map(|z| z[2]), 1);
-        row(&mut o, ">= 2maxTh", z.above_2max_pct, zp.map(|z| z[3]), 1);
+    if let Some(z) = s.zones() {
+        let bounds: Vec<String> = z.zones.iter().filter_map(|z| z.hi).map(|v| format!("{v}")).collect();
+        let _ = writeln!(o, "Table 7: {} in each zone (%), thresholds {}", z.label, bounds.join(" / "));
+        // The study's four zones line up with RED's three thresholds.
+        let zp = p.filter(|_| z.zones.len() == 4).map(|p| p.zones_pct);
+        for (i, zone) in z.zones.iter().enumerate() {
+            row(&mut o, &zone.label, Some(zone.pct), zp.map(|z| z[i]), 1);
+        }
     }
     let t = &s.throughput;
     let _ = writeln!(o, "Table 8: aggregate goodput (Mbit/s, 100 ms samples)");
-    row(&mut o, "mean", t.mean_bps / 1e6, p.map(|p| p.throughput_mbps), 4);
-    row(&mut o, "std. dev.", t.std_bps / 1e6, p.map(|p| p.throughput_std_mbps), 4);
-    row(&mut o, "min", t.min_bps / 1e6, p.map(|p| p.throughput_min_mbps), 3);
-    row(&mut o, "max", t.max_bps / 1e6, p.map(|p| p.throughput_max_mbps), 3);
+    row(&mut o, "mean (bytes reaching receivers)", Some(t.mean_bps / 1e6), p.map(|p| p.throughput_mbps), 4);
+    row(&mut o, "mean of the 100 ms series", mbps(t.series_mean_bps), None, 4);
+    row(&mut o, "std. dev.", mbps(t.std_bps), p.map(|p| p.throughput_std_mbps), 4);
+    row(&mut o, "min", mbps(t.min_bps), p.map(|p| p.throughput_min_mbps), 3);
+    row(&mut o, "max", mbps(t.max_bps), p.map(|p| p.throughput_max_mbps), 3);
     row(&mut o, "CV (%) over 100 ms [study's]", t.cv_pct, p.map(|p| p.cv_pct), 1);
     row(&mut o, "CV (%) over 1 s bins", t.cv_1s_pct, None, 1);
     let d = &s.drops;
     let _ = writeln!(o, "Table 9: drops at the bottleneck");
-    row(&mut o, "total after warm-up [study's]", d.total as f64, p.map(|p| p.drops as f64), 0);
-    row(&mut o, "total incl. warm-up", d.total_all as f64, None, 0);
-    row(&mut o, "per second", d.per_second, p.map(|p| p.drops_per_s), 2);
+    row(&mut o, "total after warm-up [study's]", Some(d.total as f64), p.map(|p| p.drops as f64), 0);
+    row(&mut o, "total incl. warm-up", Some(d.total_all as f64), None, 0);
+    row(&mut o, "per second", Some(d.per_second), p.map(|p| p.drops_per_s), 2);
     row(&mut o, "median interval (ms)", d.median_interval_ms, p.map(|p| p.median_interval_ms), 1);
     let _ = writeln!(
         o,
@@ -61,7 +64,13 @@ pub fn run_tables(s: &Summary, alg: &str) -> String {
         format!("{}/{}", d.seconds_with_drops, d.seconds_observed),
         p.map(|p| format!("{}/58", p.active_seconds)).unwrap_or("-".into())
     );
-    row(&mut o, "largest drops in one second", d.max_in_one_second as f64, p.map(|p| p.max_burst as f64), 0);
+    row(
+        &mut o,
+        "largest drops in one second",
+        Some(d.max_in_one_second as f64),
+        p.map(|p| p.max_burst as f64),
+        0,
+    );
     let _ = writeln!(
         o,
         "  {:<34} {:>12}",
@@ -84,14 +93,14 @@ pub fn fairness_tables(s: &Summary, paper: Option<published::WarblerTable2>) -> 
     let col = |f: fn(&published::WarblerTable2) -> f64, prec: usize| pub_or_dash(paper.as_ref().map(f), prec);
     let _ =
         writeln!(o, "Fairness, delay, buffer (the Warbler paper's Table 2 set; paper: §5.2 without Warbler)");
-    let rows: [(&str, f64, fn(&published::WarblerTable2) -> f64, usize); 4] = [
-        ("Jain's index", s.jfi, |p| p.jfi, 4),
+    let rows: [(&str, Option<f64>, fn(&published::WarblerTable2) -> f64, usize); 4] = [
+        ("Jain's index", Some(s.jfi), |p| p.jfi, 4),
         ("mean queueing delay (s)", s.delay_mean_s, |p| p.delay_mean_s, 4),
         ("jitter: mean P95 - P50 (s)", s.jitter_s, |p| p.jitter_s, 4),
         ("buffer occupancy (cells)", s.buffer_cells_mean, |p| p.buffer_cells, 0),
     ];
     for (label, ours, paper, prec) in rows {
-        let _ = writeln!(o, "  {label:<34} {ours:>12.prec$} {:>12}", col(paper, prec));
+        let _ = writeln!(o, "  {label:<34} {:>12} {:>12}", pub_or_dash(ours, prec), col(paper, prec));
     }
     let _ = writeln!(
         o,
@@ -107,27 +116,31 @@ pub fn fairness_tables(s: &Summary, paper: Option<published::WarblerTable2>) -> 
             f.throughput_bps / 1e6,
             100.0 * f.throughput_share,
             f.backlog_cells_mean,
-            format!("{:.1}/{:.1}", f.delay_p50_s * 1e3, f.delay_p95_s * 1e3)
+            format!(
+                "{}/{}",
+                pub_or_dash(f.delay_p50_s.map(|d| d * 1e3), 1),
+                pub_or_dash(f.delay_p95_s.map(|d| d * 1e3), 1)
+            )
         );
     }
     o
 }
 
-type Pick = fn(&Summary) -> f64;
+type Pick = fn(&Summary) -> Option<f64>;
 type PickPaper = fn(&RedStudyFigures) -> f64;
 
 /// Table 10: the variants side by side, each with its published value.
 pub fn compare_table(runs: &[(String, Summary)]) -> String {
     let rows: [(&str, usize, Pick, PickPaper); 9] = [
-        ("Mean throughput (Mbit/s)", 4, |s| s.throughput.mean_bps / 1e6, |p| p.throughput_mbps),
+        ("Mean throughput (Mbit/s)", 4, |s| Some(s.throughput.mean_bps / 1e6), |p| p.throughput_mbps),
         ("Throughput CV (%)", 1, |s| s.throughput.cv_pct, |p| p.cv_pct),
         ("Mean queue (pkt)", 2, |s| s.queue.mean_packets, |p| p.queue_mean),
         ("Queue std. dev.", 2, |s| s.queue.std_packets, |p| p.queue_std),
         ("p99 queue (pkt)", 1, |s| s.queue.p99_packets, |p| p.queue_p99),
         ("Empty queue (%)", 1, |s| s.queue.empty_pct, |p| p.empty_pct),
-        ("Total drops", 0, |s| s.drops.total as f64, |p| p.drops as f64),
+        ("Total drops", 0, |s| Some(s.drops.total as f64), |p| p.drops as f64),
         ("Median inter-drop (ms)", 1, |s| s.drops.median_interval_ms, |p| p.median_interval_ms),
-        ("Seconds with drops", 0, |s| s.drops.seconds_with_drops as f64, |p| p.active_seconds as f64),
+        ("Seconds with drops", 0, |s| Some(s.drops.seconds_with_drops as f64), |p| p.active_seconds as f64),
     ];
     let mut o = String::new();
     let _ = write!(o, "{:<26}", "Table 10");
@@ -140,7 +153,7 @@ pub fn compare_table(runs: &[(String, Summary)]) -> String {
         for (name, s) in runs {
             let alg = name.trim_end_matches("-nic");
             let pv = published::red_study(alg).map(|p| paper(&p));
-            let _ = write!(o, " {:>11.prec$} {:>8}", ours(s), pub_or_dash(pv, prec));
+            let _ = write!(o, " {:>11} {:>8}", pub_or_dash(ours(s), prec), pub_or_dash(pv, prec));
         }
         let _ = writeln!(o);
     }

@@ -1,5 +1,9 @@
 //! BBR's parameters (serde, with the draft's / ns-3's defaults) and its modes.
 
+use super::Bbr;
+use crate::cc::{CcaConfig, CongestionControl};
+use crate::params::{Algorithm, Described, Field, Kind, Range};
+use crate::rng::SimRng;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -12,7 +16,7 @@ pub enum BbrMode {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct BbrConfig {
     /// Startup pacing and cwnd gain (draft §4.3.2.1: 2/ln 2 ≈ 2.885; ns-3 `HighGain` 2.89).
     /// Drain paces at its inverse.
@@ -59,5 +63,47 @@ impl Default for BbrConfig {
             min_rtt_refresh_on_equal: false,
             random_phases: 7,
         }
+    }
+}
+
+impl BbrMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BbrMode::Startup => "startup",
+            BbrMode::Drain => "drain",
+            BbrMode::ProbeBw => "probe_bw",
+            BbrMode::ProbeRtt => "probe_rtt",
+        }
+    }
+}
+
+const GAIN: Range = Range::closed(1.0, 10.0);
+
+impl Described for BbrConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "bbr",
+        label: "BBR v1",
+        help: "Model-based: paces at the estimated bottleneck bandwidth with a window of twice the BDP (draft-cardwell-iccrg-bbr-congestion-control-00, ns-3 TcpBbr).",
+        fields: &[
+            Field::new("high_gain", "Startup gain", "", Kind::Float(GAIN), "Pacing and cwnd gain in Startup (2.89)."),
+            Field::new("cwnd_gain", "cwnd gain", "", Kind::Float(GAIN), "cwnd = gain × BDP in ProbeBW (2)."),
+            Field::new("bw_window_rounds", "BtlBw window", "rounds", Kind::Int(Range::closed(1.0, 1000.0)), "Max filter over this many round trips (10)."),
+            Field::new("min_rtt_window_s", "RTprop window", "s", Kind::Float(Range::closed(0.001, 3600.0)), "ProbeRTT when no new minimum for this long (10 s)."),
+            Field::new("probe_rtt_duration_ms", "ProbeRTT time", "ms", Kind::Float(Range::closed(0.001, 60_000.0)), "Time spent at the minimum window (200 ms)."),
+            Field::new("min_pipe_cwnd_segments", "ProbeRTT cwnd", "segments", Kind::Int(Range::closed(1.0, 1000.0)), "Window during ProbeRTT (4)."),
+            Field::new("full_bw_threshold", "Full-bandwidth growth", "", Kind::Float(Range::above(1.0, 10.0)), "Startup ends when bandwidth grows less than this factor... (1.25)"),
+            Field::new("full_bw_rounds", "Full-bandwidth rounds", "rounds", Kind::Int(Range::closed(1.0, 100.0)), "...for this many rounds in a row (3)."),
+            Field::new("pacing_margin_percent", "Pacing margin", "%", Kind::Float(Range::closed(0.0, 50.0)), "Pace this much below the estimate (1 %)."),
+            Field::new("quantization_segments", "Quantization", "segments", Kind::Int(Range::closed(0.0, 100.0)), "Segments added to the window target for send quantization (3)."),
+            Field::new("min_rtt_refresh_on_equal", "RTprop refresh on equal", "", Kind::Bool, "An RTT equal to RTprop postpones ProbeRTT (draft, ns-3); off = Linux."),
+            Field::new("random_phases", "Random ProbeBW phases", "", Kind::Int(Range::closed(1.0, 7.0)), "ProbeBW starts in one of this many phases (Linux 7, ns-3 6)."),
+        ],
+        flavours: &[],
+    };
+}
+
+impl CcaConfig for BbrConfig {
+    fn build(&self, rng: SimRng) -> Result<Box<dyn CongestionControl>, String> {
+        Ok(Box::new(Bbr::new(self.clone(), rng)))
     }
 }

@@ -367,10 +367,6 @@ impl Bbr {
 }
 
 impl CongestionControl for Bbr {
-    fn name(&self) -> &'static str {
-        "bbr"
-    }
-
     fn init(&mut self, tcb: &mut Tcb, now: SimTime) {
         self.init_cwnd = tcb.cwnd;
         self.cycle_stamp = now;
@@ -428,16 +424,13 @@ impl CongestionControl for Bbr {
     }
 
     fn metrics(&self) -> CcMetrics {
-        CcMetrics {
-            bbr_mode: Some(self.mode),
-            btl_bw_bps: Some(self.btl_bw.best()),
-            rt_prop_ms: self.rt_prop.value().map(|r| r.as_secs_f64() * 1e3),
-            pacing_gain: Some(self.pacing_gain),
-            cwnd_gain: Some(self.cwnd_gain),
-            pacing_rate_bps: Some(self.pacing_rate_bps),
-            probe_rtt_count: Some(self.probe_rtt_count),
-            round_count: Some(self.round_count),
-            ..CcMetrics::default()
-        }
+        CcMetrics { mode: Some(self.mode.as_str()), values: Vec::new() }
+            .with("btl_bw_bps", Some(self.btl_bw.best()))
+            .with("rt_prop_ms", self.rt_prop.value().map(|r| r.as_secs_f64() * 1e3))
+            .with("pacing_gain", Some(self.pacing_gain))
+            .with("cwnd_gain", Some(self.cwnd_gain))
+            .with("pacing_rate_bps", Some(self.pacing_rate_bps))
+            .with("probe_rtt_count", Some(self.probe_rtt_count as f64))
+            .with("round_count", Some(self.round_count as f64))
     }
 }

@@ -2,9 +2,10 @@
 //! at a 100 Mbit/s switch port (§5.1-§5.3). Hosts are Linux in the paper's testbed, so TCP
 //! uses Linux-like settings: MSS 1448, a 200 ms minimum RTO and large socket buffers.
 
-use crate::aqm::{CebinaeConfig, FqCodelConfig, FqConfig, QueueDiscSpec, QueueLimit};
-use crate::cc::{BbrConfig, CcaSpec, CubicConfig, VegasConfig};
+use crate::aqm::{CebinaeConfig, FifoConfig, FqCodelConfig, FqConfig, QueueDiscSpec, QueueLimit};
+use crate::cc::{BbrConfig, CcaSpec, CubicConfig, NewRenoConfig, VegasConfig};
 use crate::scenario::{Bottleneck, FlowGroup, Scenario};
+use crate::switch::scheduler::WrrConfig;
 use crate::switch::{SchedulerSpec, SwitchConfig, TOFINO2_CELL_BYTES};
 use crate::tcp::TcpConfig;
 
@@ -47,6 +48,9 @@ fn vegas() -> CcaSpec {
 }
 fn bbr() -> CcaSpec {
     CcaSpec::Bbr(BbrConfig::default())
+}
+fn newreno() -> CcaSpec {
+    CcaSpec::NewReno(NewRenoConfig {})
 }
 
 fn cells(n: u32) -> QueueLimit {
@@ -99,7 +103,7 @@ pub fn port(queues: u32, per_queue: u32, mapping: Vec<u32>) -> QueueDiscSpec {
     QueueDiscSpec::Switch(SwitchConfig {
         queues,
         queue_limit_cells: per_queue,
-        scheduler: SchedulerSpec::Wrr,
+        scheduler: SchedulerSpec::Wrr(WrrConfig {}),
         initial_mapping: mapping,
         ..SwitchConfig::default()
     })
@@ -155,9 +159,9 @@ pub fn vegas_newreno_mix(variant: &str) -> Scenario {
             let k: u32 = disc[..1].parse().unwrap_or(2);
             port(k, total / k, (0..v + n).map(|i| i % k).collect())
         }
-        _ => QueueDiscSpec::Fifo { limit: cells(total) },
+        _ => QueueDiscSpec::Fifo(FifoConfig { limit: cells(total) }),
     };
-    let flows = vec![group(v, vegas(), 10.0), group(n, CcaSpec::NewReno, 10.0)];
+    let flows = vec![group(v, vegas(), 10.0), group(n, newreno(), 10.0)];
     scenario(format!("vegas-newreno-mix/{variant}"), queue, flows)
 }
 
@@ -173,8 +177,8 @@ pub fn rtt_unfair(variant: &str) -> Scenario {
         // ~18 Mbit/s; 20 ms × 10 gives ~82 Mbit/s at JFI 0.99 (the paper: ~88 Mbit/s).
         "cebinae" => cebinae(3000),
         "fq" => QueueDiscSpec::Fq(FqConfig { limit: cells(3000), ..FqConfig::default() }),
-        _ => QueueDiscSpec::Fifo { limit: cells(3000) },
+        _ => QueueDiscSpec::Fifo(FifoConfig { limit: cells(3000) }),
     };
-    let flows = vec![group(1, CcaSpec::NewReno, 20.0), group(1, CcaSpec::NewReno, 42.0)];
+    let flows = vec![group(1, newreno(), 20.0), group(1, newreno(), 42.0)];
     scenario(format!("rtt-unfair/{variant}"), queue, flows)
 }

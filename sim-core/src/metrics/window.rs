@@ -1,0 +1,326 @@
+//! Window statistics accumulated as the run goes, so a summary costs O(flows + buckets)
+//! whenever it is asked for and memory does not grow with the run.
+//!
+//! **The measured window** is [warm-up, now]. One convention for every record: an instant
+//! (a drop, a packet leaving the queue) counts when it happens at or after the warm-up; an
+//! interval sample (goodput over the last 100 ms) counts when its whole interval lies in the
+//! window, i.e. when it is taken at or after warm-up + interval.
+
+use super::histogram::LogHistogram;
+use crate::queue::DropReason;
+use crate::time::{SimDuration, SimTime};
+use crate::trace::SeriesInfo;
+use std::collections::BTreeMap;
+
+/// Count, mean, variance (Welford), min and max of a stream of numbers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Moments {
+    pub n: u64,
+    mean: f64,
+    m2: f64,
+    min: f64,
+    max: f64,
+}
+
+impl Moments {
+    pub fn push(&mut self, x: f64) {
+        self.n += 1;
+        if self.n == 1 {
+            (self.min, self.max) = (x, x);
+        } else {
+            self.min = self.min.min(x);
+            self.max = self.max.max(x);
+        }
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+    }
+    pub fn mean(&self) -> Option<f64> {
+        (self.n > 0).then_some(self.mean)
+    }
+    /// Sample standard deviation (n − 1), pandas' default.
+    pub fn std(&self) -> Option<f64> {
+        (self.n > 1).then(|| (self.m2 / (self.n - 1) as f64).max(0.0).sqrt())
+    }
+    pub fn min(&self) -> Option<f64> {
+        (self.n > 0).then_some(self.min)
+    }
+    pub fn max(&self) -> Option<f64> {
+        (self.n > 0).then_some(self.max)
+    }
+}
+
+/// Exact counts of whole numbers (queue lengths): exact mean, deviation and numpy type-7
+/// quantiles in memory bounded by the number of distinct values.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IntCounts {
+    counts: BTreeMap<u64, u64>,
+    moments: Moments,
+}
+
+impl IntCounts {
+    pub fn push(&mut self, v: u64) {
+        *self.counts.entry(v).or_default() += 1;
+        self.moments.push(v as f64);
+    }
+    pub fn moments(&self) -> &Moments {
+        &self.moments
+    }
+    pub fn count_of(&self, v: u64) -> u64 {
+        self.counts.get(&v).copied().unwrap_or(0)
+    }
+    /// The k-th smallest value (0-based).
+    fn at_rank(&self, k: u64) -> f64 {
+        let mut seen = 0;
+        for (&v, &c) in &self.counts {
+            seen += c;
+            if k < seen {
+                return v as f64;
+            }
+        }
+        self.moments.max().unwrap_or(0.0)
+    }
+    /// numpy's default quantile (Hyndman & Fan type 7), exact.
+    pub fn quantile(&self, q: f64) -> Option<f64> {
+        let n = self.moments.n;
+        if n == 0 {
+            return None;
+        }
+        let h = q.clamp(0.0, 1.0) * (n - 1) as f64;
+        let lo = h.floor() as u64;
+        let (a, b) = (self.at_rank(lo), self.at_rank((lo + 1).min(n - 1)));
+        Some(a + (h - lo as f64) * (b - a))
+    }
+}
+
+/// What the window keeps per flow.
+#[derive(Clone, Debug, Default)]
+pub struct FlowWindow {
+    /// Queueing delay at the bottleneck, seconds, of each packet leaving it in the window.
+    pub delay: LogHistogram,
+    /// Cells the flow holds at the bottleneck, one value per window sample.
+    pub backlog_cells: LogHistogram,
+    pub backlog_sum: f64,
+    /// New bytes the receiver had got when the window opened.
+    pub received_at_start: u64,
+    /// Smoothed RTT per window sample, ms (samples with an estimate).
+    pub srtt_ms: Moments,
+}
+
+/// A named series: its moments and the share of samples in each zone its thresholds make.
+#[derive(Clone, Debug, Default)]
+pub struct SeriesWindow {
+    pub moments: Moments,
+    pub zone_counts: Vec<u64>,
+}
+
+/// Drops at the bottleneck.
+#[derive(Clone, Debug, Default)]
+pub struct DropWindow {
+    /// Every drop, warm-up included.
+    pub total_all: u64,
+    pub total: u64,
+    pub by_reason: [u64; 3],
+    pub last_t_s: Option<f64>,
+    /// Gaps between consecutive drops in the window, ms.
+    pub gaps_ms: LogHistogram,
+    /// Drops per whole second from ceil(warm-up); seconds beyond the end are not counted.
+    pub per_second: Vec<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct WindowStats {
+    pub warmup: SimTime,
+    pub interval: SimDuration,
+    /// When the window opened (None until the warm-up has passed).
+    pub opened: bool,
+    pub samples: u64,
+    pub queue_packets: IntCounts,
+    /// Aggregate in-order goodput of each window sample, bit/s (the study's series).
+    pub goodput: Moments,
+    /// Means of whole 1 s bins of the goodput series.
+    pub goodput_1s: Moments,
+    bin: (f64, u64),
+    per_bin: u64,
+    /// Cells held at the bottleneck, per window sample.
+    pub buffer_cells: Moments,
+    pub flows: Vec<FlowWindow>,
+    pub series: Vec<SeriesWindow>,
+    thresholds: Vec<Vec<f64>>,
+    pub drops: DropWindow,
+    first_second: u64,
+}
+
+impl WindowStats {
+    pub fn new(warmup: SimTime, interval: SimDuration, end: SimTime, flows: usize) -> WindowStats {
+        let first_second = warmup.as_nanos().div_ceil(1_000_000_000);
+        let last_second = end.as_nanos() / 1_000_000_000;
+        WindowStats {
+            warmup,
+            interval,
+            opened: false,
+            samples: 0,
+            queue_packets: IntCounts::default(),
+            goodput: Moments::default(),
+            goodput_1s: Moments::default(),
+            bin: (0.0, 0),
+            per_bin: (1.0 / interval.as_secs_f64().max(1e-9)).round().max(1.0) as u64,
+            buffer_cells: Moments::default(),
+            flows: vec![FlowWindow::default(); flows],
+            series: Vec::new(),
+            thresholds: Vec::new(),
+            drops: DropWindow {
+                per_second: vec![0; last_second.saturating_sub(first_second) as usize],
+                ..DropWindow::default()
+            },
+            first_second,
+        }
+    }
+
+    /// Every flow's delays in one distribution.
+    pub fn all_delays(&self) -> LogHistogram {
+        let mut all = LogHistogram::default();
+        for f in &self.flows {
+            all.merge(&f.delay).expect("same relative error");
+        }
+        all
+    }
+
+    /// Declares the named series (their thresholds make the zones).
+    pub fn set_series(&mut self, info: &[SeriesInfo]) {
+        self.thresholds = info.iter().map(|s| s.thresholds.iter().map(|t| t.value).collect()).collect();
+        self.series = self
+            .thresholds
+            .iter()
+            .map(|t| SeriesWindow { moments: Moments::default(), zone_counts: vec![0; t.len() + 1] })
+            .collect();
+    }
+
+    /// Does an instant at `t` belong to the window?
+    pub fn holds_instant(&self, t: SimTime) -> bool {
+        t >= self.warmup
+    }
+
+    /// Does the interval sample taken at `t` belong to the window?
+    pub fn holds_sample(&self, t: SimTime) -> bool {
+        t >= self.warmup + self.interval
+    }
+
+    /// Opens the window: what each flow had received by then is not counted.
+    pub fn open(&mut self, received: impl Iterator<Item = u64>) {
+        for (f, r) in self.flows.iter_mut().zip(received) {
+            f.received_at_start = r;
+        }
+        self.opened = true;
+    }
+
+    pub fn on_delay(&mut self, t: SimTime, flow: u32, delay_s: f64) {
+        if self.holds_instant(t) {
+            if let Some(f) = self.flows.get_mut(flow as usize) {
+                f.delay.record(delay_s);
+            }
+        }
+    }
+
+    pub fn on_drop(&mut self, t: SimTime, reason: DropReason) {
+        let d = &mut self.drops;
+        d.total_all += 1;
+        if t < self.warmup {
+            return;
+        }
+        let t_s = t.as_secs_f64();
+        d.total += 1;
+        d.by_reason[reason as usize] += 1;
+        if let Some(last) = d.last_t_s {
+            d.gaps_ms.record((t_s - last) * 1e3);
+        }
+        d.last_t_s = Some(t_s);
+        let k = (t.as_nanos() / 1_000_000_000).checked_sub(self.first_second);
+        if let Some(slot) = k.and_then(|k| d.per_second.get_mut(k as usize)) {
+            *slot += 1;
+        }
+    }
+
+    /// One sample's worth: aggregate queue and goodput, per-flow backlog and RTT, series.
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_sample(
+        &mut self,
+        t: SimTime,
+        queue_packets: u32,
+        goodput_bps: f64,
+        backlog_cells: &[u64],
+        srtt_ms: &[Option<f64>],
+        series: &[f64],
+    ) {
+        if !self.holds_sample(t) {
+            return;
+        }
+        self.samples += 1;
+        self.queue_packets.push(queue_packets as u64);
+        self.goodput.push(goodput_bps);
+        self.bin.0 += goodput_bps;
+        self.bin.1 += 1;
+        if self.bin.1 == self.per_bin {
+            self.goodput_1s.push(self.bin.0 / self.per_bin as f64);
+            self.bin = (0.0, 0);
+        }
+        let mut total = 0u64;
+        for (f, (&c, r)) in self.flows.iter_mut().zip(backlog_cells.iter().zip(srtt_ms)) {
+            f.backlog_cells.record(c as f64);
+            f.backlog_sum += c as f64;
+            if let Some(r) = r {
+                f.srtt_ms.push(*r);
+            }
+            total += c;
+        }
+        self.buffer_cells.push(total as f64);
+        for ((s, th), &v) in self.series.iter_mut().zip(&self.thresholds).zip(series) {
+            s.moments.push(v);
+            let zone = th.iter().take_while(|&&x| v >= x).count();
+            s.zone_counts[zone] += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn welford_matches_the_two_pass_sample_deviation() {
+        let xs = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0];
+        let mut m = Moments::default();
+        xs.iter().for_each(|&x| m.push(x));
+        assert!((m.std().unwrap() - 2.138089935299395).abs() < 1e-12);
+        assert_eq!((m.min(), m.max(), m.mean()), (Some(2.0), Some(9.0), Some(5.0)));
+        assert_eq!(Moments::default().std(), None);
+    }
+
+    #[test]
+    fn exact_counts_give_numpy_quantiles() {
+        let mut c = IntCounts::default();
+        [1, 2, 3, 4].iter().for_each(|&v| c.push(v));
+        assert_eq!(c.quantile(0.5), Some(2.5));
+        assert!((c.quantile(0.9).unwrap() - 3.7).abs() < 1e-12);
+        assert_eq!(IntCounts::default().quantile(0.5), None);
+    }
+
+    #[test]
+    fn a_sample_counts_only_when_its_whole_interval_is_after_the_warm_up() {
+        let ms = |v: u64| SimTime(v * 1_000_000);
+        let w = WindowStats::new(ms(1000), SimDuration::from_millis(100), ms(5000), 1);
+        assert!(!w.holds_sample(ms(1000)));
+        assert!(w.holds_sample(ms(1100)));
+        assert!(w.holds_instant(ms(1000)) && !w.holds_instant(ms(999)));
+    }
+
+    #[test]
+    fn zones_split_the_axis_at_the_thresholds() {
+        let mut w = WindowStats::new(SimTime::ZERO, SimDuration::from_millis(100), SimTime(1_000_000_000), 0);
+        w.set_series(&[SeriesInfo::new("a", "a", "", "q").with_thresholds(&[(5.0, "lo"), (10.0, "hi")])]);
+        for (i, v) in [1.0, 5.0, 7.0, 12.0].into_iter().enumerate() {
+            w.on_sample(SimTime((i as u64 + 1) * 100_000_000), 0, 0.0, &[], &[], &[v]);
+        }
+        assert_eq!(w.series[0].zone_counts, vec![1, 2, 1]);
+    }
+}

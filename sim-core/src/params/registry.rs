@@ -1,0 +1,342 @@
+//! One registry per algorithm family. Each algorithm's own file declares its
+//! [`Algorithm`] (serde tag, label, help, parameters) by implementing [`Described`] on its
+//! configuration; the family's spec enum, its serde form, validation, the CLI's lists and the
+//! UI's pickers all come from the one [`registry!`](crate::registry) line that names it.
+
+use super::check::Checker;
+use super::field::{check_fields, Field};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::fmt::Debug;
+
+/// A named preset of an algorithm's boolean switches (RED → Adaptive RED, Gentle RED),
+/// offered as its own entry in pickers.
+#[derive(Clone, Copy, Debug)]
+pub struct Flavour {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub flags: &'static [(&'static str, bool)],
+}
+
+/// What an algorithm says about itself.
+#[derive(Clone, Copy, Debug)]
+pub struct Algorithm {
+    /// The serde tag (`"type"` in JSON), e.g. `fq_codel`.
+    pub tag: &'static str,
+    pub label: &'static str,
+    /// One line on what it does and where it comes from.
+    pub help: &'static str,
+    pub fields: &'static [Field],
+    /// Picker entries that set flags; empty = the algorithm is one entry.
+    pub flavours: &'static [Flavour],
+}
+
+impl Algorithm {
+    /// The flavour whose flags `v` (the algorithm's JSON) has, else the tag itself.
+    pub fn flavour_of(&self, v: &Value) -> &'static str {
+        self.flavours
+            .iter()
+            .find(|f| f.flags.iter().all(|(k, b)| v.get(*k).and_then(Value::as_bool) == Some(*b)))
+            .map_or(self.tag, |f| f.key)
+    }
+
+    pub fn field(&self, path: &str) -> Option<&'static Field> {
+        self.fields.iter().find(|f| f.path == path)
+    }
+}
+
+/// A configuration type that describes itself; implemented in each algorithm's own file.
+pub trait Described: Serialize + DeserializeOwned + Default + Clone + PartialEq + Debug {
+    const INFO: Algorithm;
+
+    /// Rules between fields, beyond each field's own range (RED: max_th > min_th).
+    fn check_more(&self, _c: &mut Checker) {}
+
+    /// Every field against its range, then the rules between fields.
+    fn check(&self, c: &mut Checker) {
+        let v = serde_json::to_value(self).expect("configurations serialise");
+        check_fields(&v, Self::INFO.fields, c);
+        self.check_more(c);
+    }
+}
+
+/// A family of algorithms (queue discs, congestion controls, control-plane apps,
+/// schedulers), as the registry macro describes it.
+#[derive(Debug)]
+pub struct Family {
+    /// "queue disc", "congestion control", ...
+    pub name: &'static str,
+    pub members: &'static [&'static Algorithm],
+    /// A member's default configuration as JSON (with its `"type"`).
+    pub default_value: fn(&str) -> Option<Value>,
+}
+
+impl Family {
+    pub fn tags(&self) -> Vec<&'static str> {
+        self.members.iter().map(|a| a.tag).collect()
+    }
+
+    /// A member's default JSON; `tag` must be registered.
+    pub fn default_value_of(&self, tag: &str) -> Value {
+        (self.default_value)(tag).unwrap_or(Value::Null)
+    }
+
+    pub fn member(&self, tag: &str) -> Option<&'static Algorithm> {
+        self.members.iter().copied().find(|a| a.tag == tag)
+    }
+
+    /// Every picker entry: `(key, label, tag)`, flavours expanded.
+    pub fn entries(&self) -> Vec<(&'static str, &'static str, &'static str)> {
+        self.members
+            .iter()
+            .flat_map(|a| {
+                if a.flavours.is_empty() {
+                    vec![(a.tag, a.label, a.tag)]
+                } else {
+                    a.flavours.iter().map(|f| (f.key, f.label, a.tag)).collect()
+                }
+            })
+            .collect()
+    }
+
+    /// The JSON of picker entry `key` (a tag or a flavour key) with its defaults.
+    pub fn entry_value(&self, key: &str) -> Option<Value> {
+        for a in self.members {
+            if a.tag == key {
+                return (self.default_value)(a.tag);
+            }
+            if let Some(f) = a.flavours.iter().find(|f| f.key == key) {
+                let mut v = (self.default_value)(a.tag)?;
+                for (k, b) in f.flags {
+                    v[*k] = Value::Bool(*b);
+                }
+                return Some(v);
+            }
+        }
+        None
+    }
+}
+
+/// Longest text echoed back in an error (a 100 KB bad name is not repeated whole).
+const ECHO_MAX: usize = 40;
+
+/// `s`, shortened for an error message.
+pub fn echo(s: &str) -> String {
+    if s.chars().count() <= ECHO_MAX {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(ECHO_MAX).collect::<String>())
+    }
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The candidate closest to `word`, if it is close enough to be a plausible typo.
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let w = word.to_lowercase().replace('-', "_");
+    candidates
+        .into_iter()
+        .map(|c| (distance(&w, c), c))
+        .filter(|(d, c)| *d <= (c.len() / 3).max(2))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Splits a member's JSON into its tag and the remaining fields.
+pub fn split_tag(v: Value, family: &Family) -> Result<(String, Map<String, Value>), String> {
+    let tags = family.tags();
+    let Value::Object(mut map) = v else {
+        return Err(format!(
+            "expected a {} object with a \"type\" (one of: {})",
+            family.name,
+            tags.join(", ")
+        ));
+    };
+    let tag = match map.remove("type") {
+        Some(Value::String(t)) => t,
+        Some(other) => {
+            return Err(format!(
+                "\"type\" must be a string naming the {}, not {}; one of: {}",
+                family.name,
+                echo(&other.to_string()),
+                tags.join(", ")
+            ))
+        }
+        None => return Err(format!("missing \"type\": which {}? one of: {}", family.name, tags.join(", "))),
+    };
+    if family.member(&tag).is_none() {
+        let hint =
+            closest(&tag, tags.iter().copied()).map(|c| format!("did you mean '{c}'? ")).unwrap_or_default();
+        return Err(format!("unknown {} '{}'; {hint}known: {}", family.name, echo(&tag), tags.join(", ")));
+    }
+    Ok((tag, map))
+}
+
+/// Parses a member's fields; errors name the field path and suggest the closest key.
+pub fn parse_member<T: DeserializeOwned>(fields: Map<String, Value>) -> Result<T, String> {
+    serde_path_to_error::deserialize(Value::Object(fields)).map_err(|e| {
+        let path = e.path().to_string();
+        let msg = explain(&e.into_inner().to_string());
+        if path == "." || path.is_empty() {
+            msg
+        } else {
+            format!("{path}: {msg}")
+        }
+    })
+}
+
+/// Makes serde's messages name the closest valid key of an unknown one.
+pub fn explain(msg: &str) -> String {
+    let Some(rest) = msg.strip_prefix("unknown field `") else { return msg.to_string() };
+    let Some((key, tail)) = rest.split_once('`') else { return msg.to_string() };
+    let expected: Vec<&str> = tail.split('`').skip(1).step_by(2).collect();
+    let shown = echo(key);
+    match closest(key, expected.iter().copied()) {
+        Some(c) => format!("unknown field '{shown}'; did you mean '{c}'?"),
+        None if expected.is_empty() => format!("unknown field '{shown}'"),
+        None => format!("unknown field '{shown}'; known: {}", expected.join(", ")),
+    }
+}
+
+/// Serialises `cfg` with `"type": tag` in front.
+pub fn tagged_value<T: Serialize>(tag: &str, cfg: &T) -> Value {
+    let mut out = Map::new();
+    out.insert("type".into(), Value::String(tag.into()));
+    if let Value::Object(m) = serde_json::to_value(cfg).expect("configurations serialise") {
+        out.extend(m);
+    }
+    Value::Object(out)
+}
+
+/// Declares a family's spec enum from its members: `registry! { pub enum QueueDiscSpec as
+/// "queue disc": dyn DiscConfig { Fifo(FifoConfig), Red(RedConfig) } }`. Each member type
+/// implements [`Described`] and the family's object-safe trait (`dyn DiscConfig`).
+#[macro_export]
+macro_rules! registry {
+    (
+        $(#[$meta:meta])*
+        pub enum $Spec:ident as $family:literal : dyn $Dyn:path { $( $Var:ident($Cfg:ty) ),+ $(,)? }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum $Spec { $( $Var($Cfg) ),+ }
+
+        impl $Spec {
+            /// The family: members, defaults, validation.
+            pub const FAMILY: $crate::params::Family = $crate::params::Family {
+                name: $family,
+                members: &[ $( &<$Cfg as $crate::params::Described>::INFO ),+ ],
+                default_value: |tag| $Spec::default_for(tag).map(|s| s.to_value()),
+            };
+
+            pub fn info(&self) -> &'static $crate::params::Algorithm {
+                match self { $( $Spec::$Var(_) => &<$Cfg as $crate::params::Described>::INFO ),+ }
+            }
+
+            /// The serde tag, e.g. `fq_codel`.
+            pub fn tag(&self) -> &'static str {
+                self.info().tag
+            }
+
+            /// The picker entry this configuration is (a flavour key such as `ared`, else the tag).
+            pub fn flavour(&self) -> &'static str {
+                self.info().flavour_of(&self.to_value())
+            }
+
+            /// A member's default configuration.
+            pub fn default_for(tag: &str) -> Option<$Spec> {
+                $( if tag == <$Cfg as $crate::params::Described>::INFO.tag {
+                    return Some($Spec::$Var(<$Cfg as Default>::default()));
+                } )+
+                None
+            }
+
+            /// The member's behaviour, whatever it is.
+            pub fn get(&self) -> &dyn $Dyn {
+                match self { $( $Spec::$Var(c) => c ),+ }
+            }
+
+            pub fn get_mut(&mut self) -> &mut dyn $Dyn {
+                match self { $( $Spec::$Var(c) => c ),+ }
+            }
+
+            /// Every field against its range and the member's own rules.
+            pub fn check(&self, c: &mut $crate::params::Checker) {
+                match self { $( $Spec::$Var(x) => $crate::params::Described::check(x, c) ),+ }
+            }
+
+            pub fn to_value(&self) -> serde_json::Value {
+                match self { $( $Spec::$Var(x) => $crate::params::tagged_value(self.tag(), x) ),+ }
+            }
+
+            pub fn from_value(v: serde_json::Value) -> Result<$Spec, String> {
+                let (tag, rest) = $crate::params::split_tag(v, &Self::FAMILY)?;
+                $( if tag == <$Cfg as $crate::params::Described>::INFO.tag {
+                    return $crate::params::parse_member::<$Cfg>(rest).map($Spec::$Var);
+                } )+
+                unreachable!("split_tag only returns registered tags")
+            }
+        }
+
+        impl serde::Serialize for $Spec {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $( $Spec::$Var(x) => {
+                        use serde::ser::SerializeMap;
+                        let v = serde_json::to_value(x).map_err(serde::ser::Error::custom)?;
+                        let fields = v.as_object().cloned().unwrap_or_default();
+                        let mut m = s.serialize_map(Some(fields.len() + 1))?;
+                        m.serialize_entry("type", self.tag())?;
+                        for (k, v) in &fields {
+                            m.serialize_entry(k, v)?;
+                        }
+                        m.end()
+                    } ),+
+                }
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $Spec {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$Spec, D::Error> {
+                let v = serde_json::Value::deserialize(d)?;
+                $Spec::from_value(v).map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_get_the_closest_known_word() {
+        assert_eq!(closest("fq-codel", ["fifo", "fq_codel", "codel"]), Some("fq_codel"));
+        assert_eq!(closest("min_thr", ["min_th", "max_th"]), Some("min_th"));
+        assert_eq!(closest("zzzzzz", ["fifo", "red"]), None);
+    }
+
+    #[test]
+    fn serde_unknown_field_messages_gain_a_suggestion() {
+        let m = explain("unknown field `max_tj`, expected one of `min_th`, `max_th`, `max_p`");
+        assert_eq!(m, "unknown field 'max_tj'; did you mean 'max_th'?");
+    }
+
+    #[test]
+    fn long_names_are_not_echoed_whole() {
+        assert!(echo(&"x".repeat(100_000)).chars().count() <= 41);
+    }
+}

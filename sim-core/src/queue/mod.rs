@@ -1,0 +1,104 @@
+//! The queue vocabulary shared by every queue discipline and the switch port: queued items,
+//! drop reasons, buffer limits and occupancy in packets, bytes or cells, and the
+//! [`QueueDisc`] interface a link's egress drives. Below both `aqm` and `switch`; `net`
+//! depends on this module only, never on a particular discipline.
+
+pub mod limit;
+
+pub use limit::{cells_for, Occupancy, QueueLimit};
+
+use crate::time::SimTime;
+use crate::trace::{LogRecord, SeriesInfo};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A queued packet as a discipline sees it: the packet's id plus what decisions need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QItem {
+    pub id: u32,
+    pub bytes: u32,
+    pub flow: u32,
+    pub enqueued_at: SimTime,
+}
+
+/// Why a packet was dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropReason {
+    /// A probabilistic or control-law drop below the hard limit (RED "unforced").
+    Early,
+    /// The AQM's hard zone (RED: average above max_th, or 2·max_th when gentle).
+    Forced,
+    /// The buffer was full.
+    Overflow,
+}
+
+impl DropReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DropReason::Early => "early",
+            DropReason::Forced => "forced",
+            DropReason::Overflow => "overflow",
+        }
+    }
+}
+
+/// A drop reported by a discipline. `was_queued` tells a drop of an already queued packet
+/// (head drop, CoDel) from the rejection of the arriving one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dropped {
+    pub item: QItem,
+    pub reason: DropReason,
+    pub was_queued: bool,
+}
+
+/// What a discipline may use while deciding: the time and a place to report drops.
+pub struct QdiscCtx<'a> {
+    pub now: SimTime,
+    drops: &'a mut Vec<Dropped>,
+}
+
+impl<'a> QdiscCtx<'a> {
+    pub fn new(now: SimTime, drops: &'a mut Vec<Dropped>) -> Self {
+        QdiscCtx { now, drops }
+    }
+    pub fn drop(&mut self, item: QItem, reason: DropReason, was_queued: bool) {
+        self.drops.push(Dropped { item, reason, was_queued });
+    }
+}
+
+/// A link's egress discipline. Only the first four methods are required; the rest let a
+/// discipline ask for time, classify flows into sub-queues and report its own traces.
+pub trait QueueDisc: fmt::Debug + Send {
+    /// Offers a packet; returns false if it was dropped (the drop is in `cx`).
+    fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool;
+    /// Takes the next packet to send, if any (head drops go to `cx`).
+    fn dequeue(&mut self, cx: &mut QdiscCtx) -> Option<QItem>;
+    fn occupancy(&self) -> Occupancy;
+    fn limit(&self) -> QueueLimit;
+
+    /// Cell size to count backlog in, when the buffer is counted in cells.
+    fn cell_bytes(&self) -> Option<u32> {
+        self.limit().cell_bytes()
+    }
+    /// The next time the discipline wants [`QueueDisc::on_wakeup`] without a packet event
+    /// (smoltcp's `poll_at`): a control period, a table write taking effect. Asked after
+    /// every call; `None` = no wake-up needed.
+    fn poll_at(&self) -> Option<SimTime> {
+        None
+    }
+    /// Called at (or after) the time `poll_at` asked for; the link then tries to send.
+    fn on_wakeup(&mut self, _cx: &mut QdiscCtx) {}
+    /// The sub-queue `flow`'s packets enter now (multi-queue disciplines).
+    fn flow_queue(&self, _flow: u32) -> Option<u32> {
+        None
+    }
+    /// The series this discipline reports at every sample, declared once.
+    fn series(&self) -> Vec<SeriesInfo> {
+        Vec::new()
+    }
+    /// One value per declared series, in order.
+    fn sample_series(&self, _out: &mut Vec<f64>) {}
+    /// Moves structured records written since the last call into `out`.
+    fn drain_log(&mut self, _out: &mut Vec<LogRecord>) {}
+}

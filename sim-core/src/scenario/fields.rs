@@ -1,0 +1,103 @@
+//! The scenario's own parameters (run, bottleneck, flow group), with their ranges. The
+//! algorithms describe theirs in their own files; TCP's are in `tcp/config.rs`.
+
+use crate::aqm::QueueDiscSpec;
+use crate::cc::CcaSpec;
+use crate::params::{Field, Kind, Range};
+
+const RATE: Range = Range::closed(1_000.0, 4e11);
+const DELAY_MS: Range = Range::closed(0.0, 10_000.0);
+
+/// Paths at the scenario's root.
+pub const RUN_FIELDS: &[Field] = &[
+    Field::new(
+        "duration_s",
+        "Duration",
+        "s",
+        Kind::Float(Range::closed(0.001, 3600.0)),
+        "Simulated time of the run.",
+    ),
+    Field::new(
+        "warmup_s",
+        "Warm-up",
+        "s",
+        Kind::Float(Range::closed(0.0, 3600.0)),
+        "Statistics ignore this first stretch (the RED study drops 1 s).",
+    ),
+    Field::new(
+        "sample_interval_s",
+        "Sample interval",
+        "s",
+        Kind::Float(Range::closed(0.001, 60.0)),
+        "Queue, throughput and window traces are sampled this often.",
+    ),
+    Field::new(
+        "seed",
+        "Seed",
+        "",
+        Kind::Int(Range::closed(0.0, 18_446_744_073_709_551_615.0)),
+        "Every random draw derives from it: same seed, same run.",
+    ),
+    Field::new(
+        "host_queue_packets",
+        "Host queues",
+        "packets",
+        Kind::Int(Range::closed(1.0, 1e6)),
+        "Buffer of host NICs and of the ACK path.",
+    ),
+];
+
+/// Paths under `bottleneck`.
+pub const BOTTLENECK_FIELDS: &[Field] = &[
+    Field::new("rate_bps", "Rate", "bit/s", Kind::Int(RATE), "Capacity of the shared link."),
+    Field::new("delay_ms", "Delay", "ms", Kind::Float(DELAY_MS), "One-way propagation delay of the shared link."),
+    Field::new("nic_queue_packets", "NIC queue", "packets", Kind::Int(Range::closed(0.0, 1e6)), "Device queue under the disc (0 = none). ns-3 puts 100 packets there: the disc only fills once it is full."),
+    Field::new("queue", "Queue disc", "", Kind::Tagged(&QueueDiscSpec::FAMILY), "What the router does with packets waiting for the shared link."),
+];
+
+/// Paths under `flows[i]`.
+pub const FLOW_FIELDS: &[Field] = &[
+    Field::new(
+        "count",
+        "Flows",
+        "",
+        Kind::Int(Range::closed(1.0, 10_000.0)),
+        "Identical flows in this group, each with its own sender.",
+    ),
+    Field::new(
+        "cca",
+        "Congestion control",
+        "",
+        Kind::Tagged(&CcaSpec::FAMILY),
+        "How each sender sets its window.",
+    ),
+    Field::new("access_rate_bps", "Access rate", "bit/s", Kind::Int(RATE), "Sender's own link."),
+    Field::new(
+        "access_delay_ms",
+        "Access delay",
+        "ms",
+        Kind::Float(DELAY_MS),
+        "Sets the RTT: 2·(access + bottleneck delay).",
+    ),
+    Field::new(
+        "start_s",
+        "Start",
+        "s",
+        Kind::Float(Range::closed(0.0, 3600.0)),
+        "When the flow opens its connection.",
+    ),
+    Field::new(
+        "stop_s",
+        "Stop",
+        "s",
+        Kind::OptFloat(Range::closed(0.0, 3600.0)),
+        "When the application stops sending; empty = never.",
+    ),
+    Field::new(
+        "size_bytes",
+        "Size",
+        "bytes",
+        Kind::OptInt(Range::closed(1.0, 1e12)),
+        "Bytes to send; empty = unlimited (bulk).",
+    ),
+];
