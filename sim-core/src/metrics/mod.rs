@@ -1,6 +1,7 @@
 //! What a run records and how it is summarised. Definitions are shared by the UI and the CLI.
 
 pub mod export;
+pub mod histogram;
 pub mod jain;
 pub mod kde;
 mod recorder;
