@@ -7,6 +7,7 @@ pub mod kde;
 mod recorder;
 pub mod stats;
 mod summary;
+pub mod ttest;
 
 pub use jain::jain_index;
 pub use recorder::{DelayRecord, DropRecord, Recorder, Sample, Update};
