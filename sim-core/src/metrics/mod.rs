@@ -7,6 +7,7 @@ pub mod kde;
 mod recorder;
 pub mod stats;
 mod summary;
+pub mod ttest;
 pub mod window;
 
 pub use histogram::LogHistogram;
