@@ -35,3 +35,4 @@ pub mod sim;
 pub mod switch;
 pub mod tcp;
 pub mod time;
+pub mod warbler;
