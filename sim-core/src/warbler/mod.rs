@@ -5,7 +5,7 @@
 //!   SSE K-means for the Fig. 2 contrast; three initialisations and the J_pre arbitration.
 //! - [`fixed_kmeans`]: the same SSRE clustering in integers only, as a P4 data plane without
 //!   floating point would run it (the paper's future work, §6.3).
-//! - [`agreement`]: how often the integer and floating-point clusterings decide alike.
+//! - [`mod@agreement`]: how often the integer and floating-point clusterings decide alike.
 //! - [`sample`]: synthetic backlog sets for that comparison and for benchmarks.
 //! - `decision`: the request and result types both share; `lloyd`: the one-dimensional
 //!   Lloyd engine both drive.

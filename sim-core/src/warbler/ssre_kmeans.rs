@@ -18,8 +18,12 @@
 //! - **Empty clusters during iteration** keep their last centroid, so they can win points
 //!   back at the next step (this never raises J: it only adds a choice to eq. 4).
 //! - **No flows**: every candidate is the empty partition with J = 0.
-//! - **Keeping the current mapping** needs J_j ≥ J_pre − (1e-9·J_pre + 1e-12·s), where s is
-//!   n for SSRE (errors are dimensionless, at most rounding per flow) and Σx² for SSE.
+//! - **Replacing the current mapping** needs J_pre − J_j > 1e-9·J_pre + 1e-12·s, where s
+//!   is n for SSRE (errors are dimensionless) and Σx² for SSE: more than rounding could
+//!   explain. Candidates whose J differ by less than that tolerance tie, and the one listed
+//!   first in `cfg.inits` wins.
+//! - **Random** draws by rank among the distinct values, so, like everything else here, the
+//!   result depends on the multiset of (backlog, current queue) pairs, not on input order.
 
 use super::decision::{validate_request, ClusterError, Decision, KmeansConfig, Objective};
 use super::lloyd::{Metric, Prepared, Sorted};
