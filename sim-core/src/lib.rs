@@ -40,3 +40,4 @@ pub mod tcb;
 pub mod tcp;
 pub mod time;
 pub mod trace;
+pub mod warbler;
