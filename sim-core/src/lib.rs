@@ -28,6 +28,7 @@ pub mod aqm;
 pub mod cc;
 pub mod engine;
 pub mod metrics;
+pub mod ml;
 pub mod net;
 pub mod rng;
 pub mod scenario;
