@@ -29,6 +29,7 @@ pub mod cc;
 pub mod control;
 pub mod engine;
 pub mod metrics;
+pub mod ml;
 pub mod net;
 pub mod params;
 pub mod queue;
