@@ -2,7 +2,9 @@
 //! very same results as a native build.
 #![cfg(target_arch = "wasm32")]
 
-use aqm_tests::{determinism_probe_scenario, probe_digest, run, PROBE_DIGEST};
+use aqm_tests::{
+    determinism_probe_scenario, probe_digest, run, warbler_digest, PROBE_DIGEST, WARBLER_DIGEST,
+};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -16,6 +18,11 @@ fn same_seed_gives_identical_summaries_in_the_browser() {
 #[wasm_bindgen_test]
 fn short_red_study_in_the_browser_matches_the_native_digest() {
     assert_eq!(probe_digest(), PROBE_DIGEST, "wasm digest {:#x}", probe_digest());
+}
+
+#[wasm_bindgen_test]
+fn a_warbler_run_in_the_browser_matches_the_native_digest() {
+    assert_eq!(warbler_digest(), WARBLER_DIGEST, "wasm digest {:#x}", warbler_digest());
 }
 
 #[wasm_bindgen_test]

@@ -1,7 +1,9 @@
 //! Same seed → identical results; different seed → different drop times; and the committed
 //! digest that the browser test checks too.
 
-use aqm_tests::{determinism_probe_scenario, probe_digest, run, PROBE_DIGEST};
+use aqm_tests::{
+    determinism_probe_scenario, probe_digest, run, warbler_digest, PROBE_DIGEST, WARBLER_DIGEST,
+};
 
 #[test]
 fn same_seed_gives_an_identical_summary_and_trace() {
@@ -28,4 +30,9 @@ fn different_seeds_give_different_drop_times() {
 #[test]
 fn native_run_matches_the_committed_digest() {
     assert_eq!(probe_digest(), PROBE_DIGEST, "digest changed: {:#x}", probe_digest());
+}
+
+#[test]
+fn a_warbler_run_matches_the_committed_digest() {
+    assert_eq!(warbler_digest(), WARBLER_DIGEST, "digest changed: {:#x}", warbler_digest());
 }

@@ -26,8 +26,38 @@ pub fn probe_digest() -> u64 {
     summary_digest(&run(&determinism_probe_scenario()).1)
 }
 
+/// Digest of [`warbler_probe_scenario`]'s summary and decision log (same contract).
+pub const WARBLER_DIGEST: u64 = 0xa557_62f6_fc9a_ea15;
+
+/// 10 s of Warbler §5.2: the clustering (random initialisation included) must decide alike
+/// natively and in the browser.
+pub fn warbler_probe_scenario() -> Scenario {
+    let mut sc = preset("cubic-bbr-vegas-3q", Some("warbler")).expect("preset");
+    sc.duration_s = 10.0;
+    sc.warmup_s = 1.0;
+    sc
+}
+
+pub fn warbler_digest() -> u64 {
+    let (sim, s) = run(&warbler_probe_scenario());
+    let log = serde_json::to_string(&sim.recorder().log).expect("log serialises");
+    let fnv = |h: u64, b: u8| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    log.bytes().fold(summary_digest(&s), fnv)
+}
+
 /// Packet conservation: everything sent is delivered, dropped or still in the network.
 pub fn assert_conserved(s: &Summary) {
     let c = s.packets;
     assert_eq!(c.sent, c.delivered + c.dropped + c.in_flight, "packet conservation violated: {c:?}");
+}
+
+/// Jain's index over each flow's mean goodput between `from_s` and `to_s` (samples whose
+/// interval ends in (from, to]).
+pub fn window_jfi(sim: &Simulation, from_s: f64, to_s: f64) -> f64 {
+    let samples: Vec<_> = sim.recorder().samples.iter().filter(|s| s.t_s > from_s && s.t_s <= to_s).collect();
+    let n = samples.first().map_or(0, |s| s.flow_goodput_bps.len());
+    let means: Vec<f64> = (0..n)
+        .map(|f| samples.iter().map(|s| s.flow_goodput_bps[f]).sum::<f64>() / samples.len() as f64)
+        .collect();
+    sim_core::metrics::jain_index(&means)
 }

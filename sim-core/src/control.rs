@@ -57,8 +57,8 @@ pub struct AppOutput {
 /// A control-plane program. Deterministic: it sees simulated time only.
 pub trait ControlPlaneApp: Debug + Send {
     fn on_period(&mut self, view: &RegisterView) -> AppOutput;
-    /// Series the app reports at every sample (given the port's queue count).
-    fn series(&self, _queues: u32) -> Vec<SeriesInfo> {
+    /// Series the app reports at every sample.
+    fn series(&self) -> Vec<SeriesInfo> {
         Vec::new()
     }
     fn sample_series(&self, _out: &mut Vec<f64>) {}

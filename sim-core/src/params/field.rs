@@ -61,6 +61,8 @@ pub enum Kind {
     OptLimit,
     /// A nested configuration chosen from a family (a scheduler, a control-plane app).
     Tagged(&'static Family),
+    /// One of a few named options, stored as the option's string: (value, label).
+    Choice(&'static [(&'static str, &'static str)]),
 }
 
 /// One parameter of an algorithm.
@@ -93,6 +95,9 @@ impl Field {
             Kind::Bool => "true or false".into(),
             Kind::Limit | Kind::OptLimit => "a buffer in packets, bytes or cells".into(),
             Kind::Tagged(f) => format!("one of: {}", f.tags().join(", ")),
+            Kind::Choice(o) => {
+                format!("one of: {}", o.iter().map(|(v, _)| *v).collect::<Vec<_>>().join(", "))
+            }
         }
     }
 }
@@ -142,8 +147,9 @@ fn check_value(x: &Value, f: &Field, c: &mut Checker) {
                 c.at(f.path, |c| check_limit(x, c))
             }
         }
-        // Nested configurations are checked typed, by their owner (`Described::check_more`).
-        Kind::Tagged(_) => {}
+        // Nested configurations are checked typed, by their owner (`Described::check_more`);
+        // serde has already refused an unknown choice.
+        Kind::Tagged(_) | Kind::Choice(_) => {}
     }
 }
 

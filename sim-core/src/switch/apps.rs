@@ -3,19 +3,21 @@
 
 use crate::control::{AppOutput, ControlPlaneApp, RegisterView};
 use crate::params::{Algorithm, Described};
+use crate::warbler::WarblerConfig;
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
 
 /// How an app's configuration builds the app.
 pub trait AppConfig: Debug {
-    /// `seed` is the port's stream for apps that draw random numbers.
-    fn build(&self, seed: u64) -> Box<dyn ControlPlaneApp>;
+    /// `seed` is the port's stream for apps that draw random numbers; `queues` is K.
+    fn build(&self, seed: u64, queues: u32) -> Box<dyn ControlPlaneApp>;
 }
 
 crate::registry! {
     /// Which app runs on the switch CPU (`{"type": "static"}`).
     pub enum ControlPlaneSpec as "control-plane app": dyn AppConfig {
         Static(StaticConfig),
+        Warbler(WarblerConfig),
     }
 }
 
@@ -41,7 +43,7 @@ impl Described for StaticConfig {
 }
 
 impl AppConfig for StaticConfig {
-    fn build(&self, _seed: u64) -> Box<dyn ControlPlaneApp> {
+    fn build(&self, _seed: u64, _queues: u32) -> Box<dyn ControlPlaneApp> {
         Box::new(StaticMapping)
     }
 }

@@ -7,10 +7,12 @@
 //!   floating point would run it (the paper's future work, §6.3).
 //! - [`mod@agreement`]: how often the integer and floating-point clusterings decide alike.
 //! - [`sample`]: synthetic backlog sets for that comparison and for benchmarks.
+//! - [`controller`]: the control-plane app (§4) that runs it every period on the switch.
 //! - `decision`: the request and result types both share; `lloyd`: the one-dimensional
 //!   Lloyd engine both drive.
 
 pub mod agreement;
+pub mod controller;
 mod decision;
 pub mod fixed_kmeans;
 mod lloyd;
@@ -18,6 +20,7 @@ pub mod sample;
 pub mod ssre_kmeans;
 
 pub use agreement::{agreement, Agreement};
+pub use controller::{Warbler, WarblerConfig};
 pub use decision::{Candidate, ClusterError, Decision, Init, KmeansConfig, Objective, Partition};
 pub use fixed_kmeans::decide_fixed;
 pub use sample::BacklogSet;

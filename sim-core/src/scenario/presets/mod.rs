@@ -46,7 +46,7 @@ FQ is the fairness upper bound. Watch Jain's index over time and the per-flow de
         PresetInfo {
             name: "cubic-vegas-2q",
             title: "2 CUBIC + 2 Vegas on two switch queues (Warbler §5.1, without Warbler)",
-            variants: warbler::BASELINE,
+            variants: warbler::WITH_AND_WITHOUT,
             default_variant: "baseline",
             description: "Two 3000-cell queues of a 100 Mbit/s Tofino port, each holding one CUBIC and one Vegas \
 flow (RTT 10 ms), served round robin: the paper's load-balanced baseline. CUBIC fills its queue and takes \
@@ -56,7 +56,7 @@ the flows. Watch the per-flow backlog in cells and the goodput shares.",
         PresetInfo {
             name: "cubic-bbr-vegas-3q",
             title: "2 CUBIC + 2 BBR + 2 Vegas on three switch queues (Warbler §5.2, without Warbler)",
-            variants: warbler::BASELINE,
+            variants: warbler::WITH_AND_WITHOUT,
             default_variant: "baseline",
             description: "Three 5680-cell queues at 100 Mbit/s, six flows (RTT 10 ms), two algorithms per queue. \
 The paper's Table 2 baseline: JFI 0.69, mean delay 0.139 s, jitter 0.027 s, 1614 cells of buffer. CUBIC \

@@ -1,21 +1,22 @@
-//! The Warbler paper's baselines (without Warbler itself): heterogeneous congestion control
-//! at a 100 Mbit/s switch port (§5.1-§5.3). Hosts are Linux in the paper's testbed, so TCP
+//! The Warbler paper's experiments: heterogeneous congestion control at a 100 Mbit/s switch
+//! port (§5.1-§5.3), each baseline next to the same port running Warbler. Hosts are Linux in the paper's testbed, so TCP
 //! uses Linux-like settings: MSS 1448, a 200 ms minimum RTO and large socket buffers.
 
 use crate::aqm::{CebinaeConfig, FifoConfig, FqCodelConfig, FqConfig, QueueDiscSpec, QueueLimit};
 use crate::cc::{BbrConfig, CcaSpec, CubicConfig, NewRenoConfig, VegasConfig};
 use crate::scenario::{Bottleneck, FlowGroup, Scenario};
 use crate::switch::scheduler::WrrConfig;
-use crate::switch::{SchedulerSpec, SwitchConfig, TOFINO2_CELL_BYTES};
+use crate::switch::{ControlPlaneSpec, SchedulerSpec, SwitchConfig, TOFINO2_CELL_BYTES};
 use crate::tcp::TcpConfig;
+use crate::warbler::WarblerConfig;
 
 /// 1 BDP at 100 Mbit/s × 10 ms in 160-byte cells, as the paper rounds it (§5.3).
 pub const BDP_CELLS: u32 = 780;
 const RATE_BPS: u64 = 100_000_000;
 const BOTTLENECK_DELAY_MS: f64 = 1.0;
 
-pub const RTT_UNFAIR_VARIANTS: &[&str] = &["fifo", "fq-codel", "cebinae", "fq"];
-pub const BASELINE: &[&str] = &["baseline"];
+pub const RTT_UNFAIR_VARIANTS: &[&str] = &["fifo", "fq-codel", "cebinae", "fq", "warbler"];
+pub const WITH_AND_WITHOUT: &[&str] = &["baseline", "warbler"];
 pub const MIX_VARIANTS: &[&str] = &[
     "7v1n-fifo",
     "7v1n-fq-codel",
@@ -24,6 +25,9 @@ pub const MIX_VARIANTS: &[&str] = &[
     "7v1n-2q",
     "7v1n-4q",
     "7v1n-8q",
+    "7v1n-warbler-2q",
+    "7v1n-warbler-4q",
+    "7v1n-warbler-8q",
     "6v2n-fifo",
     "6v2n-fq-codel",
     "6v2n-cebinae",
@@ -31,6 +35,9 @@ pub const MIX_VARIANTS: &[&str] = &[
     "6v2n-2q",
     "6v2n-4q",
     "6v2n-8q",
+    "6v2n-warbler-2q",
+    "6v2n-warbler-4q",
+    "6v2n-warbler-8q",
     "1v7n-fifo",
     "1v7n-fq-codel",
     "1v7n-cebinae",
@@ -38,6 +45,9 @@ pub const MIX_VARIANTS: &[&str] = &[
     "1v7n-2q",
     "1v7n-4q",
     "1v7n-8q",
+    "1v7n-warbler-2q",
+    "1v7n-warbler-4q",
+    "1v7n-warbler-8q",
 ];
 
 fn cubic() -> CcaSpec {
@@ -109,6 +119,14 @@ pub fn port(queues: u32, per_queue: u32, mapping: Vec<u32>) -> QueueDiscSpec {
     })
 }
 
+/// The same port with Warbler on its switch CPU from `activation_s`.
+fn with_warbler(mut queue: QueueDiscSpec, activation_s: f64) -> QueueDiscSpec {
+    if let QueueDiscSpec::Switch(cfg) = &mut queue {
+        cfg.control = ControlPlaneSpec::Warbler(WarblerConfig { activation_s, ..WarblerConfig::default() });
+    }
+    queue
+}
+
 /// Cebinae over `total` cells. Rounds of 20 ms recomputed every 10 rounds: with 1 ms
 /// rounds a NewReno window, sent as a line-rate train, overflows the per-round bucket and
 /// two flows get only ~18 Mbit/s; 20 ms × 10 gives ~82 Mbit/s at JFI 0.99 on the §5.3 pair
@@ -122,25 +140,33 @@ fn cebinae(total: u32) -> QueueDiscSpec {
     })
 }
 
-/// §5.1 Fig. 4 before Warbler: two queues of 3000 cells, each holding one CUBIC and one
-/// Vegas flow (RTT 10 ms), served round robin.
-pub fn cubic_vegas_2q(_variant: &str) -> Scenario {
+/// §5.1 Fig. 4: two queues of 3000 cells, each holding one CUBIC and one Vegas flow (RTT
+/// 10 ms), served round robin; variant `warbler` switches Warbler on at t = 30 s.
+pub fn cubic_vegas_2q(variant: &str) -> Scenario {
     // Flows 0-1 CUBIC, 2-3 Vegas: Q0 = {CUBIC 0, Vegas 2}, Q1 = {CUBIC 1, Vegas 3}.
     let flows = vec![group(2, cubic(), 10.0), group(2, vegas(), 10.0)];
-    scenario("cubic-vegas-2q/baseline".into(), port(2, 3000, vec![0, 1, 0, 1]), flows)
+    let mut queue = port(2, 3000, vec![0, 1, 0, 1]);
+    if variant == "warbler" {
+        queue = with_warbler(queue, 30.0);
+    }
+    scenario(format!("cubic-vegas-2q/{variant}"), queue, flows)
 }
 
-/// §5.2 Table 2 without Warbler: three queues of 5680 cells, 2 CUBIC + 2 BBR + 2 Vegas
-/// (RTT 10 ms) spread so that every queue mixes two algorithms.
-pub fn cubic_bbr_vegas_3q(_variant: &str) -> Scenario {
+/// §5.2 Table 2: three queues of 5680 cells, 2 CUBIC + 2 BBR + 2 Vegas (RTT 10 ms) spread so
+/// that every queue mixes two algorithms; variant `warbler` runs Warbler from the start.
+pub fn cubic_bbr_vegas_3q(variant: &str) -> Scenario {
     // Flows: CUBIC 0-1, BBR 2-3, Vegas 4-5 → Q0 {CUBIC, Vegas}, Q1 {CUBIC, BBR}, Q2 {BBR, Vegas}.
     let flows = vec![group(2, cubic(), 10.0), group(2, bbr(), 10.0), group(2, vegas(), 10.0)];
-    scenario("cubic-bbr-vegas-3q/baseline".into(), port(3, 5680, vec![0, 1, 1, 2, 0, 2]), flows)
+    let mut queue = port(3, 5680, vec![0, 1, 1, 2, 0, 2]);
+    if variant == "warbler" {
+        queue = with_warbler(queue, 0.0);
+    }
+    scenario(format!("cubic-bbr-vegas-3q/{variant}"), queue, flows)
 }
 
 /// §5.3 Fig. 11: Vegas/NewReno mixes (7/1, 6/2, 1/7, RTT 10 ms) with a total of 8 BDP of
-/// buffer: one FIFO queue, FQ-CoDel, Cebinae, ideal FQ, or K = 2, 4, 8 load-balanced queues
-/// of 8/K BDP each (the baseline Warbler is compared with).
+/// buffer: one FIFO queue, FQ-CoDel, Cebinae, ideal FQ, or K = 2, 4, 8 queues of 8/K BDP
+/// each, load-balanced (`2q`) or run by Warbler (`warbler-2q`).
 pub fn vegas_newreno_mix(variant: &str) -> Scenario {
     let (mix, disc) = variant.split_once('-').unwrap_or(("7v1n", "fifo"));
     let (v, n) = match mix {
@@ -159,6 +185,10 @@ pub fn vegas_newreno_mix(variant: &str) -> Scenario {
             let k: u32 = disc[..1].parse().unwrap_or(2);
             port(k, total / k, (0..v + n).map(|i| i % k).collect())
         }
+        "warbler-2q" | "warbler-4q" | "warbler-8q" => {
+            let k: u32 = disc["warbler-".len()..][..1].parse().unwrap_or(2);
+            with_warbler(port(k, total / k, (0..v + n).map(|i| i % k).collect()), 0.0)
+        }
         _ => QueueDiscSpec::Fifo(FifoConfig { limit: cells(total) }),
     };
     let flows = vec![group(v, vegas(), 10.0), group(n, newreno(), 10.0)];
@@ -166,7 +196,7 @@ pub fn vegas_newreno_mix(variant: &str) -> Scenario {
 }
 
 /// §5.3 Figs. 9-10: two NewReno flows with RTTs of 20 and 42 ms. FIFO and FQ-CoDel get one
-/// 3000-cell queue, Cebinae two queues of 1500 cells; ideal FQ shares 3000 cells.
+/// 3000-cell queue, Cebinae and Warbler two queues of 1500 cells; ideal FQ shares 3000 cells.
 pub fn rtt_unfair(variant: &str) -> Scenario {
     let queue = match variant {
         "fq-codel" => {
@@ -177,6 +207,8 @@ pub fn rtt_unfair(variant: &str) -> Scenario {
         // ~18 Mbit/s; 20 ms × 10 gives ~82 Mbit/s at JFI 0.99 (the paper: ~88 Mbit/s).
         "cebinae" => cebinae(3000),
         "fq" => QueueDiscSpec::Fq(FqConfig { limit: cells(3000), ..FqConfig::default() }),
+        // Both flows start in Q0: Warbler has to find that they differ.
+        "warbler" => with_warbler(port(2, 1500, vec![0, 0]), 0.0),
         _ => QueueDiscSpec::Fifo(FifoConfig { limit: cells(3000) }),
     };
     let flows = vec![group(1, newreno(), 20.0), group(1, newreno(), 42.0)];
