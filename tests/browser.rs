@@ -26,6 +26,12 @@ fn a_warbler_run_in_the_browser_matches_the_native_digest() {
 }
 
 #[wasm_bindgen_test]
+fn dqn_training_in_the_browser_gives_the_native_weights() {
+    let d = aqm_tests::dqn_training_digest();
+    assert_eq!(d, aqm_tests::DQN_DIGEST, "wasm digest {d:#x}");
+}
+
+#[wasm_bindgen_test]
 fn red_study_in_the_browser_delivers_most_of_the_payload_capacity() {
     let sc = determinism_probe_scenario();
     let (_, s) = run(&sc);

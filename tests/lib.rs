@@ -40,7 +40,7 @@ pub fn warbler_probe_scenario() -> Scenario {
 
 pub fn warbler_digest() -> u64 {
     let (sim, s) = run(&warbler_probe_scenario());
-    let log = serde_json::to_string(&sim.recorder().log).expect("log serialises");
+    let log = serde_json::to_string(&sim.recorder().log.kept).expect("log serialises");
     let fnv = |h: u64, b: u8| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
     log.bytes().fold(summary_digest(&s), fnv)
 }
@@ -54,10 +54,23 @@ pub fn assert_conserved(s: &Summary) {
 /// Jain's index over each flow's mean goodput between `from_s` and `to_s` (samples whose
 /// interval ends in (from, to]).
 pub fn window_jfi(sim: &Simulation, from_s: f64, to_s: f64) -> f64 {
-    let samples: Vec<_> = sim.recorder().samples.iter().filter(|s| s.t_s > from_s && s.t_s <= to_s).collect();
+    let samples: Vec<_> =
+        sim.recorder().samples.kept.iter().filter(|s| s.t_s > from_s && s.t_s <= to_s).collect();
     let n = samples.first().map_or(0, |s| s.flow_goodput_bps.len());
     let means: Vec<f64> = (0..n)
         .map(|f| samples.iter().map(|s| s.flow_goodput_bps[f]).sum::<f64>() / samples.len() as f64)
         .collect();
     sim_core::metrics::jain_index(&means)
+}
+
+/// Digest of the DQN agent's weights after [`DQN_PROBE_EPISODES`] training episodes on the
+/// paper's dumbbell (same contract: native and browser alike).
+pub const DQN_DIGEST: u64 = 0xd47a_e5e5_0913_97a0;
+pub const DQN_PROBE_EPISODES: u32 = 5;
+
+pub fn dqn_training_digest() -> u64 {
+    let sc = preset("dqn-dumbbell", Some("dqn")).expect("preset");
+    let (w, _) =
+        sim_core::train::train(&sc, Default::default(), 1, DQN_PROBE_EPISODES, |_| {}).expect("trains");
+    w.digest()
 }

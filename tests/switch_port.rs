@@ -72,7 +72,7 @@ fn backlog_is_counted_in_cells_of_the_ports_cell_size() {
     let rec = sim.recorder();
     let queues: Vec<usize> =
         (0..2).map(|q| rec.series_index(&format!("queue[{q}].cells")).unwrap()).collect();
-    for x in &rec.samples {
+    for x in &rec.samples.kept {
         assert_eq!(x.flow_queue, vec![0, 1]);
         // Each flow has its own queue: the queue's cells are the flow's backlog.
         for (f, &q) in queues.iter().enumerate() {

@@ -67,7 +67,7 @@ fn fig11_warbler_approaches_ideal_fq_as_queues_are_added() {
 #[test]
 fn every_decision_is_logged_with_its_candidates_and_winner() {
     let (sim, _) = run(&preset("cubic-bbr-vegas-3q", Some("warbler")).unwrap());
-    let log: Vec<_> = sim.recorder().log.iter().filter(|r| r.source == "warbler").collect();
+    let log: Vec<_> = sim.recorder().log.kept.iter().filter(|r| r.source == "warbler").collect();
     assert_eq!(log.len(), 60, "one decision per 1 s period");
     for r in &log {
         for key in ["j_pre", "j", "winner", "centroids", "weights", "queues", "j_far", "j_random"] {

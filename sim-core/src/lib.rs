@@ -41,4 +41,5 @@ pub mod tcb;
 pub mod tcp;
 pub mod time;
 pub mod trace;
+pub mod train;
 pub mod warbler;

@@ -13,6 +13,9 @@ pub enum StreamId {
     Queue(u32),
     Flow(u32),
     Other(u32),
+    /// A flow's start-time jitter (kept apart from the flow's own stream, so jitter does
+    /// not change what the congestion control draws).
+    FlowStart(u32),
 }
 
 impl StreamId {
@@ -21,6 +24,7 @@ impl StreamId {
             StreamId::Queue(i) => (1 << 40) | i as u64,
             StreamId::Flow(i) => (2 << 40) | i as u64,
             StreamId::Other(i) => (3 << 40) | i as u64,
+            StreamId::FlowStart(i) => (4 << 40) | i as u64,
         }
     }
 }

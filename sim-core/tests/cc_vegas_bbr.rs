@@ -38,8 +38,14 @@ fn alone(cca: CcaSpec, rate_bps: u64, rtt_ms: f64, duration_s: f64, tcp: TcpConf
 }
 
 fn mean_queue_after_warmup(sim: &Simulation, warmup_s: f64) -> f64 {
-    let q: Vec<f64> =
-        sim.recorder().samples.iter().filter(|s| s.t_s > warmup_s).map(|s| s.queue_packets as f64).collect();
+    let q: Vec<f64> = sim
+        .recorder()
+        .samples
+        .kept
+        .iter()
+        .filter(|s| s.t_s > warmup_s)
+        .map(|s| s.queue_packets as f64)
+        .collect();
     q.iter().sum::<f64>() / q.len() as f64
 }
 

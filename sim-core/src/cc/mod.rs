@@ -10,11 +10,13 @@
 
 pub mod bbr;
 pub mod cubic;
+pub mod dqn;
 pub mod new_reno;
 pub mod vegas;
 
 pub use bbr::{Bbr, BbrConfig, BbrMode};
 pub use cubic::{Cubic, CubicConfig};
+pub use dqn::{Dqn, DqnCcConfig};
 pub use new_reno::{NewReno, NewRenoConfig};
 pub use vegas::{Vegas, VegasConfig};
 
@@ -95,6 +97,7 @@ crate::registry! {
         Cubic(CubicConfig),
         Vegas(VegasConfig),
         Bbr(BbrConfig),
+        Dqn(DqnCcConfig),
     }
 }
 

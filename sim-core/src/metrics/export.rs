@@ -14,87 +14,144 @@ fn queue_series(info: &[SeriesInfo]) -> Vec<usize> {
     info.iter().enumerate().filter(|(_, s)| s.group == "queue").map(|(i, _)| i).collect()
 }
 
-/// `<alg>_queue.csv`: time_s,packets and every series of the `queue` group (RED's EWMA
-/// average `red.avg`, a switch port's `queue[k].cells`).
-pub fn queue_csv(samples: &[Sample], info: &[SeriesInfo]) -> String {
-    let cols = queue_series(info);
-    let mut s = String::from("time_s,packets");
-    for &i in &cols {
-        let _ = write!(s, ",{}", info[i].name);
-    }
-    s.push('\n');
-    for x in samples {
-        let _ = write!(s, "{:.3},{}", x.t_s, x.queue_packets);
-        for &i in &cols {
-            let _ = write!(s, ",{:.6}", x.series.get(i).copied().unwrap_or(0.0));
-        }
-        s.push('\n');
-    }
-    s
+/// A CSV trace that can be written in pieces as a run goes: its header, then rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trace {
+    /// `<alg>_queue.csv`: time_s,packets and every series of the `queue` group (RED's EWMA
+    /// average `red.avg`, a switch port's `queue[k].cells`).
+    Queue,
+    /// `<alg>_throughput.csv`: time_s,bits_per_s (aggregate in-order goodput over the
+    /// interval, as the study's PacketSink sampling) and arrival_bits_per_s (new bytes
+    /// reaching the receivers: never above the link rate).
+    Throughput,
+    /// `<alg>_flows.csv`: per sample and flow, the queue it uses, its backlog in cells and
+    /// packets, goodput, cwnd and smoothed RTT (Warbler Figs. 4-7, DQN Figs. 2-3).
+    Flows,
+    /// `<alg>_series.csv`: time_s and one column per named series.
+    Series,
 }
 
-/// `<alg>_drops.csv`: time_s,flow,reason for every drop at the bottleneck.
-pub fn drops_csv(drops: &[DropRecord]) -> String {
-    let mut s = String::from("time_s,flow,reason\n");
+impl Trace {
+    pub const ALL: [Trace; 4] = [Trace::Queue, Trace::Throughput, Trace::Flows, Trace::Series];
+
+    pub fn file_suffix(self) -> &'static str {
+        match self {
+            Trace::Queue => "queue",
+            Trace::Throughput => "throughput",
+            Trace::Flows => "flows",
+            Trace::Series => "series",
+        }
+    }
+
+    /// Whether the run has anything for this trace (a series file needs series).
+    pub fn applies(self, info: &[SeriesInfo]) -> bool {
+        self != Trace::Series || !info.is_empty()
+    }
+
+    pub fn header(self, info: &[SeriesInfo]) -> String {
+        let mut s = match self {
+            Trace::Queue => String::from("time_s,packets"),
+            Trace::Throughput => String::from("time_s,bits_per_s,arrival_bits_per_s"),
+            Trace::Flows => {
+                String::from("time_s,flow,queue,backlog_cells,backlog_packets,goodput_bps,cwnd_bytes,srtt_ms")
+            }
+            Trace::Series => String::from("time_s"),
+        };
+        let cols: Vec<usize> = match self {
+            Trace::Queue => queue_series(info),
+            Trace::Series => (0..info.len()).collect(),
+            _ => Vec::new(),
+        };
+        for i in cols {
+            let _ = write!(s, ",{}", info[i].name);
+        }
+        s.push('\n');
+        s
+    }
+
+    pub fn rows(self, samples: &[Sample], info: &[SeriesInfo]) -> String {
+        let mut s = String::new();
+        let queue_cols = queue_series(info);
+        for x in samples {
+            match self {
+                Trace::Queue => {
+                    let _ = write!(s, "{:.3},{}", x.t_s, x.queue_packets);
+                    for &i in &queue_cols {
+                        let _ = write!(s, ",{:.6}", x.series.get(i).copied().unwrap_or(0.0));
+                    }
+                    s.push('\n');
+                }
+                Trace::Throughput => {
+                    let _ = writeln!(s, "{:.3},{:.1},{:.1}", x.t_s, x.goodput_bps, x.arrival_bps);
+                }
+                Trace::Flows => {
+                    for f in 0..x.flow_goodput_bps.len() {
+                        let _ = writeln!(
+                            s,
+                            "{:.3},{},{},{},{},{:.1},{},{:.3}",
+                            x.t_s,
+                            f,
+                            x.flow_queue.get(f).copied().unwrap_or(0),
+                            x.flow_backlog_cells.get(f).copied().unwrap_or(0),
+                            x.flow_backlog_packets.get(f).copied().unwrap_or(0),
+                            x.flow_goodput_bps[f],
+                            x.flow_cwnd_bytes.get(f).copied().unwrap_or(0),
+                            x.flow_srtt_ms.get(f).copied().unwrap_or(0.0)
+                        );
+                    }
+                }
+                Trace::Series => {
+                    let _ = write!(s, "{:.3}", x.t_s);
+                    for v in &x.series {
+                        let _ = write!(s, ",{v:.6}");
+                    }
+                    s.push('\n');
+                }
+            }
+        }
+        s
+    }
+
+    /// Header and every row at once.
+    pub fn csv(self, samples: &[Sample], info: &[SeriesInfo]) -> String {
+        self.header(info) + &self.rows(samples, info)
+    }
+}
+
+/// `<alg>_queue.csv` at once.
+pub fn queue_csv(samples: &[Sample], info: &[SeriesInfo]) -> String {
+    Trace::Queue.csv(samples, info)
+}
+
+/// `<alg>_throughput.csv` at once.
+pub fn throughput_csv(samples: &[Sample]) -> String {
+    Trace::Throughput.csv(samples, &[])
+}
+
+/// `<alg>_flows.csv` at once.
+pub fn flows_csv(samples: &[Sample]) -> String {
+    Trace::Flows.csv(samples, &[])
+}
+
+/// `<alg>_series.csv` at once; None when there are no series.
+pub fn series_csv(samples: &[Sample], info: &[SeriesInfo]) -> Option<String> {
+    Trace::Series.applies(info).then(|| Trace::Series.csv(samples, info))
+}
+
+pub const DROPS_HEADER: &str = "time_s,flow,reason\n";
+
+/// Rows of `<alg>_drops.csv`: time_s,flow,reason for every drop at the bottleneck.
+pub fn drops_rows(drops: &[DropRecord]) -> String {
+    let mut s = String::new();
     for d in drops.iter().filter(|d| d.link == 0) {
         let _ = writeln!(s, "{:.9},{},{}", d.t_s, d.flow, d.reason.as_str());
     }
     s
 }
 
-/// `<alg>_throughput.csv`: time_s,bits_per_s (aggregate in-order goodput over the interval,
-/// as the study's PacketSink sampling) and arrival_bits_per_s (new bytes reaching the
-/// receivers: never above the link rate).
-pub fn throughput_csv(samples: &[Sample]) -> String {
-    let mut s = String::from("time_s,bits_per_s,arrival_bits_per_s\n");
-    for x in samples {
-        let _ = writeln!(s, "{:.3},{:.1},{:.1}", x.t_s, x.goodput_bps, x.arrival_bps);
-    }
-    s
-}
-
-/// `<alg>_flows.csv`: per sample and flow, the queue it uses, its backlog in cells and
-/// packets, goodput, cwnd and smoothed RTT (Warbler Figs. 4-7 come from these columns).
-pub fn flows_csv(samples: &[Sample]) -> String {
-    let mut s =
-        String::from("time_s,flow,queue,backlog_cells,backlog_packets,goodput_bps,cwnd_bytes,srtt_ms\n");
-    for x in samples {
-        for f in 0..x.flow_goodput_bps.len() {
-            let _ = writeln!(
-                s,
-                "{:.3},{},{},{},{},{:.1},{},{:.3}",
-                x.t_s,
-                f,
-                x.flow_queue.get(f).copied().unwrap_or(0),
-                x.flow_backlog_cells.get(f).copied().unwrap_or(0),
-                x.flow_backlog_packets.get(f).copied().unwrap_or(0),
-                x.flow_goodput_bps[f],
-                x.flow_cwnd_bytes.get(f).copied().unwrap_or(0),
-                x.flow_srtt_ms.get(f).copied().unwrap_or(0.0)
-            );
-        }
-    }
-    s
-}
-
-/// `<alg>_series.csv`: time_s and one column per named series; None when there are none.
-pub fn series_csv(samples: &[Sample], info: &[SeriesInfo]) -> Option<String> {
-    if info.is_empty() {
-        return None;
-    }
-    let mut s = String::from("time_s");
-    for i in info {
-        let _ = write!(s, ",{}", i.name);
-    }
-    s.push('\n');
-    for x in samples {
-        let _ = write!(s, "{:.3}", x.t_s);
-        for v in &x.series {
-            let _ = write!(s, ",{v:.6}");
-        }
-        s.push('\n');
-    }
-    Some(s)
+/// `<alg>_drops.csv` at once.
+pub fn drops_csv(drops: &[DropRecord]) -> String {
+    String::from(DROPS_HEADER) + &drops_rows(drops)
 }
 
 fn csv_cell(v: &Value) -> String {
@@ -188,12 +245,15 @@ mod tests {
         let mut sim = Simulation::new(&sc).unwrap();
         sim.finish();
         let r = sim.recorder();
-        let q = queue_csv(&r.samples, &r.series_info);
+        let q = queue_csv(&r.samples.kept, &r.series_info);
         assert!(q.starts_with("time_s,packets,red.avg\n"), "{}", &q[..40]);
-        assert_eq!(q.lines().count(), 1 + r.samples.len());
-        assert_eq!(throughput_csv(&r.samples).lines().count(), 1 + r.samples.len());
-        assert_eq!(drops_csv(&r.drops).lines().count(), 1 + r.drops.iter().filter(|d| d.link == 0).count());
-        assert_eq!(flows_csv(&r.samples).lines().count(), 1 + 10 * r.samples.len());
+        assert_eq!(q.lines().count(), 1 + r.samples.kept.len());
+        assert_eq!(throughput_csv(&r.samples.kept).lines().count(), 1 + r.samples.kept.len());
+        assert_eq!(
+            drops_csv(&r.drops.kept).lines().count(),
+            1 + r.drops.kept.iter().filter(|d| d.link == 0).count()
+        );
+        assert_eq!(flows_csv(&r.samples.kept).lines().count(), 1 + 10 * r.samples.kept.len());
         let kde = delay_kde_csv(r);
         assert!(kde.starts_with("flow,delay_ms,density\n"));
         // 200 points per flow that has at least two delay samples.

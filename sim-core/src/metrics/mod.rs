@@ -12,7 +12,9 @@ pub mod window;
 
 pub use histogram::LogHistogram;
 pub use jain::jain_index;
-pub use recorder::{DropRecord, Recorder, Sample, Update};
+pub use recorder::{
+    DropRecord, Recorder, Sample, Thinned, Update, TRACE_DROPS, TRACE_FLOW_SAMPLES, TRACE_LOG,
+};
 pub use summary::{
     DropStats, FlowFacts, FlowSummary, PacketCounts, QueueStats, SeriesSummary, Summary, SummaryInput,
     ThroughputStats, Zone,

@@ -60,26 +60,80 @@ pub struct Update {
     pub log: Vec<LogRecord>,
 }
 
+/// Flow-samples (samples × flows) the history keeps before thinning itself out: at 10 flows
+/// 400 000 samples, at 10 000 flows 400; about 20 MB of per-flow values.
+pub const TRACE_FLOW_SAMPLES: f64 = 4e6;
+/// Drop records the history keeps before thinning.
+pub const TRACE_DROPS: usize = 500_000;
+/// Log records kept (a Warbler decision per period: ten hours at 1 s).
+pub const TRACE_LOG: usize = 36_000;
+
+/// A bounded history of records: keeps every `stride`-th one, and when full drops every
+/// other kept record and doubles the stride, so it always spans the whole run.
+#[derive(Clone, Debug)]
+pub struct Thinned<T> {
+    pub kept: Vec<T>,
+    stride: u64,
+    seen: u64,
+    capacity: usize,
+}
+
+impl<T> Thinned<T> {
+    pub fn new(capacity: usize) -> Thinned<T> {
+        Thinned { kept: Vec::new(), stride: 1, seen: 0, capacity: capacity.max(2) }
+    }
+
+    pub fn push(&mut self, x: T) {
+        if self.seen % self.stride == 0 {
+            self.kept.push(x);
+            if self.kept.len() > self.capacity {
+                let mut i = 0;
+                self.kept.retain(|_| {
+                    i += 1;
+                    i % 2 == 1
+                });
+                self.stride *= 2;
+            }
+        }
+        self.seen += 1;
+    }
+
+    /// Records offered so far (kept or not).
+    pub fn seen(&self) -> u64 {
+        self.seen
+    }
+
+    /// 1 while every record is kept; 2, 4, ... once thinned.
+    pub fn stride(&self) -> u64 {
+        self.stride
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Recorder {
     /// The named series the algorithms declared, in the order of `Sample::series`.
     pub series_info: Vec<SeriesInfo>,
-    pub samples: Vec<Sample>,
-    pub drops: Vec<DropRecord>,
-    pub log: Vec<LogRecord>,
+    /// Bounded histories of the samples, drops and log records (see [`Thinned`]).
+    pub samples: Thinned<Sample>,
+    pub drops: Thinned<DropRecord>,
+    pub log: Thinned<LogRecord>,
     pub window: WindowStats,
-    cursor: (usize, usize, usize),
+    /// Everything since the last poll, in full, once someone polls (the CLI streams it to
+    /// files, the web app into its charts).
+    polled: bool,
+    pending: (Vec<Sample>, Vec<DropRecord>, Vec<LogRecord>),
 }
 
 impl Recorder {
-    pub fn new(window: WindowStats) -> Recorder {
+    pub fn new(window: WindowStats, flows: usize) -> Recorder {
         Recorder {
             series_info: Vec::new(),
-            samples: Vec::new(),
-            drops: Vec::new(),
-            log: Vec::new(),
+            samples: Thinned::new((TRACE_FLOW_SAMPLES / flows.max(1) as f64) as usize),
+            drops: Thinned::new(TRACE_DROPS),
+            log: Thinned::new(TRACE_LOG),
             window,
-            cursor: (0, 0, 0),
+            polled: false,
+            pending: Default::default(),
         }
     }
 
@@ -93,10 +147,50 @@ impl Recorder {
         self.series_info.iter().position(|s| s.name == name)
     }
 
-    /// Copies out everything recorded since the last call.
+    pub fn push_sample(&mut self, s: Sample) {
+        if self.polled {
+            self.pending.0.push(s.clone());
+        }
+        self.samples.push(s);
+    }
+
+    pub fn push_drop(&mut self, d: DropRecord) {
+        if self.polled {
+            self.pending.1.push(d);
+        }
+        self.drops.push(d);
+    }
+
+    pub fn push_log(&mut self, r: LogRecord) {
+        if self.polled {
+            self.pending.2.push(r.clone());
+        }
+        self.log.push(r);
+    }
+
+    /// Everything recorded since the last call; the first call hands out the history.
     pub fn take_update(&mut self) -> (Vec<Sample>, Vec<DropRecord>, Vec<LogRecord>) {
-        let (s, d, l) = self.cursor;
-        self.cursor = (self.samples.len(), self.drops.len(), self.log.len());
-        (self.samples[s..].to_vec(), self.drops[d..].to_vec(), self.log[l..].to_vec())
+        if !self.polled {
+            self.polled = true;
+            return (self.samples.kept.clone(), self.drops.kept.clone(), self.log.kept.clone());
+        }
+        std::mem::take(&mut self.pending)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thinned_history_stays_bounded_and_spans_the_whole_run() {
+        let mut t = Thinned::new(100);
+        for i in 0..100_000u32 {
+            t.push(i);
+        }
+        assert!(t.kept.len() <= 100 && t.kept.len() >= 50, "{}", t.kept.len());
+        assert_eq!(t.kept[0], 0);
+        assert!(*t.kept.last().unwrap() > 99_000 - t.stride() as u32);
+        assert!(t.kept.windows(2).all(|w| w[1] - w[0] == t.stride() as u32));
     }
 }

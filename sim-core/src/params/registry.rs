@@ -130,6 +130,15 @@ pub fn echo(s: &str) -> String {
     }
 }
 
+/// Shortens a message that echoes a huge input.
+fn echo_long(msg: &str) -> String {
+    if msg.chars().count() <= 300 {
+        msg.to_string()
+    } else {
+        format!("{}…", msg.chars().take(300).collect::<String>())
+    }
+}
+
 /// Levenshtein distance, for "did you mean" suggestions.
 fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
@@ -198,9 +207,18 @@ pub fn parse_member<T: DeserializeOwned>(fields: Map<String, Value>) -> Result<T
     })
 }
 
-/// Makes serde's messages name the closest valid key of an unknown one.
+/// Makes serde's messages readable: the closest valid key of an unknown one, types in
+/// words, long values shortened.
 pub fn explain(msg: &str) -> String {
-    let Some(rest) = msg.strip_prefix("unknown field `") else { return msg.to_string() };
+    let Some(rest) = msg.strip_prefix("unknown field `") else {
+        let words = msg
+            .replace("expected f64", "expected a number")
+            .replace("expected u64", "expected a whole number ≥ 0")
+            .replace("expected u32", "expected a whole number ≥ 0")
+            .replace("expected usize", "expected a whole number ≥ 0")
+            .replace("expected a boolean", "expected true or false");
+        return echo_long(&words);
+    };
     let Some((key, tail)) = rest.split_once('`') else { return msg.to_string() };
     let expected: Vec<&str> = tail.split('`').skip(1).step_by(2).collect();
     let shown = echo(key);

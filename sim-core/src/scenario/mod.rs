@@ -2,6 +2,7 @@
 //! length, sampling and seed. [`Scenario::validate`] names every bad field with its value
 //! and allowed range; [`presets`] builds the papers' experiments.
 
+pub mod cost;
 pub mod fields;
 pub mod patch;
 mod presets;
@@ -62,6 +63,9 @@ pub struct FlowGroup {
     /// One-way delay of the access link; base RTT = 2·(access + bottleneck delay).
     pub access_delay_ms: f64,
     pub start_s: f64,
+    /// Each flow starts at start_s plus a uniform random delay in [0, start_jitter_s), drawn
+    /// from its own stream: flows desynchronise, and seeds differ even for one flow.
+    pub start_jitter_s: f64,
     /// When the application stops offering data; `None` = runs to the end.
     pub stop_s: Option<f64>,
     /// Bytes to transfer; `None` = unlimited (bulk send).
@@ -104,9 +108,20 @@ impl Default for FlowGroup {
             access_rate_bps: 100_000_000,
             access_delay_ms: 1.0,
             start_s: 0.0,
+            start_jitter_s: 0.0,
             stop_s: None,
             size_bytes: None,
         }
+    }
+}
+
+fn path_error<E: std::fmt::Display>(e: serde_path_to_error::Error<E>) -> String {
+    let path = e.path().to_string();
+    let msg = crate::params::explain(&e.into_inner().to_string());
+    if path == "." {
+        format!("scenario: {msg}")
+    } else {
+        format!("{path}: {msg}")
     }
 }
 
@@ -118,18 +133,19 @@ impl Scenario {
     /// Parses JSON; an error names the field path (`flows[0].cca.beta`) and, for a
     /// misspelt key, the closest valid one.
     pub fn from_json(text: &str) -> Result<Scenario, String> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let sc: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-            let path = e.path().to_string();
-            let msg = crate::params::explain(&e.into_inner().to_string());
-            if path == "." {
-                format!("scenario: {msg}")
-            } else {
-                format!("{path}: {msg}")
-            }
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            format!("the scenario is not valid JSON ({e}); numbers such as Infinity or NaN are not JSON")
         })?;
-        de.end().map_err(|e| format!("scenario: {e}"))?;
-        Ok(sc)
+        Scenario::from_value(v)
+    }
+
+    /// As [`Scenario::from_json`], from a JSON value.
+    pub fn from_value(v: serde_json::Value) -> Result<Scenario, String> {
+        if !v.is_object() {
+            let got = crate::params::echo(&v.to_string());
+            return Err(format!("scenario: expected a JSON object {{...}}, got {got}"));
+        }
+        serde_path_to_error::deserialize(v).map_err(path_error)
     }
 
     pub fn to_json(&self) -> String {

@@ -6,6 +6,7 @@ use super::Scenario;
 use serde_json::Value;
 
 /// Applies `(path, raw)` edits in order; `raw` is JSON, and a bare word counts as a string.
+/// A path is dotted (`flows[0].cca.beta`) or a JSON Pointer (`/flows/0/cca/beta`).
 pub fn apply(sc: &Scenario, sets: &[(String, String)]) -> Result<Scenario, String> {
     if sets.is_empty() {
         return Ok(sc.clone());
@@ -15,14 +16,74 @@ pub fn apply(sc: &Scenario, sets: &[(String, String)]) -> Result<Scenario, Strin
         let new: Value = serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.clone()));
         set(&mut v, path, new)?;
     }
-    serde_json::from_value(v).map_err(|e| e.to_string())
+    Scenario::from_value(v)
 }
 
-/// Replaces the value at `path`; the error names the path when it does not exist.
+/// `flows[2].cca.beta` → `/flows/2/cca/beta`; a path that already is a pointer stays.
+pub fn to_pointer(path: &str) -> String {
+    if path.starts_with('/') || path.is_empty() {
+        return path.to_string();
+    }
+    let mut p = String::new();
+    for part in path.split('.') {
+        let (key, rest) = part.split_once('[').map_or((part, ""), |(k, r)| (k, r));
+        if !key.is_empty() {
+            p.push('/');
+            p.push_str(&key.replace('~', "~0").replace('/', "~1"));
+        }
+        for idx in rest.split('[').filter(|s| !s.is_empty()) {
+            p.push('/');
+            p.push_str(idx.trim_end_matches(']'));
+        }
+    }
+    p
+}
+
+/// Replaces the value at `path`; an error names the path and the closest existing key.
 pub fn set(v: &mut Value, path: &str, new: Value) -> Result<(), String> {
-    let slot = locate(v, path).ok_or_else(|| format!("{path}: no such field in the scenario"))?;
-    *slot = new;
-    Ok(())
+    let pointer = to_pointer(path);
+    if let Some(slot) = v.pointer_mut(&pointer) {
+        *slot = new;
+        return Ok(());
+    }
+    Err(missing(v, path, &pointer))
+}
+
+/// Explains which part of `path` does not exist.
+fn missing(v: &Value, path: &str, pointer: &str) -> String {
+    let mut at = v;
+    let mut walked = String::new();
+    for key in pointer.split('/').skip(1) {
+        let next = match at {
+            Value::Object(m) => m.get(key),
+            Value::Array(a) => key.parse::<usize>().ok().and_then(|i| a.get(i)),
+            _ => None,
+        };
+        match next {
+            Some(n) => {
+                walked.push('/');
+                walked.push_str(key);
+                at = n;
+            }
+            None => {
+                let hint = match at {
+                    Value::Object(m) => crate::params::closest(key, m.keys().map(String::as_str))
+                        .map(|c| format!("; did you mean '{c}'?"))
+                        .unwrap_or_else(|| {
+                            format!("; there: {}", m.keys().cloned().collect::<Vec<_>>().join(", "))
+                        }),
+                    Value::Array(a) => format!("; the list has {} entries", a.len()),
+                    _ => String::new(),
+                };
+                let key = crate::params::echo(key);
+                return format!(
+                    "{path}: no field '{key}' at '{}'{hint}",
+                    if walked.is_empty() { "/" } else { &walked }
+                );
+            }
+        }
+    }
+    format!("{path}: no such field in the scenario")
 }
 
 /// The value at `path`, if any.
@@ -34,19 +95,6 @@ pub fn get<'a>(mut v: &'a Value, path: &str) -> Option<&'a Value> {
         }
         if let Some(i) = index {
             v = v.as_array()?.get(i)?;
-        }
-    }
-    Some(v)
-}
-
-fn locate<'a>(mut v: &'a mut Value, path: &str) -> Option<&'a mut Value> {
-    for part in path.split('.') {
-        let (key, index) = split_index(part)?;
-        if !key.is_empty() {
-            v = v.as_object_mut()?.get_mut(key)?;
-        }
-        if let Some(i) = index {
-            v = v.as_array_mut()?.get_mut(i)?;
         }
     }
     Some(v)
@@ -77,10 +125,24 @@ mod tests {
     }
 
     #[test]
-    fn unknown_paths_are_reported() {
-        assert!(apply(&Scenario::default(), &[("nope.x".into(), "1".into())])
-            .unwrap_err()
-            .contains("nope.x"));
+    fn unknown_paths_are_reported_with_the_closest_key() {
+        let e = apply(&Scenario::default(), &[("bottleneck.rate_bp".into(), "1".into())]).unwrap_err();
+        assert!(e.contains("bottleneck.rate_bp") && e.contains("did you mean 'rate_bps'"), "{e}");
+        let e = apply(&Scenario::default(), &[("flows[3].count".into(), "1".into())]).unwrap_err();
+        assert!(e.contains("the list has 1 entries"), "{e}");
+    }
+
+    #[test]
+    fn json_pointers_work_as_well_as_dotted_paths() {
+        assert_eq!(to_pointer("flows[0].cca.beta"), "/flows/0/cca/beta");
+        let s = apply(&Scenario::default(), &[("/flows/0/count".into(), "4".into())]).unwrap();
+        assert_eq!(s.flows[0].count, 4);
+    }
+
+    #[test]
+    fn a_type_error_names_the_field_and_the_expected_type() {
+        let e = apply(&Scenario::default(), &[("duration_s".into(), "Infinity".into())]).unwrap_err();
+        assert!(e.starts_with("duration_s:") && e.contains("a number"), "{e}");
     }
 
     #[test]

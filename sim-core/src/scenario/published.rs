@@ -115,3 +115,29 @@ pub fn warbler_baseline_note(preset: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// One line of the DQN paper's comparison (§4.1-§4.2): the DQN agent's difference from a
+/// baseline and the two-tailed t-test p-value.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct DqnVersus {
+    pub baseline: &'static str,
+    pub throughput_pct: f64,
+    pub throughput_p: f64,
+    pub rtt_pct: f64,
+    /// The paper prints 0.000.
+    pub rtt_p: f64,
+}
+
+pub const DQN_VERSUS: [DqnVersus; 2] = [
+    DqnVersus { baseline: "cubic", throughput_pct: -3.79, throughput_p: 0.193, rtt_pct: -46.29, rtt_p: 0.0 },
+    DqnVersus { baseline: "newreno", throughput_pct: 0.38, throughput_p: 0.88, rtt_pct: -32.40, rtt_p: 0.0 },
+];
+
+/// Packets lost in the paper's 10 s run (Fig. 4): CUBIC about 500, DQN and NewReno near 0.
+pub fn dqn_losses(variant: &str) -> Option<f64> {
+    match variant {
+        "cubic" => Some(500.0),
+        "dqn" | "newreno" => Some(0.0),
+        _ => None,
+    }
+}

@@ -93,6 +93,13 @@ fn check_flow_times(c: &mut Checker, g: &FlowGroup, duration: f64) {
     if g.start_s.is_finite() && g.start_s >= duration {
         c.push("start_s", fmt_num(g.start_s), format!("0 s up to (not including) duration_s = {duration} s"));
     }
+    if g.start_jitter_s.is_finite() && g.start_s + g.start_jitter_s > duration {
+        c.push(
+            "start_jitter_s",
+            fmt_num(g.start_jitter_s),
+            format!("0 to duration_s − start_s = {} s", duration - g.start_s),
+        );
+    }
     if let Some(stop) = g.stop_s {
         if !(stop.is_finite() && stop > g.start_s && stop <= duration) {
             c.push(

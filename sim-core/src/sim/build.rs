@@ -63,7 +63,8 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
                 ack_path: [1, up + 1],
                 group: g as u32,
             });
-            q.schedule(SimTime::from_secs_f64(group.start_s), Event::FlowStart { flow: id });
+            let jitter = group.start_jitter_s * SimRng::new(sc.seed, StreamId::FlowStart(id)).uniform();
+            q.schedule(SimTime::from_secs_f64(group.start_s + jitter), Event::FlowStart { flow: id });
             if let Some(stop) = group.stop_s {
                 q.schedule(SimTime::from_secs_f64(stop), Event::FlowStop { flow: id });
             }
@@ -77,7 +78,7 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
     let cell_bytes =
         links[BOTTLENECK as usize].qdisc.cell_bytes().unwrap_or(crate::switch::TOFINO2_CELL_BYTES);
     let n = flows.len();
-    let mut rec = Recorder::new(WindowStats::new(warmup, interval, end, n));
+    let mut rec = Recorder::new(WindowStats::new(warmup, interval, end, n), n);
     rec.set_series(links[BOTTLENECK as usize].qdisc.series());
     let n_links = links.len();
     let mut sim = Simulation {

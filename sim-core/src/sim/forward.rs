@@ -129,7 +129,7 @@ impl Simulation {
             if link == BOTTLENECK {
                 self.rec.window.on_drop(at, d.reason);
             }
-            self.rec.drops.push(DropRecord { t_s, flow: d.item.flow, link, reason: d.reason });
+            self.rec.push_drop(DropRecord { t_s, flow: d.item.flow, link, reason: d.reason });
             self.counts.dropped += 1;
             self.pkts.remove(d.item.id);
         }

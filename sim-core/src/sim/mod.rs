@@ -353,9 +353,11 @@ impl Simulation {
             &srtt,
             &s.series,
         );
-        self.rec.samples.push(s);
+        self.rec.push_sample(s);
         self.links[BOTTLENECK as usize].qdisc.drain_log(&mut self.log_buf);
-        self.rec.log.append(&mut self.log_buf);
+        for r in self.log_buf.drain(..) {
+            self.rec.push_log(r);
+        }
         let next = now + self.interval;
         if next <= self.end {
             self.q.schedule(next, Event::Sample);

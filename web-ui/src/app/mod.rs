@@ -255,15 +255,19 @@ impl App {
             dom::download_text(
                 &format!("{alg}_queue.csv"),
                 "text/csv",
-                &export::queue_csv(&rec.samples, &rec.series_info),
+                &export::queue_csv(&rec.samples.kept, &rec.series_info),
             )?;
-            dom::download_text(&format!("{alg}_drops.csv"), "text/csv", &export::drops_csv(&rec.drops))?;
+            dom::download_text(&format!("{alg}_drops.csv"), "text/csv", &export::drops_csv(&rec.drops.kept))?;
             dom::download_text(
                 &format!("{alg}_throughput.csv"),
                 "text/csv",
-                &export::throughput_csv(&rec.samples),
+                &export::throughput_csv(&rec.samples.kept),
             )?;
-            dom::download_text(&format!("{alg}_flows.csv"), "text/csv", &export::flows_csv(&rec.samples))?;
+            dom::download_text(
+                &format!("{alg}_flows.csv"),
+                "text/csv",
+                &export::flows_csv(&rec.samples.kept),
+            )?;
         }
         let summaries = r.summaries();
         let json = serde_json::to_string_pretty(

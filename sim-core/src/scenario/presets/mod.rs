@@ -1,6 +1,7 @@
 //! One preset per paper experiment. Each has variants (the algorithms compared) and a short
 //! text saying what the paper found and what to look at.
 
+mod dqn;
 mod red_study;
 mod warbler;
 
@@ -13,6 +14,8 @@ pub struct PresetInfo {
     pub title: &'static str,
     pub variants: &'static [&'static str],
     pub default_variant: &'static str,
+    /// Seeds `compare` runs by default (more where the paper reports a t-test).
+    pub seeds: u32,
     /// What the paper found and what to look at.
     pub description: &'static str,
 }
@@ -24,6 +27,7 @@ pub fn preset_list() -> Vec<PresetInfo> {
         title: "RED vs Adaptive RED vs Gentle RED (10 CUBIC senders, 2 Mbit/s)",
         variants: red_study::VARIANTS,
         default_variant: "red",
+            seeds: 1,
         description: "Palagashvili et al. compared ns-3's RED, ARED and Gentle RED on a dumbbell of ten \
 CUBIC senders (1 Mbit/s, 2 ms access) sharing a 2 Mbit/s, 10 ms bottleneck with minTh 5, maxTh 10, a \
 100-packet limit and 512-byte segments. All three deliver about 1.80 Mbit/s of goodput (90 % of the link: \
@@ -37,6 +41,7 @@ queue under the disc, as the study ran.",
             title: "Two NewReno flows, RTT 20 vs 42 ms, at 100 Mbit/s (Warbler §5.3)",
             variants: warbler::RTT_UNFAIR_VARIANTS,
             default_variant: "fifo",
+            seeds: 1,
             description: "The Warbler paper's RTT-unfairness baseline: two NewReno flows with base RTTs of 20 and \
 42 ms share a 100 Mbit/s port. With one 3000-cell FIFO the 20 ms flow nearly monopolises the link and the two \
 delays move together; FQ-CoDel improves fairness at the price of throughput oscillations; Cebinae (two \
@@ -48,6 +53,7 @@ FQ is the fairness upper bound. Watch Jain's index over time and the per-flow de
             title: "2 CUBIC + 2 Vegas on two switch queues (Warbler §5.1, without Warbler)",
             variants: warbler::WITH_AND_WITHOUT,
             default_variant: "baseline",
+            seeds: 1,
             description: "Two 3000-cell queues of a 100 Mbit/s Tofino port, each holding one CUBIC and one Vegas \
 flow (RTT 10 ms), served round robin: the paper's load-balanced baseline. CUBIC fills its queue and takes \
 most of the queue's half of the link, so Jain's index sits near 0.6 until Warbler (a later feature) isolates \
@@ -58,6 +64,7 @@ the flows. Watch the per-flow backlog in cells and the goodput shares.",
             title: "2 CUBIC + 2 BBR + 2 Vegas on three switch queues (Warbler §5.2, without Warbler)",
             variants: warbler::WITH_AND_WITHOUT,
             default_variant: "baseline",
+            seeds: 1,
             description: "Three 5680-cell queues at 100 Mbit/s, six flows (RTT 10 ms), two algorithms per queue. \
 The paper's Table 2 baseline: JFI 0.69, mean delay 0.139 s, jitter 0.027 s, 1614 cells of buffer. CUBIC \
 saturates its queue and BBR inflates the one it shares with CUBIC; Vegas is squeezed. Compare the per-flow \
@@ -68,10 +75,23 @@ backlog KDEs per queue (Fig. 5), the cumulative backlog (Fig. 6) and the shares 
             title: "Vegas/NewReno mixes with 8 BDP of buffer (Warbler §5.3 Fig. 11)",
             variants: warbler::MIX_VARIANTS,
             default_variant: "7v1n-fifo",
+            seeds: 1,
             description: "7 Vegas + 1 NewReno, 6 + 2 and 1 + 7 (RTT 10 ms) at 100 Mbit/s with 8 BDP of buffer \
 (1 BDP ≈ 780 cells): one FIFO queue, FQ-CoDel, Cebinae, ideal FQ, or 2/4/8 round-robin queues of 8/K BDP. \
 The paper: FIFO has a low Jain's index, FQ-CoDel helps somewhat, Cebinae helps when NewReno is the minority, \
 ideal FQ is the upper bound, and more queues approach it once flows are isolated.",
+        },
+        PresetInfo {
+            name: "dqn-dumbbell",
+            title: "A DQN congestion control against CUBIC and NewReno (1 sender, 2 Mbit/s)",
+            variants: dqn::VARIANTS,
+            default_variant: "dqn",
+            seeds: 20,
+            description: "The DQN paper's dumbbell: one sender on a 10 Mbit/s access link, a 2 Mbit/s, 10 ms \
+bottleneck with a 100-packet drop-tail queue, 10 s. The frozen agent (the model shipped with AQM Lab, trained \
+with `aqmsim train`) picks 0, +1500, −150 or +4000 bytes of cWnd every 100 ms. The paper: throughput within 4 % \
+of CUBIC's, RTT 46 % lower than CUBIC's and 32 % lower than NewReno's, near-zero losses where CUBIC loses about \
+500 packets. Watch the RTT and the cumulative drops.",
         },
     ]
 }
@@ -92,6 +112,7 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
         "cubic-vegas-2q" => warbler::cubic_vegas_2q(v),
         "cubic-bbr-vegas-3q" => warbler::cubic_bbr_vegas_3q(v),
         "vegas-newreno-mix" => warbler::vegas_newreno_mix(v),
+        "dqn-dumbbell" => dqn::build(v),
         _ => unreachable!("listed presets are built above"),
     })
 }

@@ -1,0 +1,245 @@
+//! `aqmsim cluster` (Warbler's clustering on your numbers) and `aqmsim bench-kmeans` (its
+//! time over flows × queues, the paper's Fig. 12).
+
+use crate::io::{self, Outcome};
+use clap::{Args, ValueEnum};
+use serde_json::{json, Value};
+use sim_core::rng::{SimRng, StreamId};
+use sim_core::warbler::{
+    decide, decide_fixed, BacklogSet, Decision, Init, KmeansConfig, Objective, Partition,
+};
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ObjectiveArg {
+    Ssre,
+    Sse,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum InitArg {
+    Conservative,
+    Far,
+    Random,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
+pub enum Arith {
+    Float,
+    Fixed,
+}
+
+#[derive(Args)]
+pub struct ClusterArgs {
+    /// A JSON array of backlogs in cells, from a file or `-` for standard input.
+    pub file: String,
+    /// Clusters: the port's queues.
+    #[arg(long)]
+    pub k: usize,
+    #[arg(long, value_enum, default_value = "ssre")]
+    pub objective: ObjectiveArg,
+    /// Initialisations to run, comma-separated (default: all three).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub init: Option<Vec<InitArg>>,
+    #[arg(long, value_enum, default_value = "float")]
+    pub arith: Arith,
+    /// The current flow → queue mapping, a JSON array (gives J_pre and the conservative start).
+    #[arg(long)]
+    pub current: Option<String>,
+    /// Seed of the random initialisation.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, default_value_t = 50)]
+    pub max_iters: u32,
+    /// One JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn config(a: &ClusterArgs) -> KmeansConfig {
+    let inits = match &a.init {
+        Some(list) => list
+            .iter()
+            .map(|i| match i {
+                InitArg::Conservative => Init::Conservative,
+                InitArg::Far => Init::Far,
+                InitArg::Random => Init::Random,
+            })
+            .collect(),
+        None => vec![Init::Conservative, Init::Far, Init::Random],
+    };
+    let objective = match a.objective {
+        ObjectiveArg::Ssre => Objective::Ssre,
+        ObjectiveArg::Sse => Objective::Sse,
+    };
+    KmeansConfig { k: a.k, objective, inits, max_iters: a.max_iters }
+}
+
+/// A JSON array of numbers, naming the first entry that is not one.
+fn numbers(text: &str, what: &str) -> Result<Vec<f64>, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("{what}: not valid JSON ({e})"))?;
+    let arr = v.as_array().ok_or_else(|| format!("{what}: expected a JSON array of numbers"))?;
+    arr.iter()
+        .enumerate()
+        .map(|(i, x)| {
+            x.as_f64().ok_or_else(|| {
+                format!("{what}[{i}] = {}: not a number", sim_core::params::echo(&x.to_string()))
+            })
+        })
+        .collect()
+}
+
+fn run_decision(a: &ClusterArgs, x: &[f64], current: Option<&[u32]>) -> Result<Decision, String> {
+    let cfg = config(a);
+    let mut rng = SimRng::new(a.seed, StreamId::Other(0));
+    match a.arith {
+        Arith::Float => decide(x, current, &cfg, &mut rng).map_err(|e| e.to_string()),
+        Arith::Fixed => {
+            if let Some((i, v)) = x
+                .iter()
+                .enumerate()
+                .find(|(_, v)| !(v.fract() == 0.0 && **v >= 0.0 && **v <= u32::MAX as f64))
+            {
+                return Err(format!(
+                    "backlog[{i}] = {v}: integer arithmetic needs whole cells 0 to {}",
+                    u32::MAX
+                ));
+            }
+            let cells: Vec<u32> = x.iter().map(|v| *v as u32).collect();
+            decide_fixed(&cells, current, &cfg, &mut rng).map_err(|e| e.to_string())
+        }
+    }
+}
+
+fn partition_json(init: &str, p: &Partition) -> Value {
+    json!({ "init": init, "labels": p.labels, "centroids": p.centroids, "objective": p.objective })
+}
+
+fn init_name(i: Init) -> &'static str {
+    match i {
+        Init::Conservative => "conservative",
+        Init::Far => "far",
+        Init::Random => "random",
+    }
+}
+
+/// "Q0 {40} · Q1 {152, 200}" for people.
+fn groups(x: &[f64], p: &Partition) -> String {
+    (0..p.centroids.len())
+        .map(|q| {
+            let members: Vec<String> = x
+                .iter()
+                .zip(&p.labels)
+                .filter(|(_, &l)| l as usize == q)
+                .map(|(v, _)| format!("{v}"))
+                .collect();
+            format!("Q{q} {{{}}}", members.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+pub fn cluster(a: &ClusterArgs) -> Outcome {
+    let x = numbers(&io::read_text(&a.file)?, "backlogs")?;
+    let current: Option<Vec<u32>> = match &a.current {
+        Some(c) => {
+            let text = if c.trim_start().starts_with('[') { c.clone() } else { io::read_text(c)? };
+            let v = numbers(&text, "--current")?;
+            Some(v.iter().map(|&q| q.max(0.0) as u32).collect())
+        }
+        None => None,
+    };
+    let d = run_decision(a, &x, current.as_deref())?;
+    let objective = match a.objective {
+        ObjectiveArg::Ssre => "ssre",
+        ObjectiveArg::Sse => "sse",
+    };
+    let winner = d.winner.map_or("current", init_name);
+    if a.json {
+        let v = json!({
+            "objective": objective,
+            "k": a.k,
+            "j_pre": d.j_pre,
+            "candidates": d.candidates.iter().map(|c| partition_json(init_name(c.init), &c.partition)).collect::<Vec<_>>(),
+            "winner": partition_json(winner, &d.chosen),
+        });
+        return io::say(&v.to_string());
+    }
+    let mut o = format!("{} flows into {} queues, {objective}\n", x.len(), a.k);
+    for c in &d.candidates {
+        o.push_str(&format!(
+            "  {:<12} J = {:<12.6} {} ({} iterations)\n",
+            init_name(c.init),
+            c.partition.objective,
+            groups(&x, &c.partition),
+            c.partition.iterations
+        ));
+    }
+    if let Some(j) = d.j_pre {
+        o.push_str(&format!("  J_pre (current mapping) = {j:.6}\n"));
+    }
+    o.push_str(&format!("  winner: {winner}, J = {:.6}: {}", d.chosen.objective, groups(&x, &d.chosen)));
+    io::say(&o)
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// One JSON array of {"n", "k", "ms"} instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    #[arg(long, value_enum, default_value = "float")]
+    pub arith: Arith,
+}
+
+/// Median wall time of `reps` clusterings of `n` flows into `k` queues with all three
+/// initialisations, ms.
+fn time_one(n: usize, k: usize, arith: Arith, reps: usize) -> f64 {
+    let mut rng = SimRng::new(7, StreamId::Other(1));
+    let set = BacklogSet::Classes { classes: k as u32, max_cells: 6000, jitter: 0.2 };
+    let cells = set.sample(n, &mut rng);
+    let x: Vec<f64> = cells.iter().map(|&c| c as f64).collect();
+    let current: Vec<u32> = (0..n as u32).map(|i| i % k as u32).collect();
+    let cfg = KmeansConfig { k, ..KmeansConfig::default() };
+    let mut times: Vec<f64> = (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            let _ = match arith {
+                Arith::Float => decide(&x, Some(&current), &cfg, &mut rng),
+                Arith::Fixed => decide_fixed(&cells, Some(&current), &cfg, &mut rng),
+            };
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+pub fn bench(a: &BenchArgs) -> Outcome {
+    let ns = [1_000, 5_000, 10_000, 50_000, 100_000];
+    let ks = [2, 4, 8, 16, 32];
+    let mut rows = Vec::new();
+    for &n in &ns {
+        for &k in &ks {
+            let reps = if n >= 50_000 { 3 } else { 9 };
+            rows.push((n, k, time_one(n, k, a.arith, reps)));
+        }
+    }
+    if a.json {
+        let v: Vec<Value> = rows.iter().map(|&(n, k, ms)| json!({ "n": n, "k": k, "ms": ms })).collect();
+        return io::say(&Value::Array(v).to_string());
+    }
+    let mut o = String::from("K-means time (ms, median; M = 3 initialisations; paper Fig. 12: 300-700 ms at n = 10k, K >= 16 on the switch CPU)\n");
+    o.push_str(&format!("{:>8}", "n \\ K"));
+    for k in ks {
+        o.push_str(&format!(" {k:>9}"));
+    }
+    o.push('\n');
+    for &n in &ns {
+        o.push_str(&format!("{n:>8}"));
+        for &(_, _, ms) in rows.iter().filter(|r| r.0 == n) {
+            o.push_str(&format!(" {ms:>9.2}"));
+        }
+        o.push('\n');
+    }
+    io::print(&o)
+}

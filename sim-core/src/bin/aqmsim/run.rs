@@ -1,0 +1,171 @@
+//! `aqmsim run`: one scenario, its tables, and its traces streamed to files as it goes.
+
+use crate::io::{self, Outcome};
+use crate::{load, tables, ScenarioArgs};
+use clap::Args;
+use sim_core::metrics::export::{self, Trace, DROPS_HEADER};
+use sim_core::metrics::{Recorder, Summary, Update};
+use sim_core::scenario::{published, Scenario};
+use sim_core::sim::Simulation;
+use sim_core::time::SimTime;
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+#[derive(Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// The preset's variant (default: the preset's own).
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Write <alg>_queue.csv, _drops.csv, _throughput.csv, _flows.csv, _series.csv, the
+    /// KDEs, the algorithms' logs (_warbler.csv) and summary.json into this directory.
+    #[arg(long)]
+    pub out: Option<String>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// CSV files written while the run goes, under temporary names until complete.
+pub struct Streams {
+    dir: PathBuf,
+    alg: String,
+    files: Vec<(PathBuf, PathBuf, BufWriter<File>, Option<Trace>)>,
+}
+
+impl Streams {
+    pub fn open(dir: &Path, alg: &str, rec: &Recorder) -> Result<Streams, String> {
+        let mut s = Streams { dir: dir.to_path_buf(), alg: alg.to_string(), files: Vec::new() };
+        for t in Trace::ALL.into_iter().filter(|t| t.applies(&rec.series_info)) {
+            s.add(t.file_suffix(), &t.header(&rec.series_info), Some(t))?;
+        }
+        s.add("drops", DROPS_HEADER, None)?;
+        Ok(s)
+    }
+
+    fn add(&mut self, suffix: &str, header: &str, trace: Option<Trace>) -> Result<(), String> {
+        let path = self.dir.join(format!("{}_{suffix}.csv", self.alg));
+        let tmp = path.with_extension(format!("csv.{}.tmp", std::process::id()));
+        let f = File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        let mut w = BufWriter::new(f);
+        w.write_all(header.as_bytes()).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        self.files.push((path, tmp, w, trace));
+        Ok(())
+    }
+
+    pub fn write(&mut self, u: &Update, rec: &Recorder) -> Result<(), String> {
+        for (_, tmp, w, trace) in &mut self.files {
+            let body = match trace {
+                Some(t) => t.rows(&u.samples, &rec.series_info),
+                None => export::drops_rows(&u.drops),
+            };
+            w.write_all(body.as_bytes()).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Flushes every stream and moves it to its final name.
+    pub fn finish(self) -> Result<(), String> {
+        for (path, tmp, w, _) in self.files {
+            let f = w.into_inner().map_err(|e| format!("{}: {}", tmp.display(), e.error()))?;
+            f.sync_all().map_err(|e| format!("{}: {e}", tmp.display()))?;
+            std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Removes the partial files of a run that failed.
+    pub fn abandon(self) {
+        for (_, tmp, _, _) in self.files {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Runs to the end, streaming traces into `out` and drawing a progress bar on stderr when
+/// it is a terminal.
+pub fn simulate(sc: &Scenario, label: &str, quiet: bool, out: Option<&Path>) -> Result<Simulation, String> {
+    let mut sim = Simulation::new(sc).map_err(|e| format!("{e:?}"))?;
+    let mut streams = match out {
+        Some(dir) => Some(Streams::open(dir, label, sim.recorder())?),
+        None => None,
+    };
+    let show = !quiet && std::io::stderr().is_terminal();
+    let end = sim.end().as_nanos();
+    for pct in 1..=100u64 {
+        sim.step_until(SimTime(end * pct / 100));
+        if let Some(s) = &mut streams {
+            let u = sim.poll();
+            if let Err(e) = s.write(&u, sim.recorder()) {
+                if let Some(s) = streams.take() {
+                    s.abandon();
+                }
+                return Err(e);
+            }
+        }
+        if show {
+            let bar = "#".repeat((pct / 4) as usize);
+            eprint!("\r{label:<14} [{bar:<25}] {pct:>3}%  t = {:.1} s", sim.now().as_secs_f64());
+            let _ = std::io::stderr().flush();
+        }
+    }
+    if show {
+        eprintln!();
+    }
+    if let Some(s) = streams {
+        s.finish()?;
+    }
+    Ok(sim)
+}
+
+/// The KDEs, the algorithms' logs and `<alg>_summary.json`, written atomically.
+pub fn write_results(dir: &Path, alg: &str, sim: &Simulation, summary: &Summary) -> Result<(), String> {
+    let rec = sim.recorder();
+    let mut files = vec![
+        (format!("{alg}_backlog_kde.csv"), export::backlog_kde_csv(rec)),
+        (format!("{alg}_delay_kde.csv"), export::delay_kde_csv(rec)),
+        (format!("{alg}_summary.json"), summary_json(summary, rec)?),
+    ];
+    for (source, body) in export::log_csvs(&rec.log.kept) {
+        files.push((format!("{alg}_{source}.csv"), body));
+    }
+    for (name, body) in files {
+        io::write_atomic(&dir.join(name), body.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The summary, with the algorithms' decision log (Warbler's) under "log" when there is one.
+pub fn summary_json(summary: &Summary, rec: &Recorder) -> Result<String, String> {
+    let mut v = serde_json::to_value(summary).map_err(|e| e.to_string())?;
+    if !rec.log.kept.is_empty() {
+        v["log"] = serde_json::to_value(&rec.log.kept).map_err(|e| e.to_string())?;
+    }
+    serde_json::to_string_pretty(&v).map_err(|e| e.to_string())
+}
+
+pub fn run(a: &RunArgs) -> Outcome {
+    let preset = a.scenario.preset.as_deref();
+    let variant = load::variant_of(preset, a.variant.as_deref());
+    let sc = load::load(&a.scenario, variant.as_deref())?;
+    let alg = variant.clone().unwrap_or_else(|| sc.bottleneck.queue.name().to_string());
+    let dir = a.out.as_deref().map(io::prepare_dir).transpose()?;
+    let sim = simulate(&sc, &alg, a.quiet, dir.as_deref())?;
+    let summary = sim.summary();
+    let paper = (preset == Some("cubic-bbr-vegas-3q")).then(|| match variant.as_deref() {
+        Some("warbler") => published::WARBLER_WITH,
+        _ => published::WARBLER_WITHOUT,
+    });
+    io::print(&tables::all_tables(&summary, alg.trim_end_matches("-nic"), paper))?;
+    if let Some(note) = preset.and_then(published::warbler_baseline_note) {
+        io::say(&format!("Paper: {note}"))?;
+    }
+    if let Some(dir) = dir {
+        write_results(&dir, &alg, &sim, &summary)?;
+        io::write_atomic(&dir.join("summary.json"), summary_json(&summary, sim.recorder())?.as_bytes())?;
+        io::say(&format!("wrote {alg}_*.csv and summary.json to {}", dir.display()))?;
+    }
+    Ok(())
+}

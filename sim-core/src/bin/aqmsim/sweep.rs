@@ -1,0 +1,255 @@
+//! `aqmsim sweep`: every (variant, seed, setting) of a preset, in parallel on all cores, one
+//! tidy CSV row per run and mean ± std per variant. `--emit-jobs` prints one self-contained
+//! command per run instead, for GNU parallel or a Slurm job array.
+
+use crate::io::{self, Outcome};
+use crate::{load, ScenarioArgs};
+use clap::Args;
+use rayon::prelude::*;
+use sim_core::metrics::Summary;
+use sim_core::scenario::{preset_list, Scenario};
+use sim_core::sim::Simulation;
+
+#[derive(Args)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Variants to run, comma-separated (default: all of the preset's).
+    #[arg(long, value_delimiter = ',')]
+    pub variants: Option<Vec<String>>,
+    /// Seeds: A..B (inclusive) or a comma-separated list.
+    #[arg(long, default_value = "1..5")]
+    pub seeds: String,
+    /// A setting to sweep: PATH=V1,V2,... (repeatable; every combination runs).
+    #[arg(long = "vary", value_name = "PATH=V1,V2")]
+    pub vary: Vec<String>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Write the tidy CSV here (default: standard output after the table).
+    #[arg(long)]
+    pub out: Option<String>,
+    /// Print one `aqmsim run` command per run instead of running them.
+    #[arg(long)]
+    pub emit_jobs: bool,
+}
+
+/// Parses `1..20` or `1,4,9`.
+pub fn parse_seeds(s: &str) -> Result<Vec<u64>, String> {
+    let bad = || format!("--seeds {s}: expected A..B or a list like 1,2,3");
+    if let Some((a, b)) = s.split_once("..") {
+        let (a, b): (u64, u64) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
+        if b < a || b - a >= 100_000 {
+            return Err(format!("--seeds {s}: from 1 to 100000 seeds, ascending"));
+        }
+        return Ok((a..=b).collect());
+    }
+    s.split(',').map(|x| x.trim().parse::<u64>().map_err(|_| bad())).collect()
+}
+
+/// One run's headline figures, by name (None where undefined).
+pub fn figures(s: &Summary) -> Vec<(&'static str, Option<f64>)> {
+    let flows = s.flows.len().max(1) as f64;
+    let rtts: Vec<f64> = s.flows.iter().filter_map(|f| f.srtt_ms_mean).collect();
+    vec![
+        ("throughput_mbps", Some(s.throughput.mean_bps / 1e6)),
+        ("utilisation", Some(s.throughput.utilisation)),
+        ("jfi", Some(s.jfi)),
+        ("delay_mean_ms", s.delay_mean_s.map(|d| d * 1e3)),
+        ("jitter_ms", s.jitter_s.map(|d| d * 1e3)),
+        ("srtt_mean_ms", (!rtts.is_empty()).then(|| rtts.iter().sum::<f64>() / rtts.len() as f64)),
+        ("buffer_cells", s.buffer_cells_mean),
+        ("queue_mean_packets", s.queue.mean_packets),
+        ("queue_std_packets", s.queue.std_packets),
+        ("queue_p99_packets", s.queue.p99_packets),
+        ("queue_empty_pct", s.queue.empty_pct),
+        ("cv_pct", s.throughput.cv_pct),
+        ("cv_1s_pct", s.throughput.cv_1s_pct),
+        ("drops", Some(s.drops.total as f64)),
+        ("drops_all", Some(s.drops.total_all as f64)),
+        ("median_interdrop_ms", s.drops.median_interval_ms),
+        (
+            "retransmissions_per_flow",
+            Some(s.flows.iter().map(|f| f.retransmissions as f64).sum::<f64>() / flows),
+        ),
+        ("timeouts", Some(s.flows.iter().map(|f| f.timeouts as f64).sum())),
+        ("fast_recoveries", Some(s.flows.iter().map(|f| f.fast_recoveries as f64).sum())),
+    ]
+}
+
+/// One run of a sweep.
+pub struct Job {
+    pub variant: String,
+    pub seed: u64,
+    pub settings: Vec<(String, String)>,
+    pub scenario: Scenario,
+}
+
+/// Every (variant, setting combination, seed), validated before anything runs.
+pub fn jobs(
+    base: &ScenarioArgs,
+    variants: &[String],
+    seeds: &[u64],
+    vary: &[String],
+) -> Result<Vec<Job>, String> {
+    let mut combos: Vec<Vec<(String, String)>> = vec![Vec::new()];
+    for v in vary {
+        let (path, values) = v.split_once('=').ok_or_else(|| format!("--vary {v}: expected PATH=V1,V2"))?;
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                values.split(',').map(move |x| {
+                    let mut c = c.clone();
+                    c.push((path.to_string(), x.to_string()));
+                    c
+                })
+            })
+            .collect();
+    }
+    let mut out = Vec::new();
+    for variant in variants {
+        for settings in &combos {
+            for &seed in seeds {
+                let mut args = base.clone();
+                args.sets.extend(settings.iter().cloned());
+                args.seed = Some(seed);
+                let scenario =
+                    load::load(&args, Some(variant)).map_err(|e| format!("{variant}, seed {seed}: {e}"))?;
+                out.push(Job { variant: variant.clone(), seed, settings: settings.clone(), scenario });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Runs `jobs` on `threads` threads (all cores by default); results in job order.
+pub fn run_all<T: Send>(
+    jobs: &[Job],
+    threads: Option<usize>,
+    f: impl Fn(&Simulation) -> T + Sync,
+) -> Result<Vec<T>, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| format!("thread pool: {e}"))?;
+    pool.install(|| {
+        jobs.par_iter()
+            .map(|j| {
+                let mut sim = Simulation::new(&j.scenario).map_err(|e| format!("{e:?}"))?;
+                sim.finish();
+                Ok(f(&sim))
+            })
+            .collect()
+    })
+}
+
+pub fn variants_of(preset: &str, asked: &Option<Vec<String>>) -> Result<Vec<String>, String> {
+    let info = preset_list()
+        .into_iter()
+        .find(|p| p.name == preset)
+        .ok_or_else(|| format!("unknown preset '{preset}'"))?;
+    Ok(match asked {
+        Some(v) => v.clone(),
+        None => info.variants.iter().map(|v| v.to_string()).collect(),
+    })
+}
+
+fn mean_std(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let m = xs.iter().sum::<f64>() / n.max(1.0);
+    let v = if xs.len() > 1 { xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    (m, v.sqrt())
+}
+
+pub fn sweep(a: &SweepArgs) -> Outcome {
+    let preset = a.scenario.preset.as_deref().ok_or("sweep needs --preset NAME")?;
+    let variants = variants_of(preset, &a.variants)?;
+    let seeds = parse_seeds(&a.seeds)?;
+    let jobs = jobs(&a.scenario, &variants, &seeds, &a.vary)?;
+    if a.emit_jobs {
+        for j in &jobs {
+            let mut cmd =
+                format!("aqmsim run --preset {preset} --variant {} --seed {} -q", j.variant, j.seed);
+            for (k, v) in a.scenario.sets.iter().chain(&j.settings) {
+                cmd.push_str(&format!(" --set '{k}={v}'"));
+            }
+            cmd.push_str(&format!(" --out runs/{}-{}-{}", j.variant, j.seed, j.settings.len()));
+            io::say(&cmd)?;
+        }
+        return Ok(());
+    }
+    let figs = run_all(&jobs, a.jobs, |sim| figures(&sim.summary()))?;
+    let names: Vec<&str> = figs.first().map(|f| f.iter().map(|(n, _)| *n).collect()).unwrap_or_default();
+    let mut csv = format!("preset,variant,seed,settings,{}\n", names.join(","));
+    for (j, f) in jobs.iter().zip(&figs) {
+        let settings: Vec<String> = j.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let vals: Vec<String> =
+            f.iter().map(|(_, v)| v.map(|x| format!("{x:.6}")).unwrap_or_default()).collect();
+        csv.push_str(&format!(
+            "{preset},{},{},{},{}\n",
+            j.variant,
+            j.seed,
+            settings.join(";"),
+            vals.join(",")
+        ));
+    }
+    // Mean ± std per variant and setting combination.
+    let mut table = format!(
+        "{:<28} {:>6} {:>18} {:>14} {:>16} {:>16}\n",
+        "variant", "runs", "throughput Mb/s", "JFI", "drops", "mean srtt ms"
+    );
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, j) in jobs.iter().enumerate() {
+        let key = format!(
+            "{}{}",
+            j.variant,
+            j.settings.iter().map(|(k, v)| format!(" {k}={v}")).collect::<String>()
+        );
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => v.push(i),
+            None => groups.push((key, vec![i])),
+        }
+    }
+    let col = |idx: &[usize], name: &str| -> String {
+        let xs: Vec<f64> = idx
+            .iter()
+            .filter_map(|&i| figs[i].iter().find(|(n, _)| *n == name).and_then(|(_, v)| *v))
+            .collect();
+        if xs.is_empty() {
+            return "-".into();
+        }
+        let (m, s) = mean_std(&xs);
+        format!("{m:.3} ± {s:.3}")
+    };
+    for (key, idx) in &groups {
+        table.push_str(&format!(
+            "{key:<28} {:>6} {:>18} {:>14} {:>16} {:>16}\n",
+            idx.len(),
+            col(idx, "throughput_mbps"),
+            col(idx, "jfi"),
+            col(idx, "drops"),
+            col(idx, "srtt_mean_ms")
+        ));
+    }
+    io::print(&table)?;
+    match &a.out {
+        Some(path) => {
+            io::write_atomic(std::path::Path::new(path), csv.as_bytes())?;
+            io::say(&format!("wrote {} rows to {path}", jobs.len()))
+        }
+        None => io::print(&csv),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_parse_as_ranges_or_lists() {
+        assert_eq!(parse_seeds("1..3").unwrap(), vec![1, 2, 3]);
+        assert_eq!(parse_seeds("4,9").unwrap(), vec![4, 9]);
+        assert!(parse_seeds("3..1").is_err());
+        assert!(parse_seeds("x").is_err());
+    }
+}
