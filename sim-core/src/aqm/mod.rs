@@ -46,6 +46,10 @@ pub trait DiscConfig: Debug {
     /// Takes over a buffer limit when the user switches disciplines; `packet_bytes` converts
     /// between units when the discipline counts in its own (a switch port counts cells).
     fn set_limit(&mut self, limit: QueueLimit, packet_bytes: u32);
+    /// Moments worth marking on time charts (a control plane switching on), (time s, label).
+    fn markers(&self) -> Vec<(f64, String)> {
+        Vec::new()
+    }
 }
 
 crate::registry! {

@@ -108,6 +108,11 @@ pub fn model(id: &str) -> Option<Arc<Mlp>> {
     models().lock().ok()?.get(id).cloned()
 }
 
+/// The weights registered under `id`, for download.
+pub fn model_weights(id: &str) -> Option<MlpWeights> {
+    model(id).map(|m| m.weights())
+}
+
 pub fn model_ids() -> Vec<String> {
     models().lock().map(|m| m.keys().cloned().collect()).unwrap_or_default()
 }

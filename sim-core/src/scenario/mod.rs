@@ -152,6 +152,16 @@ impl Scenario {
         serde_json::to_string_pretty(self).expect("scenario serialises")
     }
 
+    /// Moments worth marking on time charts: the end of the warm-up and what the
+    /// algorithms announce (Warbler switching on), (time s, label).
+    pub fn markers(&self) -> Vec<(f64, String)> {
+        let mut m = self.bottleneck.queue.get().markers();
+        if self.warmup_s > 0.0 {
+            m.push((self.warmup_s, "warm-up ends".into()));
+        }
+        m
+    }
+
     /// Bytes on the wire of a full-sized data segment.
     pub fn full_packet_bytes(&self) -> u32 {
         self.tcp.mss_bytes + self.tcp.headers.base(self.tcp.timestamps)

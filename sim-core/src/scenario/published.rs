@@ -141,3 +141,16 @@ pub fn dqn_losses(variant: &str) -> Option<f64> {
         _ => None,
     }
 }
+
+/// The Jain's index the paper reports for an experiment, to draw on its fairness chart.
+pub fn expected_jfi(preset: &str, variant: &str) -> Option<(f64, &'static str)> {
+    Some(match (preset, variant) {
+        ("cubic-bbr-vegas-3q", "baseline") => (0.69, "paper: 0.69 without Warbler"),
+        ("cubic-bbr-vegas-3q", "warbler") => (0.99, "paper: 0.99 with Warbler"),
+        ("cubic-vegas-2q", "baseline") => (0.6, "paper: ≈ 0.6 before Warbler"),
+        ("cubic-vegas-2q", "warbler") => (0.99, "paper: ≈ 1 after Warbler starts"),
+        ("rtt-unfair", "cebinae") => (1.0, "paper: ≈ 1 (Cebinae)"),
+        ("rtt-unfair", "warbler") => (1.0, "paper: ≈ 1 (Warbler)"),
+        _ => return None,
+    })
+}

@@ -11,6 +11,10 @@ use std::fmt::Debug;
 pub trait AppConfig: Debug {
     /// `seed` is the port's stream for apps that draw random numbers; `queues` is K.
     fn build(&self, seed: u64, queues: u32) -> Box<dyn ControlPlaneApp>;
+    /// Moments worth marking on time charts, (time s, label).
+    fn markers(&self) -> Vec<(f64, String)> {
+        Vec::new()
+    }
 }
 
 crate::registry! {

@@ -151,6 +151,10 @@ impl DiscConfig for SwitchConfig {
             cell_bytes: self.cell_bytes,
         }
     }
+    fn markers(&self) -> Vec<(f64, String)> {
+        self.control.get().markers()
+    }
+
     /// Converts the buffer to cells with the scenario's packet size and splits it evenly.
     fn set_limit(&mut self, limit: QueueLimit, packet_bytes: u32) {
         let cell = self.cell_bytes.max(1) as u64;

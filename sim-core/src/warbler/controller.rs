@@ -106,6 +106,14 @@ impl AppConfig for WarblerConfig {
     fn build(&self, seed: u64, queues: u32) -> Box<dyn ControlPlaneApp> {
         Box::new(Warbler::new(self.clone(), seed, queues))
     }
+
+    fn markers(&self) -> Vec<(f64, String)> {
+        if self.activation_s > 0.0 {
+            vec![(self.activation_s, "Warbler on".into())]
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 impl WarblerConfig {

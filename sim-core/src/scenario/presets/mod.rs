@@ -18,6 +18,8 @@ pub struct PresetInfo {
     pub seeds: u32,
     /// What the paper found and what to look at.
     pub description: &'static str,
+    /// Short things to watch on the charts, for a lecture.
+    pub watch: &'static [&'static str],
 }
 
 pub fn preset_list() -> Vec<PresetInfo> {
@@ -35,6 +37,7 @@ the rest is headers). RED drops the most (1240 vs 1003 ARED, 1026 Gentle) and ke
 throughput (CV 18.7 %); Gentle keeps the shortest queue (6.4 packets). Watch the EWMA average against \
 the shaded threshold bands and how the drops cluster. The -nic variants add ns-3's 100-packet device \
 queue under the disc, as the study ran.",
+            watch: &["The EWMA average against the shaded [minTh, maxTh) and [maxTh, 2·maxTh) bands: RED's forced zone starts at maxTh, Gentle's at 2·maxTh.", "The drops: RED's are continuous, ARED's and Gentle's come in clusters with pauses (median inter-drop 2.3 ms vs 9-11 ms in the paper).", "Goodput stays near 1.8 Mbit/s in every variant: 512 of every 566 bytes are payload."],
         },
         PresetInfo {
             name: "rtt-unfair",
@@ -47,6 +50,7 @@ queue under the disc, as the study ran.",
 delays move together; FQ-CoDel improves fairness at the price of throughput oscillations; Cebinae (two \
 1500-cell queues) holds Jain's index near 1 but leaves capacity unused (the paper: about 88.3 Mbit/s); ideal \
 FQ is the fairness upper bound. Watch Jain's index over time and the per-flow delay KDEs.",
+            watch: &["Jain's index over time: FIFO lets the 20 ms flow take most of the link.", "The per-flow delay KDEs: in one FIFO both flows see the same delay; FQ and Warbler decouple them.", "Cebinae's aggregate goodput stays well below the link rate (the paper: about 88 Mbit/s)."],
         },
         PresetInfo {
             name: "cubic-vegas-2q",
@@ -58,6 +62,7 @@ FQ is the fairness upper bound. Watch Jain's index over time and the per-flow de
 flow (RTT 10 ms), served round robin: the paper's load-balanced baseline. CUBIC fills its queue and takes \
 most of the queue's half of the link, so Jain's index sits near 0.6 until Warbler (a later feature) isolates \
 the flows. Watch the per-flow backlog in cells and the goodput shares.",
+            watch: &["Before 30 s CUBIC fills each queue and Vegas starves (Jain's index about 0.5).", "The 'Warbler on' marker at 30 s: the flow → queue map shows the Vegas flows moving together, the weights follow.", "Jain's index climbs to about 1 within a few seconds of activation."],
         },
         PresetInfo {
             name: "cubic-bbr-vegas-3q",
@@ -69,6 +74,7 @@ the flows. Watch the per-flow backlog in cells and the goodput shares.",
 The paper's Table 2 baseline: JFI 0.69, mean delay 0.139 s, jitter 0.027 s, 1614 cells of buffer. CUBIC \
 saturates its queue and BBR inflates the one it shares with CUBIC; Vegas is squeezed. Compare the per-flow \
 backlog KDEs per queue (Fig. 5), the cumulative backlog (Fig. 6) and the shares (Fig. 7).",
+            watch: &["The per-flow backlog KDE per queue (Fig. 5) and the cumulative backlog (Fig. 6).", "With Warbler: Vegas flows land in Q0, CUBIC in Q2 (lowest centroid → Q0), BBR between.", "Table 2's figures: Jain's index, mean delay, jitter and buffer, without vs with Warbler."],
         },
         PresetInfo {
             name: "vegas-newreno-mix",
@@ -80,6 +86,7 @@ backlog KDEs per queue (Fig. 5), the cumulative backlog (Fig. 6) and the shares 
 (1 BDP ≈ 780 cells): one FIFO queue, FQ-CoDel, Cebinae, ideal FQ, or 2/4/8 round-robin queues of 8/K BDP. \
 The paper: FIFO has a low Jain's index, FQ-CoDel helps somewhat, Cebinae helps when NewReno is the minority, \
 ideal FQ is the upper bound, and more queues approach it once flows are isolated.",
+            watch: &["Jain's index by queue count: more queues help once each aggressive flow is isolated.", "Warbler with 2 queues already separates the NewReno flows from the Vegas ones."],
         },
         PresetInfo {
             name: "dqn-dumbbell",
@@ -92,6 +99,7 @@ bottleneck with a 100-packet drop-tail queue, 10 s. The frozen agent (the model 
 with `aqmsim train`) picks 0, +1500, −150 or +4000 bytes of cWnd every 100 ms. The paper: throughput within 4 % \
 of CUBIC's, RTT 46 % lower than CUBIC's and 32 % lower than NewReno's, near-zero losses where CUBIC loses about \
 500 packets. Watch the RTT and the cumulative drops.",
+            watch: &["The RTT: CUBIC and NewReno fill the 250-packet buffer (half a second of queue); the agent holds a few packets.", "Cumulative drops: CUBIC loses hundreds at the end of slow start, the agent none.", "The agent's decisions chart: mostly 'hold' once the link is full."],
         },
     ]
 }
