@@ -7,15 +7,27 @@ use sim_core::aqm::DropReason;
 /// Points per line handed to the canvas: enough for a projector, cheap to draw.
 pub const MAX_POINTS: usize = 800;
 /// Drop markers drawn at most (evenly thinned beyond that).
-pub const MAX_DROPS: usize = 4000;
+pub const MAX_DROPS: usize = 3000;
+/// Per-flow lines are drawn only for this many flows; beyond it, aggregates only.
+pub const MAX_FLOW_LINES: usize = 12;
+
+/// Colour roles: palette indices below [`FLOW_COLORS`] are for aggregates, averages and
+/// bands; flow `f` gets [`flow_color`]`(f)`.
+pub const FLOW_COLORS: usize = 4;
+
+pub fn flow_color(f: usize) -> usize {
+    FLOW_COLORS + f
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Line {
     pub label: String,
     pub color: usize,
     pub points: Vec<(f64, f64)>,
-    /// Drawn against the secondary (right, 0..1) axis.
-    pub secondary: bool,
+    /// Drawn thicker (aggregates, averages).
+    pub bold: bool,
+    /// Drawn as steps (a value that holds until the next sample, e.g. a decision).
+    pub dashed: bool,
 }
 
 /// A shaded horizontal band, e.g. [minTh, maxTh).
@@ -27,16 +39,35 @@ pub struct Band {
     pub color: usize,
 }
 
+/// Something that happened at a time (Warbler switched on, the warm-up ended).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    pub t: f64,
+    pub label: String,
+}
+
+/// A reference level (the paper's figure).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Level {
+    pub y: f64,
+    pub label: String,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimeChart {
     pub title: String,
     pub y_label: String,
     pub x_max: f64,
+    pub y_min: f64,
     pub y_max: f64,
     pub lines: Vec<Line>,
     pub bands: Vec<Band>,
-    /// Label of the secondary axis, if any line uses it.
-    pub secondary_label: Option<String>,
+    pub markers: Vec<Marker>,
+    pub levels: Vec<Level>,
+    /// The scrubber's time, drawn as a vertical line.
+    pub cursor: Option<f64>,
+    /// A sentence under the title (why goodput can exceed the link rate).
+    pub note: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -48,15 +79,19 @@ pub struct Scatter {
     /// (time, row, colour)
     pub points: Vec<(f64, usize, usize)>,
     pub legend: Vec<(String, usize)>,
+    pub markers: Vec<Marker>,
+    pub cursor: Option<f64>,
+    pub note: Option<String>,
 }
 
 /// Horizontal bars with a dashed "fair share" mark.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bars {
     pub title: String,
-    /// (label, value in 0..1, colour)
+    pub x_label: String,
+    /// (label, value, colour)
     pub bars: Vec<(String, f64, usize)>,
-    pub fair: f64,
+    pub fair: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -64,111 +99,216 @@ pub struct DensityChart {
     pub title: String,
     pub x_label: String,
     pub x_max: f64,
+    /// Each curve scaled to its own peak, so wide and narrow distributions both show.
     pub curves: Vec<Line>,
     /// Vertical marks: (x, label, colour).
     pub marks: Vec<(f64, String, usize)>,
 }
 
+/// Rows × time bins, each cell coloured by a small integer (the queue a flow is in).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heatmap {
+    pub title: String,
+    pub x_max: f64,
+    pub rows: Vec<String>,
+    /// (time from, time to, row, colour)
+    pub cells: Vec<(f64, f64, usize, usize)>,
+    pub legend: Vec<(String, usize)>,
+    pub markers: Vec<Marker>,
+    pub cursor: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChartData {
+    Time(TimeChart),
+    Scatter(Scatter),
+    Density(DensityChart),
+    Bars(Bars),
+    Heat(Heatmap),
+}
+
+impl ChartData {
+    pub fn title(&self) -> &str {
+        match self {
+            ChartData::Time(c) => &c.title,
+            ChartData::Scatter(c) => &c.title,
+            ChartData::Density(c) => &c.title,
+            ChartData::Bars(c) => &c.title,
+            ChartData::Heat(c) => &c.title,
+        }
+    }
+
+    /// A sentence for screen readers and the chart's alt text.
+    pub fn describe(&self) -> String {
+        match self {
+            ChartData::Time(c) => {
+                let names: Vec<&str> = c.lines.iter().take(6).map(|l| l.label.as_str()).collect();
+                format!("{}: {} over time (0 to {:.0} s): {}", c.title, c.y_label, c.x_max, names.join(", "))
+            }
+            ChartData::Scatter(c) => {
+                format!("{}: {} events over {} rows", c.title, c.points.len(), c.rows.len())
+            }
+            ChartData::Density(c) => {
+                format!("{}: {} distributions of {}", c.title, c.curves.len(), c.x_label)
+            }
+            ChartData::Bars(c) => {
+                let b: Vec<String> =
+                    c.bars.iter().take(8).map(|(l, v, _)| format!("{l} {:.0} %", 100.0 * v)).collect();
+                format!("{}: {}", c.title, b.join(", "))
+            }
+            ChartData::Heat(c) => format!("{}: {} rows over time", c.title, c.rows.len()),
+        }
+    }
+}
+
+/// What the charts share: the time axis and its annotations.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Frame {
+    pub x_max: f64,
+    pub markers: Vec<Marker>,
+    pub cursor: Option<f64>,
+    /// The paper's Jain's index for this experiment, drawn on the fairness chart.
+    pub expected_jfi: Option<Level>,
+}
+
 fn line(label: impl Into<String>, color: usize, xs: &[f64], ys: &[f64]) -> Line {
-    Line { label: label.into(), color, points: decimate(xs, ys, MAX_POINTS), secondary: false }
+    Line {
+        label: label.into(),
+        color,
+        points: decimate(xs, ys, MAX_POINTS),
+        bold: color < FLOW_COLORS,
+        dashed: false,
+    }
 }
 
 fn max_of<'a>(vals: impl Iterator<Item = &'a f64>) -> f64 {
-    vals.copied().fold(0.0, f64::max)
+    vals.copied().filter(|v| v.is_finite()).fold(0.0, f64::max)
 }
 
-/// Per-flow lines are drawn only for this many flows; beyond it, aggregates only.
-pub const MAX_FLOW_LINES: usize = 12;
+fn time(title: &str, y_label: &str, f: &Frame, lines: Vec<Line>, y_max: f64) -> TimeChart {
+    TimeChart {
+        title: title.into(),
+        y_label: y_label.into(),
+        x_max: f.x_max,
+        y_min: 0.0,
+        y_max: nice_max(y_max),
+        lines,
+        bands: Vec::new(),
+        markers: f.markers.clone(),
+        levels: Vec::new(),
+        cursor: f.cursor,
+        note: None,
+    }
+}
+
+/// Label of a flow, with its queue at a multi-queue port (Warbler Fig. 5 groups by queue).
+fn flow_label(s: &Series, f: usize) -> String {
+    match s.flow_queue.last().and_then(|q| q.get(f)) {
+        Some(q) if !s.queue_cells_series().is_empty() => format!("flow {f} (Q{q})"),
+        _ => format!("flow {f}"),
+    }
+}
+
+impl Series {
+    /// Per-queue cells of a multi-queue port (queue-group series counted in cells).
+    pub fn queue_cells_series(&self) -> Vec<(&str, &[f64])> {
+        self.group("queue")
+            .into_iter()
+            .filter(|(i, _)| i.unit == "cells")
+            .map(|(i, v)| (i.label.as_str(), v))
+            .collect()
+    }
+}
 
 /// Queue length with the discipline's average and the zones between its thresholds shaded
-/// (RED's [minTh, maxTh) and [maxTh, 2·maxTh)); for a multi-queue port, the cells each
-/// physical queue holds.
-pub fn queue_chart(s: &Series, x_max: f64) -> TimeChart {
-    if !s.queue_cells.is_empty() {
+/// (RED's [minTh, maxTh) and [maxTh, 2·maxTh)); for a multi-queue port, each queue's cells.
+pub fn queue_chart(s: &Series, f: &Frame) -> TimeChart {
+    let cells = s.queue_cells_series();
+    if !cells.is_empty() {
         let lines: Vec<Line> =
-            s.queue_cells.iter().enumerate().map(|(q, v)| line(format!("Q{q}"), q, &s.t, v)).collect();
-        let y_max = s.queue_cells.iter().map(|v| max_of(v.iter())).fold(0.0, f64::max);
-        return TimeChart {
-            title: "Switch queues".into(),
-            y_label: "cells".into(),
-            x_max,
-            y_max: nice_max(y_max),
-            lines,
-            bands: Vec::new(),
-            secondary_label: None,
-        };
+            cells.iter().enumerate().map(|(q, (label, v))| line(*label, flow_color(q), &s.t, v)).collect();
+        let y_max = cells.iter().map(|(_, v)| max_of(v.iter())).fold(0.0, f64::max);
+        return time("Switch queues", "cells", f, lines, y_max);
     }
-    let mut lines = vec![line("queue (packets)", 0, &s.t, &s.queue)];
-    let mut bands = Vec::new();
+    let mut lines = vec![line("queue", 0, &s.t, &s.queue)];
     let mut y_max = max_of(s.queue.iter());
-    if !s.avg.is_empty() {
-        lines.push(line("EWMA average", 1, &s.t, &s.avg));
-        y_max = y_max.max(max_of(s.avg.iter()));
+    if let (Some(avg), Some(info)) =
+        (s.avg(), s.info.iter().find(|i| i.group == "queue" && !i.thresholds.is_empty()))
+    {
+        lines.push(line(&info.label, 1, &s.t, avg));
+        y_max = y_max.max(max_of(avg.iter()));
     }
-    let labels = s.info.iter().find(|i| i.group == "queue" && !i.thresholds.is_empty());
+    let mut c = time("Bottleneck queue", "packets", f, lines, y_max);
+    let labels = s.info.iter().find(|i| !i.thresholds.is_empty());
     for (k, w) in s.thresholds.windows(2).enumerate() {
         let name = |i: usize| labels.map_or(String::new(), |l| l.thresholds[i].label.clone());
-        bands.push(Band {
+        c.bands.push(Band {
             lo: w[0],
             hi: w[1],
             label: format!("[{}, {})", name(k), name(k + 1)),
             color: 2 + k,
         });
-        y_max = y_max.max(1.1 * w[1]);
+        c.y_max = c.y_max.max(nice_max(1.1 * w[1]));
     }
-    TimeChart {
-        title: "Bottleneck queue".into(),
-        y_label: "packets".into(),
-        x_max,
-        y_max: nice_max(y_max),
-        lines,
-        bands,
-        secondary_label: None,
-    }
+    c
 }
 
-/// Per-flow goodput, the aggregate, and Jain's index (right axis).
-pub fn throughput_chart(s: &Series, x_max: f64) -> TimeChart {
+/// Per-flow goodput and the aggregate; new bytes arriving at the receivers beside it.
+pub fn throughput_chart(s: &Series, f: &Frame) -> TimeChart {
     let mut lines = Vec::new();
     if s.flows() <= MAX_FLOW_LINES {
-        for (f, v) in s.flow_mbps.iter().enumerate() {
-            lines.push(line(format!("flow {f}"), 4 + f, &s.t, v));
+        for (i, v) in s.flow_mbps.iter().enumerate() {
+            lines.push(line(flow_label(s, i), flow_color(i), &s.t, v));
         }
     }
-    lines.push(line("aggregate", 0, &s.t, &s.goodput_mbps));
-    let mut jfi = line("Jain's index (1 s)", 1, &s.t, &s.jfi);
-    jfi.secondary = true;
-    lines.push(jfi);
-    TimeChart {
-        title: "Goodput".into(),
-        y_label: "Mbit/s".into(),
-        x_max,
-        y_max: nice_max(robust_max(&s.goodput_mbps)),
-        lines,
-        bands: Vec::new(),
-        secondary_label: Some("Jain's index".into()),
-    }
+    lines.push(line("aggregate goodput", 0, &s.t, &s.goodput_mbps));
+    let mut arrival = line("arriving at receivers", 1, &s.t, &s.arrival_mbps);
+    arrival.dashed = true;
+    lines.push(arrival);
+    let mut c =
+        time("Goodput", "Mbit/s", f, lines, robust_max(&s.goodput_mbps).max(max_of(s.arrival_mbps.iter())));
+    c.note = Some("Goodput is in-order delivery: after a loss is repaired, held data arrives at once and can exceed the link rate; bytes arriving at the receivers cannot.".into());
+    c
+}
+
+/// Jain's index over the last second, in its own panel, with the paper's figure.
+pub fn jfi_chart(s: &Series, f: &Frame) -> TimeChart {
+    let mut c = time(
+        "Jain's fairness index (1 s windows)",
+        "Jain's index",
+        f,
+        vec![line("Jain's index", 0, &s.t, &s.jfi)],
+        1.0,
+    );
+    c.y_max = 1.0;
+    c.levels.extend(f.expected_jfi.clone());
+    c
 }
 
 /// Congestion windows in segments.
-pub fn cwnd_chart(s: &Series, x_max: f64) -> TimeChart {
+pub fn cwnd_chart(s: &Series, f: &Frame) -> TimeChart {
     let lines: Vec<Line> = s
         .flow_cwnd
         .iter()
         .take(MAX_FLOW_LINES)
         .enumerate()
-        .map(|(f, v)| line(format!("flow {f}"), 4 + f, &s.t, v))
+        .map(|(i, v)| line(flow_label(s, i), flow_color(i), &s.t, v))
         .collect();
     let y_max = s.flow_cwnd.iter().take(MAX_FLOW_LINES).map(|v| max_of(v.iter())).fold(0.0, f64::max);
-    TimeChart {
-        title: "Congestion window".into(),
-        y_label: "segments".into(),
-        x_max,
-        y_max: nice_max(y_max),
-        lines,
-        bands: Vec::new(),
-        secondary_label: None,
-    }
+    time("Congestion window", "segments", f, lines, y_max)
+}
+
+/// Smoothed RTT per flow (the DQN paper's Fig. 3).
+pub fn rtt_chart(s: &Series, f: &Frame) -> TimeChart {
+    let lines: Vec<Line> = s
+        .flow_rtt_ms
+        .iter()
+        .take(MAX_FLOW_LINES)
+        .enumerate()
+        .map(|(i, v)| line(flow_label(s, i), flow_color(i), &s.t, v))
+        .collect();
+    let y_max = s.flow_rtt_ms.iter().take(MAX_FLOW_LINES).map(|v| max_of(v.iter())).fold(0.0, f64::max);
+    time("Round-trip time (smoothed)", "ms", f, lines, y_max)
 }
 
 pub fn reason_color(r: DropReason) -> usize {
@@ -192,73 +332,81 @@ fn thinned(drops: &[(f64, u32, DropReason)], cap: usize) -> impl Iterator<Item =
 }
 
 /// Each drop at the bottleneck: time × flow, coloured by reason.
-pub fn drops_chart(s: &Series, x_max: f64) -> Scatter {
+pub fn drops_chart(s: &Series, f: &Frame) -> Scatter {
+    let shown = s.drops.len().min(MAX_DROPS);
     Scatter {
         title: "Drops".into(),
-        x_max,
-        rows: (0..s.flows()).map(|f| format!("flow {f}")).collect(),
-        points: thinned(&s.drops, MAX_DROPS).map(|&(t, f, r)| (t, f as usize, reason_color(r))).collect(),
+        x_max: f.x_max,
+        rows: (0..s.flows()).map(|i| format!("flow {i}")).collect(),
+        points: thinned(&s.drops, MAX_DROPS).map(|&(t, fl, r)| (t, fl as usize, reason_color(r))).collect(),
         legend: reason_legend(),
+        markers: f.markers.clone(),
+        cursor: f.cursor,
+        note: (shown < s.drops.len())
+            .then(|| format!("{shown} of {} drops shown, evenly spread", s.drops.len())),
     }
 }
 
-fn backlog_unit(s: &Series) -> &'static str {
-    if s.in_cells {
-        "cells"
-    } else {
-        "packets"
-    }
-}
-
-/// Label of a flow, with its queue at a multi-queue port (Warbler Fig. 5 groups by queue).
-fn flow_label(s: &Series, f: usize) -> String {
-    if s.queue_cells.is_empty() {
-        format!("flow {f}")
-    } else {
-        format!("flow {f} (Q{})", s.flow_queue.get(f).copied().unwrap_or(0))
-    }
-}
-
-/// Per-flow backlog KDE at the bottleneck (Warbler Fig. 5).
+/// Per-flow backlog KDE at the bottleneck (Warbler Fig. 5), each curve scaled to its peak.
 pub fn backlog_chart(s: &Series) -> DensityChart {
     let hi = s.flow_backlog.iter().map(|v| max_of(v.iter())).fold(1.0, f64::max);
     let curves = (0..s.flows().min(MAX_FLOW_LINES))
         .filter_map(|f| s.backlog_density(f, hi).map(|d| (f, d)))
-        .map(|(f, d)| Line {
-            label: flow_label(s, f),
-            color: 4 + f,
-            points: zip(&d.xs, &d.ys),
-            secondary: false,
-        })
+        .map(|(f, d)| scaled_curve(flow_label(s, f), flow_color(f), &d.xs, &d.ys))
         .collect();
     DensityChart {
         title: "Backlog per flow (KDE)".into(),
-        x_label: backlog_unit(s).into(),
+        x_label: if s.in_cells { "cells" } else { "packets" }.into(),
         x_max: hi,
         curves,
         marks: Vec::new(),
     }
 }
 
+/// A density divided by its own peak.
+fn scaled_curve(label: String, color: usize, xs: &[f64], ys: &[f64]) -> Line {
+    let peak = max_of(ys.iter()).max(1e-300);
+    Line {
+        label,
+        color,
+        points: xs.iter().zip(ys).map(|(&x, &y)| (x, y / peak)).collect(),
+        bold: false,
+        dashed: false,
+    }
+}
+
+/// Per-flow queueing-delay KDE with P50 and P95 marks (Warbler Fig. 8).
+pub fn delay_chart(s: &Series) -> DensityChart {
+    let hi = s.delay_range_ms().max(0.1);
+    let mut curves = Vec::new();
+    let mut marks = Vec::new();
+    for f in 0..s.flows().min(MAX_FLOW_LINES) {
+        if let Some(d) = s.delay_density(f, hi) {
+            curves.push(scaled_curve(flow_label(s, f), flow_color(f), &d.density.xs, &d.density.ys));
+            marks.push((d.p50, format!("P50 {f}"), flow_color(f)));
+            marks.push((d.p95, format!("P95 {f}"), flow_color(f)));
+        }
+    }
+    DensityChart {
+        title: "Queueing delay per flow (KDE, after warm-up)".into(),
+        x_label: "ms".into(),
+        x_max: hi,
+        curves,
+        marks,
+    }
+}
+
 /// Cumulative average backlog of each flow over time (Warbler Fig. 6).
-pub fn cumulative_backlog_chart(s: &Series, x_max: f64) -> TimeChart {
+pub fn cumulative_backlog_chart(s: &Series, f: &Frame) -> TimeChart {
     let mut y_max: f64 = 0.0;
     let lines = (0..s.flows().min(MAX_FLOW_LINES))
-        .map(|f| {
-            let c = s.cumulative_backlog(f);
+        .map(|i| {
+            let c = s.cumulative_backlog(i);
             y_max = y_max.max(max_of(c.iter()));
-            line(flow_label(s, f), 4 + f, &s.t, &c)
+            line(flow_label(s, i), flow_color(i), &s.t, &c)
         })
         .collect();
-    TimeChart {
-        title: "Cumulative average backlog".into(),
-        y_label: backlog_unit(s).into(),
-        x_max,
-        y_max: nice_max(y_max),
-        lines,
-        bands: Vec::new(),
-        secondary_label: None,
-    }
+    time("Cumulative average backlog", if s.in_cells { "cells" } else { "packets" }, f, lines, y_max)
 }
 
 /// Each flow's share of the aggregate goodput so far (Warbler Fig. 7), as bars.
@@ -267,90 +415,128 @@ pub fn share_chart(s: &Series) -> Bars {
     let total: f64 = means.iter().sum();
     Bars {
         title: "Share of goodput".into(),
+        x_label: "share of the aggregate".into(),
         bars: means
             .iter()
             .enumerate()
             .take(MAX_FLOW_LINES * 2)
-            .map(|(f, m)| (flow_label(s, f), if total > 0.0 { m / total } else { 0.0 }, 4 + f))
+            .map(|(f, m)| (flow_label(s, f), if total > 0.0 { m / total } else { 0.0 }, flow_color(f)))
             .collect(),
-        fair: if means.is_empty() { 0.0 } else { 1.0 / means.len() as f64 },
+        fair: (!means.is_empty()).then(|| 1.0 / means.len() as f64),
     }
 }
 
-/// Per-flow queueing-delay KDE with P50 and P95 marks.
-pub fn delay_chart(s: &Series) -> DensityChart {
-    let hi = s.delay_range_ms().max(0.1);
-    let mut curves = Vec::new();
-    let mut marks = Vec::new();
-    for f in 0..s.flows().min(MAX_FLOW_LINES) {
-        if let Some(d) = s.delay_density(f, hi) {
-            curves.push(Line {
-                label: format!("flow {f}"),
-                color: 4 + f,
-                points: zip(&d.density.xs, &d.density.ys),
-                secondary: false,
-            });
-            marks.push((d.p50, format!("P50 {f}"), 4 + f));
-            marks.push((d.p95, format!("P95 {f}"), 4 + f));
+/// Which queue each flow is in over time (Warbler moving flows between queues).
+pub fn queue_map_chart(s: &Series, f: &Frame) -> Option<Heatmap> {
+    let k = s.queue_cells_series().len();
+    if k < 2 || s.t.is_empty() {
+        return None;
+    }
+    let flows = s.flows().min(64);
+    // At most ~300 time columns, each showing the queue at its first sample.
+    let per = s.t.len().div_ceil(300).max(1);
+    let mut cells = Vec::new();
+    for start in (0..s.t.len()).step_by(per) {
+        let end = (start + per).min(s.t.len());
+        let t0 = if start == 0 { 0.0 } else { s.t[start - 1] };
+        for (row, q) in s.flow_queue[start].iter().take(flows).enumerate() {
+            cells.push((t0, s.t[end - 1], row, flow_color(*q as usize)));
         }
     }
-    DensityChart {
-        title: "Queueing delay per flow (KDE)".into(),
-        x_label: "ms".into(),
-        x_max: hi,
-        curves,
-        marks,
-    }
+    Some(Heatmap {
+        title: "Flow → queue over time".into(),
+        x_max: f.x_max,
+        rows: (0..flows).map(|i| format!("flow {i}")).collect(),
+        cells,
+        legend: (0..k).map(|q| (format!("Q{q}"), flow_color(q))).collect(),
+        markers: f.markers.clone(),
+        cursor: f.cursor,
+    })
 }
 
-fn zip(xs: &[f64], ys: &[f64]) -> Vec<(f64, f64)> {
-    xs.iter().copied().zip(ys.iter().copied()).collect()
+/// One chart per group of named series beyond the queue's (weights, centroids, PIE's p).
+pub fn group_chart(s: &Series, group: &str, f: &Frame) -> TimeChart {
+    let g = s.group(group);
+    let lines: Vec<Line> =
+        g.iter().enumerate().map(|(i, (info, v))| line(&info.label, flow_color(i), &s.t, v)).collect();
+    let y_max = g.iter().map(|(_, v)| max_of(v.iter())).fold(0.0, f64::max);
+    let unit = g.first().map_or("", |(i, _)| i.unit.as_str());
+    let title = match group {
+        "weights" => "Queue weights (Bandwidth Allocation Table)".to_string(),
+        "centroids" => "Cluster centroids (backlog)".to_string(),
+        "clustering" => "Clustering objective (J_pre and the chosen J)".to_string(),
+        "moves" => "Flows moved per decision".to_string(),
+        other => format!("{} ({unit})", other),
+    };
+    time(&title, unit, f, lines, y_max)
+}
+
+/// The DQN agent's decisions: the chosen action (cWnd change) over time.
+pub fn agent_chart(s: &Series, f: &Frame) -> Option<TimeChart> {
+    let pts: Vec<(f64, f64)> =
+        s.cc.iter()
+            .filter_map(|(t, v)| {
+                v.iter()
+                    .find(|(k, _)| k == "action")
+                    .map(|(_, a)| (*t, sim_core::cc::dqn::ACTIONS[*a as usize] as f64))
+            })
+            .collect();
+    if pts.is_empty() {
+        return None;
+    }
+    let (xs, ys): (Vec<f64>, Vec<f64>) = pts.into_iter().unzip();
+    let mut action = line("cWnd change chosen (bytes)", flow_color(0), &xs, &ys);
+    action.dashed = true;
+    let mut c = time("The agent's decisions (flow 0)", "bytes per decision", f, vec![action], 4000.0);
+    c.y_min = -500.0;
+    c.y_max = 4500.0;
+    Some(c)
 }
 
 /// Compare view: one line per variant on shared axes.
-pub fn compare_queue(lanes: &[(&str, &Series)], x_max: f64) -> TimeChart {
-    let lines = lanes.iter().enumerate().map(|(i, (name, s))| line(*name, i, &s.t, &s.queue)).collect();
-    let y_max = lanes.iter().map(|(_, s)| max_of(s.queue.iter())).fold(0.0, f64::max);
-    TimeChart {
-        title: "Queue, side by side".into(),
-        y_label: "packets".into(),
-        x_max,
-        y_max: nice_max(y_max),
-        lines,
-        bands: Vec::new(),
-        secondary_label: None,
+pub fn compare_chart(lanes: &[(&str, &Series)], f: &Frame, what: CompareWhat) -> TimeChart {
+    let pick = |s: &Series| -> (Vec<f64>, Vec<f64>) {
+        match what {
+            CompareWhat::Queue => (s.t.clone(), s.queue.clone()),
+            CompareWhat::Goodput => (s.t.clone(), s.goodput_mbps.clone()),
+            CompareWhat::Jfi => (s.t.clone(), s.jfi.clone()),
+            CompareWhat::Drops => {
+                let xs: Vec<f64> = s.drops.iter().map(|d| d.0).collect();
+                let ys: Vec<f64> = (1..=xs.len()).map(|i| i as f64).collect();
+                (xs, ys)
+            }
+        }
+    };
+    let mut y_max: f64 = 0.0;
+    let lines = lanes
+        .iter()
+        .enumerate()
+        .map(|(i, (name, s))| {
+            let (xs, ys) = pick(s);
+            y_max = y_max.max(if what == CompareWhat::Goodput { robust_max(&ys) } else { max_of(ys.iter()) });
+            line(*name, flow_color(i), &xs, &ys)
+        })
+        .collect();
+    let (title, unit) = match what {
+        CompareWhat::Queue => ("Queue, side by side", "packets"),
+        CompareWhat::Goodput => ("Goodput, side by side", "Mbit/s"),
+        CompareWhat::Jfi => ("Jain's index, side by side", "Jain's index"),
+        CompareWhat::Drops => ("Cumulative drops, side by side", "drops"),
+    };
+    let mut c = time(title, unit, f, lines, y_max);
+    if what == CompareWhat::Jfi {
+        c.y_max = 1.0;
+        c.levels.extend(f.expected_jfi.clone());
     }
+    c
 }
 
-pub fn compare_goodput(lanes: &[(&str, &Series)], x_max: f64) -> TimeChart {
-    let lines =
-        lanes.iter().enumerate().map(|(i, (name, s))| line(*name, i, &s.t, &s.goodput_mbps)).collect();
-    let y_max = lanes.iter().map(|(_, s)| robust_max(&s.goodput_mbps)).fold(0.0, f64::max);
-    TimeChart {
-        title: "Goodput, side by side".into(),
-        y_label: "Mbit/s".into(),
-        x_max,
-        y_max: nice_max(y_max),
-        lines,
-        bands: Vec::new(),
-        secondary_label: None,
-    }
-}
-
-pub fn compare_drops(lanes: &[(&str, &Series)], x_max: f64) -> Scatter {
-    let mut points = Vec::new();
-    for (row, (_, s)) in lanes.iter().enumerate() {
-        points.extend(
-            thinned(&s.drops, MAX_DROPS / lanes.len().max(1)).map(|&(t, _, r)| (t, row, reason_color(r))),
-        );
-    }
-    Scatter {
-        title: "Drops, side by side".into(),
-        x_max,
-        rows: lanes.iter().map(|(n, _)| n.to_string()).collect(),
-        points,
-        legend: reason_legend(),
-    }
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareWhat {
+    Queue,
+    Goodput,
+    Jfi,
+    Drops,
 }
 
 /// An axis maximum that lets the rare burst run off the top instead of flattening the
@@ -370,7 +556,7 @@ pub fn nice_max(v: f64) -> f64 {
     }
     let p = 10f64.powi(v.log10().floor() as i32);
     for m in [1.0, 2.0, 5.0, 10.0] {
-        if v <= m * p {
+        if v <= m * p * (1.0 + 1e-9) {
             return m * p;
         }
     }
@@ -383,20 +569,31 @@ mod tests {
     use sim_core::scenario::preset;
     use sim_core::sim::Simulation;
 
-    fn series() -> Series {
-        let mut sc = preset("red-study", Some("gentle")).unwrap();
-        sc.duration_s = 4.0;
+    fn run(name: &str, variant: &str, duration: f64) -> Series {
+        let mut sc = preset(name, Some(variant)).unwrap();
+        sc.duration_s = duration;
+        sc.warmup_s = sc.warmup_s.min(duration / 2.0);
         let mut sim = Simulation::new(&sc).unwrap();
         sim.finish();
-        let mut s = Series::new(10, 0.1, 512, false, &sim.recorder().series_info);
-        s.push(&sim.poll());
-        s.set_delays(&sim.recorder().window);
+        let mut s = Series::new(
+            sc.total_flows() as usize,
+            sc.sample_interval_s,
+            sc.tcp.mss_bytes,
+            matches!(sc.bottleneck.queue.limit(), sim_core::queue::QueueLimit::Cells { .. }),
+            &sim.recorder().series_info,
+        );
+        s.push(&sim.poll(), &[]);
+        s.set_delays(sim.recorder().window.flows.iter().map(|f| f.delay.clone()).collect());
         s
+    }
+
+    fn frame() -> Frame {
+        Frame { x_max: 60.0, ..Frame::default() }
     }
 
     #[test]
     fn queue_chart_shades_both_red_zones_and_fits_them() {
-        let c = queue_chart(&series(), 60.0);
+        let c = queue_chart(&run("red-study", "gentle", 4.0), &frame());
         assert_eq!(c.bands.len(), 2);
         assert_eq!((c.bands[1].lo, c.bands[1].hi), (10.0, 20.0));
         assert!(c.y_max >= 22.0);
@@ -404,40 +601,69 @@ mod tests {
     }
 
     #[test]
-    fn throughput_chart_has_a_line_per_flow_plus_aggregate_and_jfi() {
-        let c = throughput_chart(&series(), 60.0);
+    fn a_switch_port_draws_its_queues_and_warbler_its_groups_and_queue_map() {
+        let s = run("cubic-bbr-vegas-3q", "warbler", 8.0);
+        assert_eq!(queue_chart(&s, &frame()).lines.len(), 3);
+        let groups = s.extra_groups();
+        for g in ["weights", "clustering", "centroids"] {
+            assert!(groups.iter().any(|x| x == g), "{g} missing from {groups:?}");
+        }
+        let map = queue_map_chart(&s, &frame()).unwrap();
+        assert_eq!(map.rows.len(), 6);
+        assert!(!map.cells.is_empty());
+    }
+
+    #[test]
+    fn goodput_has_a_line_per_flow_the_aggregate_and_the_arrivals() {
+        let c = throughput_chart(&run("red-study", "gentle", 4.0), &frame());
         assert_eq!(c.lines.len(), 12);
-        assert!(c.lines.last().unwrap().secondary);
+        assert!(c.note.is_some());
     }
 
     #[test]
     fn drops_are_plotted_on_their_flows_row() {
-        let s = series();
-        let c = drops_chart(&s, 60.0);
+        let s = run("red-study", "gentle", 4.0);
+        let c = drops_chart(&s, &frame());
         assert_eq!(c.points.len(), s.drops.len());
         assert!(c.points.iter().all(|&(_, row, _)| row < 10));
     }
 
     #[test]
-    fn delay_chart_marks_p50_and_p95_per_flow() {
-        let c = delay_chart(&series());
-        assert_eq!(c.marks.len(), 2 * c.curves.len());
-        assert!(!c.curves.is_empty());
+    fn every_density_is_scaled_to_its_own_peak() {
+        let s = run("red-study", "gentle", 4.0);
+        for c in [delay_chart(&s), backlog_chart(&s)] {
+            assert!(!c.curves.is_empty());
+            for curve in &c.curves {
+                let peak = curve.points.iter().map(|p| p.1).fold(0.0, f64::max);
+                assert!((peak - 1.0).abs() < 1e-9, "{} peaks at {peak}", curve.label);
+            }
+        }
+        assert_eq!(delay_chart(&s).marks.len(), 2 * delay_chart(&s).curves.len());
     }
 
     #[test]
     fn shares_sum_to_one_and_mark_the_fair_share() {
-        let c = share_chart(&series());
+        let c = share_chart(&run("red-study", "gentle", 4.0));
         let sum: f64 = c.bars.iter().map(|b| b.1).sum();
         assert!((sum - 1.0).abs() < 1e-9);
-        assert!((c.fair - 0.1).abs() < 1e-12);
+        assert!((c.fair.unwrap() - 0.1).abs() < 1e-12);
     }
 
     #[test]
-    fn cumulative_backlog_is_the_running_mean() {
-        let mut s = Series::new(1, 0.1, 512, true, &[]);
-        s.flow_backlog[0] = vec![2.0, 4.0, 6.0];
-        assert_eq!(s.cumulative_backlog(0), vec![2.0, 3.0, 4.0]);
+    fn the_fairness_panel_carries_the_papers_figure() {
+        let f = Frame { expected_jfi: Some(Level { y: 0.99, label: "paper".into() }), ..frame() };
+        let c = jfi_chart(&run("red-study", "red", 3.0), &f);
+        assert_eq!(c.levels.len(), 1);
+        assert_eq!(c.y_max, 1.0);
+    }
+
+    #[test]
+    fn compare_drops_are_cumulative_counts_per_lane() {
+        let a = run("red-study", "red", 3.0);
+        let b = run("red-study", "gentle", 3.0);
+        let c = compare_chart(&[("red", &a), ("gentle", &b)], &frame(), CompareWhat::Drops);
+        assert_eq!(c.lines.len(), 2);
+        assert_eq!(c.lines[0].points.last().unwrap().1, a.drops.len() as f64);
     }
 
     #[test]

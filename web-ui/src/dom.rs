@@ -1,4 +1,4 @@
-//! The few browser facilities the app needs: clock, URL fragment, downloads.
+//! The few browser facilities the app needs: clock, URL and history, downloads, dialogs.
 
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
@@ -16,6 +16,11 @@ pub fn location_hash() -> String {
     window().location().hash().unwrap_or_default()
 }
 
+/// The query string (`?speed=max&autorun`).
+pub fn query() -> String {
+    window().location().search().unwrap_or_default()
+}
+
 /// Rewrites the URL fragment without adding a history entry.
 pub fn replace_hash(fragment: &str) {
     if let Ok(h) = window().history() {
@@ -23,16 +28,38 @@ pub fn replace_hash(fragment: &str) {
     }
 }
 
+/// Sets the URL fragment as a new history entry (Back returns to the previous scenario).
+pub fn push_hash(fragment: &str) {
+    if let Ok(h) = window().history() {
+        let _ = h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")));
+    }
+}
+
 pub fn full_url() -> String {
     window().location().href().unwrap_or_default()
 }
 
+/// Device pixels per CSS pixel (2 or 3 on phones and retina screens).
+pub fn pixel_ratio() -> f64 {
+    window().device_pixel_ratio().max(1.0)
+}
+
+/// Asks the user; false when dialogs are unavailable.
+pub fn confirm(text: &str) -> bool {
+    window().confirm_with_message(text).unwrap_or(false)
+}
+
 /// Offers `content` as a file download.
 pub fn download_text(filename: &str, mime: &str, content: &str) -> Result<(), String> {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(content));
+    download_bytes(filename, mime, content.as_bytes())
+}
+
+pub fn download_bytes(filename: &str, mime: &str, content: &[u8]) -> Result<(), String> {
+    let bytes = js_sys::Uint8Array::from(content);
+    let parts = js_sys::Array::of1(&bytes);
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts)
         .map_err(|_| "cannot build the file")?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| "cannot link the file")?;
     let result = click_link(filename, &url);
@@ -65,5 +92,12 @@ pub fn copy_to_clipboard(text: &str) {
 pub fn mark(name: &str) {
     if let Some(p) = window().performance() {
         let _ = p.mark(name);
+    }
+}
+
+/// Removes the "loading" placeholder that index.html shows while the wasm downloads.
+pub fn remove_loading() {
+    if let Some(el) = window().document().and_then(|d| d.get_element_by_id("loading")) {
+        el.remove();
     }
 }

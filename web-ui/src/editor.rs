@@ -31,6 +31,10 @@ pub struct Editor {
     /// Problems with the whole scenario (its JSON does not form a scenario).
     structure_error: Option<String>,
     errors: Vec<ScenarioError>,
+    /// The input typed into last: a rule between fields is shown there too.
+    last_edited: Option<String>,
+    /// Bumped on every change, so views compare editors cheaply.
+    pub version: u64,
 }
 
 impl Editor {
@@ -42,9 +46,16 @@ impl Editor {
             scenario: None,
             structure_error: None,
             errors: Vec::new(),
+            last_edited: None,
+            version: 0,
         };
         e.rebuild();
         e
+    }
+
+    /// How many fields are wrong now.
+    pub fn problems(&self) -> usize {
+        self.parse_errors.len() + usize::from(self.structure_error.is_some()) + self.errors.len()
     }
 
     /// The scenario as last successfully built (valid or not).
@@ -65,15 +76,26 @@ impl Editor {
         m
     }
 
-    /// The message for one input, if it has one.
+    /// The message for one input, if it has one. A rule between two fields (maxTh above
+    /// minTh) also shows on the field typed into last when the rule names it.
     pub fn error_for(&self, path: &str) -> Option<String> {
         if let Some(e) = self.parse_errors.get(path) {
             return Some(e.clone());
         }
-        self.errors
-            .iter()
-            .find(|e| e.field == path || e.field.starts_with(&format!("{path}.")))
-            .map(|e| format!("{} is out of range; allowed: {}", e.value, e.allowed))
+        let own = self.errors.iter().find(|e| e.field == path || e.field.starts_with(&format!("{path}.")));
+        let key = path.rsplit('.').next().unwrap_or(path);
+        let related = || {
+            (self.last_edited.as_deref() == Some(path))
+                .then(|| self.errors.iter().find(|e| e.allowed.contains(&format!("{key} ="))))
+                .flatten()
+        };
+        own.or_else(related).map(|e| {
+            if e.field == path {
+                format!("{} is out of range; allowed: {}", e.value, e.allowed)
+            } else {
+                format!("{} = {} is out of range; allowed: {}", e.field, e.value, e.allowed)
+            }
+        })
     }
 
     /// What an input shows: the user's draft, else the current value.
@@ -97,10 +119,11 @@ impl Editor {
         self.value(path).and_then(Value::as_bool).unwrap_or(false)
     }
 
-    /// The user typed `raw` into the input for `path`.
-    pub fn edit(&mut self, path: &str, raw: &str, kind: Kind) {
+    /// The user typed `raw` into the input for `path` (a field of `kind` in `unit`).
+    pub fn edit(&mut self, path: &str, raw: &str, kind: Kind, unit: &str, label: &str) {
         self.drafts.insert(path.to_string(), raw.to_string());
-        match parse(raw.trim(), kind) {
+        self.last_edited = Some(path.to_string());
+        match parse(raw.trim(), kind, unit, label) {
             Ok(v) => {
                 self.parse_errors.remove(path);
                 if let Err(e) = patch::set(&mut self.value, path, v) {
@@ -168,26 +191,105 @@ impl Editor {
     }
 
     fn rebuild(&mut self) {
-        match serde_json::from_value::<Scenario>(self.value.clone()) {
+        self.version += 1;
+        self.parse_errors.retain(|_, e| !e.starts_with("\u{0}"));
+        match Scenario::from_value(self.value.clone()) {
             Ok(sc) => {
                 self.structure_error = None;
                 self.errors = sc.validate().err().unwrap_or_default();
                 self.scenario = Some(sc);
             }
             Err(e) => {
-                self.structure_error = Some(format!("scenario: {e}"));
                 self.errors.clear();
+                // "flows[0].count: invalid value ..." belongs to that input.
+                match e.split_once(": ") {
+                    Some((path, msg)) if patch::get(&self.value, path).is_some() => {
+                        self.structure_error = None;
+                        self.parse_errors.insert(path.to_string(), format!("\u{0}{}", readable(msg)));
+                    }
+                    _ => self.structure_error = Some(e),
+                }
             }
         }
     }
 }
 
-fn parse(raw: &str, kind: Kind) -> Result<Value, String> {
+/// Serde's wording in a student's: "5000000000 is too large for this field".
+fn readable(msg: &str) -> String {
+    if msg.contains("expected u32") || msg.contains("expected u64") || msg.contains("invalid value: integer")
+    {
+        let v = msg.split('`').nth(1).unwrap_or("the value");
+        return format!("{v} is too large (or not a whole number ≥ 0) for this field");
+    }
+    msg.to_string()
+}
+
+/// Multipliers of the prefixes people type after a rate or a size: SI ("2M", "2 Mbit/s")
+/// and binary ("128 KiB").
+fn prefix(s: &str) -> Option<(f64, &str)> {
+    let s = s.trim_start();
+    for (p, si, binary) in
+        [("G", 1e9, 1_073_741_824.0), ("M", 1e6, 1_048_576.0), ("k", 1e3, 1024.0), ("K", 1e3, 1024.0)]
+    {
+        if let Some(rest) = s.strip_prefix(p) {
+            return Some(match rest.strip_prefix('i') {
+                Some(r) => (binary, r),
+                None => (si, rest),
+            });
+        }
+    }
+    None
+}
+
+/// A number, possibly with an SI prefix and the field's unit ("2e6", "2 Mbit/s", "5 ms").
+fn number_with_unit(raw: &str, unit: &str) -> Option<f64> {
+    let end = raw
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+')))
+        .unwrap_or(raw.len());
+    let (num, rest) = raw.split_at(end);
+    // "1e" followed by letters: the e was not an exponent.
+    let v: f64 = num.parse().ok()?;
+    let rest = rest.trim();
+    if rest.is_empty() {
+        return Some(v);
+    }
+    let (m, rest) = prefix(rest).unwrap_or((1.0, rest));
+    let rest = rest.trim();
+    let unit_ok = rest.is_empty()
+        || rest.eq_ignore_ascii_case(unit)
+        || (unit == "bit/s"
+            && ["bps", "bit/s", "b/s", "bits/s"].iter().any(|u| rest.eq_ignore_ascii_case(u)))
+        || (unit == "bytes" && ["b", "byte", "bytes"].iter().any(|u| rest.eq_ignore_ascii_case(u)));
+    unit_ok.then_some(v * m)
+}
+
+fn example(unit: &str) -> &'static str {
+    match unit {
+        "bit/s" => ", e.g. 2e6 or 2 Mbit/s",
+        "bytes" => ", e.g. 1500 or 128 KiB",
+        "ms" => ", e.g. 10 or 2.5 ms",
+        "s" => ", e.g. 60 or 0.5",
+        _ => "",
+    }
+}
+
+fn parse(raw: &str, kind: Kind, unit: &str, label: &str) -> Result<Value, String> {
+    let of = if unit.is_empty() { String::new() } else { format!(" of {unit}") };
     let number = |raw: &str| -> Result<f64, String> {
-        raw.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| format!("'{raw}' is not a number"))
+        number_with_unit(raw, unit).filter(|v| v.is_finite()).ok_or_else(|| {
+            format!("{label} must be a number{of}{}; '{}' is not", example(unit), sim_core::params::echo(raw))
+        })
     };
     let whole = |raw: &str| -> Result<u64, String> {
-        raw.parse::<u64>().map_err(|_| format!("'{raw}' is not a whole number ≥ 0"))
+        let v = number_with_unit(raw, unit).filter(|v| v.is_finite());
+        match v {
+            Some(v) if v >= 0.0 && v.fract() == 0.0 && v <= u64::MAX as f64 => Ok(v as u64),
+            _ => Err(format!(
+                "{label} must be a whole number{of} (0 or more){}; '{}' is not",
+                example(unit),
+                sim_core::params::echo(raw)
+            )),
+        }
     };
     match kind {
         Kind::Float => number(raw).map(Value::from),
@@ -222,11 +324,12 @@ mod tests {
     #[test]
     fn unparsable_text_is_kept_and_blocks_the_run() {
         let mut e = red();
-        e.edit("bottleneck.rate_bps", "2 Mbps", Kind::Int);
-        assert_eq!(e.text("bottleneck.rate_bps"), "2 Mbps");
-        assert!(e.error_for("bottleneck.rate_bps").unwrap().contains("not a whole number"));
+        e.edit("bottleneck.rate_bps", "2 Mbits", Kind::Int, "bit/s", "Rate");
+        assert_eq!(e.text("bottleneck.rate_bps"), "2 Mbits");
+        let msg = e.error_for("bottleneck.rate_bps").unwrap();
+        assert!(msg.contains("Rate must be a whole number of bit/s") && msg.contains("2 Mbit/s"), "{msg}");
         assert!(!e.is_runnable());
-        e.edit("bottleneck.rate_bps", "3000000", Kind::Int);
+        e.edit("bottleneck.rate_bps", "3 Mbit/s", Kind::Int, "bit/s", "Rate");
         assert!(e.is_runnable());
         assert_eq!(e.scenario().unwrap().bottleneck.rate_bps, 3_000_000);
     }
@@ -234,7 +337,7 @@ mod tests {
     #[test]
     fn out_of_range_values_get_the_validators_message_on_their_field() {
         let mut e = red();
-        e.edit("bottleneck.delay_ms", "-4", Kind::Float);
+        e.edit("bottleneck.delay_ms", "-4", Kind::Float, "ms", "Delay");
         let msg = e.error_for("bottleneck.delay_ms").unwrap();
         assert!(msg.contains("-4") && msg.contains("allowed"), "{msg}");
         assert!(!e.is_runnable());
@@ -244,9 +347,9 @@ mod tests {
     #[test]
     fn optional_fields_accept_empty_text_as_none() {
         let mut e = red();
-        e.edit("flows[0].stop_s", "30", Kind::OptFloat);
+        e.edit("flows[0].stop_s", "30", Kind::OptFloat, "s", "Stop");
         assert_eq!(e.scenario().unwrap().flows[0].stop_s, Some(30.0));
-        e.edit("flows[0].stop_s", "", Kind::OptFloat);
+        e.edit("flows[0].stop_s", "", Kind::OptFloat, "s", "Stop");
         assert_eq!(e.scenario().unwrap().flows[0].stop_s, None);
     }
 
@@ -257,10 +360,10 @@ mod tests {
             "bottleneck.queue",
             serde_json::to_value(sim_core::aqm::QueueDiscSpec::Switch(Default::default())).unwrap(),
         );
-        e.edit("bottleneck.queue.weights", "1, 3", Kind::IntList);
+        e.edit("bottleneck.queue.weights", "1, 3", Kind::IntList, "", "Weights");
         assert_eq!(e.text("bottleneck.queue.weights"), "1, 3");
         assert!(e.is_runnable());
-        e.edit("bottleneck.queue.weights", "1, x", Kind::IntList);
+        e.edit("bottleneck.queue.weights", "1, x", Kind::IntList, "", "Weights");
         assert!(!e.is_runnable());
     }
 
@@ -275,5 +378,34 @@ mod tests {
         e.remove_flow_group(0);
         assert_eq!(e.flow_groups(), 1);
         assert!(e.is_runnable());
+    }
+
+    #[test]
+    fn rates_and_sizes_take_prefixes_and_units() {
+        assert_eq!(number_with_unit("2e6", "bit/s"), Some(2e6));
+        assert_eq!(number_with_unit("2 Mbit/s", "bit/s"), Some(2e6));
+        assert_eq!(number_with_unit("500k", "bit/s"), Some(5e5));
+        assert_eq!(number_with_unit("128 KiB", "bytes"), Some(131_072.0));
+        assert_eq!(number_with_unit("5 ms", "ms"), Some(5.0));
+        assert_eq!(number_with_unit("fast", "bit/s"), None);
+        assert_eq!(number_with_unit("5 kg", "ms"), None);
+    }
+
+    #[test]
+    fn a_count_too_large_for_its_field_is_named() {
+        let mut e = red();
+        e.edit("flows[0].count", "5000000000", Kind::Int, "", "Flows");
+        let msg = e.error_for("flows[0].count").expect("the count's own input is marked");
+        assert!(msg.contains("5000000000") && msg.contains("too large"), "{msg}");
+        assert!(!e.is_runnable());
+    }
+
+    #[test]
+    fn a_rule_between_fields_also_marks_the_field_typed_into() {
+        let mut e = red();
+        e.edit("bottleneck.queue.min_th", "50", Kind::Float, "", "minTh");
+        assert!(e.error_for("bottleneck.queue.max_th").is_some());
+        let msg = e.error_for("bottleneck.queue.min_th").expect("minTh is marked too");
+        assert!(msg.contains("max_th"), "{msg}");
     }
 }

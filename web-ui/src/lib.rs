@@ -1,27 +1,36 @@
 //! AQM Lab's web front end: a Yew app over `sim-core`.
 //!
-//! The parts that are plain Rust (editor model, runner, chart data, sharing) have no DOM
-//! and are tested natively; `app`, `charts` and `dom` touch the browser.
+//! The simulation runs in a Web Worker (`worker`, driven through `link`) so the page stays
+//! responsive; the page only keeps bounded chart data (`series`, `state`) and draws it.
+//! The parts that are plain Rust (engine, editor model, chart data, sharing, zip) have no
+//! DOM and are tested natively; `components`, `charts`, `dom`, `link` touch the browser.
 
-pub mod app;
 pub mod chart_data;
 pub mod charts;
 pub mod compare;
+pub mod components;
 pub mod dom;
 pub mod editor;
+pub mod engine;
+pub mod link;
 pub mod panic;
-pub mod runner;
+pub mod protocol;
 pub mod series;
 pub mod share;
+pub mod state;
+pub mod worker;
+pub mod zip;
 
-/// Installs the panic banner and mounts the app on `<body>`.
+use components::app::{App, AppProps};
+
+/// Installs the panic banner and mounts the app on `<body>`, simulating in a worker.
 pub fn start() {
     panic::install();
-    yew::Renderer::<app::App>::new().render();
+    yew::Renderer::<App>::with_props(AppProps { local: false }).render();
 }
 
-/// Mounts the app into `host` (the browser tests use this).
-pub fn mount(host: web_sys::Element) -> yew::AppHandle<app::App> {
+/// Mounts the app into `host`, simulating in the page (the browser tests use this).
+pub fn mount(host: web_sys::Element) -> yew::AppHandle<App> {
     panic::install();
-    yew::Renderer::<app::App>::with_root(host).render()
+    yew::Renderer::<App>::with_root_and_props(host, AppProps { local: true }).render()
 }

@@ -1,15 +1,20 @@
-//! Chart data: what the live charts draw, accumulated from the simulator's polls.
-//! Plain Rust, so it is tested natively.
+//! Chart data accumulated from the simulation's progress messages, in bounded memory:
+//! past a budget of points every other sample is dropped and the stride doubles, so a long
+//! run keeps its whole span at a coarser step. Plain Rust, tested natively.
 
 use sim_core::aqm::DropReason;
 use sim_core::metrics::kde::{kde_binned, kde_histogram, Density};
-use sim_core::metrics::{jain_index, LogHistogram, Update, WindowStats};
-use sim_core::trace::SeriesInfo;
+use sim_core::metrics::{jain_index, LogHistogram, Update};
+use sim_core::trace::{LogRecord, SeriesInfo};
 
 /// Flows whose delay distribution the delay chart shows.
 pub const DELAY_FLOWS: usize = 12;
+/// Values kept per per-flow array (samples × flows) before thinning: ~10 MB per lane.
+const POINT_BUDGET: usize = 400_000;
+/// Drop markers kept before thinning.
+const DROP_BUDGET: usize = 50_000;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Series {
     pub interval_s: f64,
     mss: f64,
@@ -18,27 +23,36 @@ pub struct Series {
     /// The algorithms' named series and their values per sample.
     pub info: Vec<SeriesInfo>,
     pub named: Vec<Vec<f64>>,
-    /// A queue-group series with thresholds (RED's EWMA average), its values and thresholds.
-    pub avg: Vec<f64>,
+    /// The queue-group series with thresholds (RED's EWMA average), and its thresholds.
+    avg_index: Option<usize>,
     pub thresholds: Vec<f64>,
+    /// Aggregate in-order goodput and new bytes arriving at the receivers, Mbit/s.
     pub goodput_mbps: Vec<f64>,
+    pub arrival_mbps: Vec<f64>,
     /// Per flow, per sample.
     pub flow_mbps: Vec<Vec<f64>>,
     pub flow_cwnd: Vec<Vec<f64>>,
+    pub flow_rtt_ms: Vec<Vec<f64>>,
     /// Backlog per flow at the bottleneck: cells when `in_cells`, else packets.
     pub flow_backlog: Vec<Vec<f64>>,
     pub in_cells: bool,
-    /// Latest queue of each flow at a multi-queue port.
-    pub flow_queue: Vec<u32>,
-    /// Cells held by each queue of a multi-queue port, per sample.
-    pub queue_cells: Vec<Vec<f64>>,
+    /// Queue of each flow at a multi-queue port, per sample.
+    pub flow_queue: Vec<Vec<u32>>,
     /// Jain's index over the last second of per-flow goodput, per sample.
     pub jfi: Vec<f64>,
     pub drops: Vec<(f64, u32, DropReason)>,
+    /// The algorithms' structured records (Warbler's decisions).
+    pub log: Vec<LogRecord>,
+    /// Flow 0's congestion-control values (the DQN agent's action, Q-values) over time.
+    pub cc: Vec<(f64, Vec<(String, f64)>)>,
     /// Queueing delays of the first flows over the measured window, seconds.
     delays: Vec<LogHistogram>,
     pub events: u64,
     pub now_s: f64,
+    stride: usize,
+    seen: usize,
+    drop_stride: usize,
+    drops_seen: usize,
 }
 
 /// A density with the marks the delay chart draws.
@@ -49,29 +63,47 @@ pub struct DelayDensity {
     pub p95: f64,
 }
 
+/// Figures over a stretch of the run, for the scrubber.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowFigures {
+    pub from_s: f64,
+    pub to_s: f64,
+    pub goodput_mbps: f64,
+    pub flow_mbps: Vec<f64>,
+    pub jfi: f64,
+    pub queue_mean: f64,
+    pub drops: usize,
+}
+
+fn halve<T>(v: &mut Vec<T>) {
+    let mut i = 0;
+    v.retain(|_| {
+        i += 1;
+        i % 2 == 1
+    });
+}
+
 impl Series {
     pub fn new(n_flows: usize, interval_s: f64, mss: u32, in_cells: bool, info: &[SeriesInfo]) -> Series {
-        let avg_series = info.iter().find(|i| i.group == "queue" && !i.thresholds.is_empty());
+        let avg_index = info.iter().position(|i| i.group == "queue" && !i.thresholds.is_empty());
         Series {
             interval_s,
             in_cells,
-            flow_queue: vec![0; n_flows],
             mss: mss.max(1) as f64,
             flow_mbps: vec![Vec::new(); n_flows],
             flow_cwnd: vec![Vec::new(); n_flows],
+            flow_rtt_ms: vec![Vec::new(); n_flows],
             flow_backlog: vec![Vec::new(); n_flows],
             named: vec![Vec::new(); info.len()],
             info: info.to_vec(),
-            thresholds: avg_series
-                .map(|i| i.thresholds.iter().map(|t| t.value).collect())
+            avg_index,
+            thresholds: avg_index
+                .map(|i| info[i].thresholds.iter().map(|t| t.value).collect())
                 .unwrap_or_default(),
+            stride: 1,
+            drop_stride: 1,
             ..Series::default()
         }
-    }
-
-    /// Takes the first flows' delay distributions from the run's window statistics.
-    pub fn set_delays(&mut self, w: &WindowStats) {
-        self.delays = w.flows.iter().take(DELAY_FLOWS).map(|f| f.delay.clone()).collect();
     }
 
     pub fn flows(&self) -> usize {
@@ -86,27 +118,62 @@ impl Series {
         self.t.is_empty()
     }
 
-    /// Folds in one poll's worth of records.
-    pub fn push(&mut self, u: &Update) {
+    /// The EWMA-like series drawn over the queue (RED's average), if any.
+    pub fn avg(&self) -> Option<&[f64]> {
+        self.avg_index.map(|i| self.named[i].as_slice())
+    }
+
+    /// Values of named series `i` whose group is `group`.
+    pub fn group(&self, group: &str) -> Vec<(&SeriesInfo, &[f64])> {
+        self.info
+            .iter()
+            .zip(&self.named)
+            .filter(|(i, _)| i.group == group)
+            .map(|(i, v)| (i, v.as_slice()))
+            .collect()
+    }
+
+    /// Groups of named series other than the queue's, in order of first appearance.
+    pub fn extra_groups(&self) -> Vec<String> {
+        let mut g: Vec<String> = Vec::new();
+        for i in &self.info {
+            if i.group != "queue" && !g.contains(&i.group) {
+                g.push(i.group.clone());
+            }
+        }
+        g
+    }
+
+    pub fn set_delays(&mut self, delays: Vec<LogHistogram>) {
+        self.delays = delays;
+    }
+
+    /// Folds in one progress message of this lane.
+    pub fn push(&mut self, u: &Update, cc: &[(String, f64)]) {
         self.events = u.events;
         self.now_s = u.now_s;
-        let window = (1.0 / self.interval_s).round().max(1.0) as usize;
+        if !cc.is_empty() {
+            self.cc.push((u.now_s, cc.to_vec()));
+            if self.cc.len() > 20_000 {
+                halve(&mut self.cc);
+            }
+        }
         for s in &u.samples {
+            self.seen += 1;
+            if (self.seen - 1) % self.stride != 0 {
+                continue;
+            }
             self.t.push(s.t_s);
             self.queue.push(s.queue_packets as f64);
-            for (i, v) in s.series.iter().enumerate() {
-                if let Some(col) = self.named.get_mut(i) {
-                    col.push(*v);
-                }
-                let info = &self.info[i];
-                if info.group == "queue" && !info.thresholds.is_empty() {
-                    self.avg.push(*v);
-                }
+            for (col, v) in self.named.iter_mut().zip(&s.series) {
+                col.push(*v);
             }
             self.goodput_mbps.push(s.goodput_bps / 1e6);
+            self.arrival_mbps.push(s.arrival_bps / 1e6);
             for (f, v) in s.flow_goodput_bps.iter().enumerate() {
                 self.flow_mbps[f].push(v / 1e6);
                 self.flow_cwnd[f].push(s.flow_cwnd_bytes[f] as f64 / self.mss);
+                self.flow_rtt_ms[f].push(s.flow_srtt_ms[f]);
                 let backlog = if self.in_cells {
                     s.flow_backlog_cells[f] as f64
                 } else {
@@ -114,20 +181,8 @@ impl Series {
                 };
                 self.flow_backlog[f].push(backlog);
             }
-            self.flow_queue.clone_from(&s.flow_queue);
-            let cells: Vec<f64> = self
-                .info
-                .iter()
-                .zip(&s.series)
-                .filter(|(i, _)| i.group == "queue" && i.unit == "cells")
-                .map(|(_, v)| *v)
-                .collect();
-            if self.queue_cells.len() < cells.len() {
-                self.queue_cells.resize(cells.len(), Vec::new());
-            }
-            for (q, c) in cells.into_iter().enumerate() {
-                self.queue_cells[q].push(c);
-            }
+            self.flow_queue.push(s.flow_queue.clone());
+            let window = ((1.0 / self.interval_s).round().max(1.0) as usize / self.stride).max(1);
             let means: Vec<f64> = self
                 .flow_mbps
                 .iter()
@@ -137,8 +192,43 @@ impl Series {
                 })
                 .collect();
             self.jfi.push(jain_index(&means));
+            if self.t.len() * self.flows().max(1) > POINT_BUDGET {
+                self.thin();
+            }
         }
-        self.drops.extend(u.drops.iter().filter(|d| d.link == 0).map(|d| (d.t_s, d.flow, d.reason)));
+        for d in u.drops.iter().filter(|d| d.link == 0) {
+            self.drops_seen += 1;
+            if (self.drops_seen - 1) % self.drop_stride == 0 {
+                self.drops.push((d.t_s, d.flow, d.reason));
+                if self.drops.len() > DROP_BUDGET {
+                    halve(&mut self.drops);
+                    self.drop_stride *= 2;
+                }
+            }
+        }
+        self.log.extend(u.log.iter().cloned());
+    }
+
+    /// Keeps every other sample and doubles the stride.
+    fn thin(&mut self) {
+        halve(&mut self.t);
+        halve(&mut self.queue);
+        halve(&mut self.goodput_mbps);
+        halve(&mut self.arrival_mbps);
+        halve(&mut self.jfi);
+        halve(&mut self.flow_queue);
+        for v in self.named.iter_mut().chain(&mut self.flow_mbps).chain(&mut self.flow_cwnd) {
+            halve(v);
+        }
+        for v in self.flow_rtt_ms.iter_mut().chain(&mut self.flow_backlog) {
+            halve(v);
+        }
+        self.stride *= 2;
+    }
+
+    /// Samples dropped per sample kept (1 until the run outgrows the budget).
+    pub fn stride(&self) -> usize {
+        self.stride
     }
 
     /// Mean goodput of each flow over the samples so far, Mbit/s.
@@ -162,7 +252,7 @@ impl Series {
     /// Density of a flow's backlog at the bottleneck (cells or packets).
     pub fn backlog_density(&self, flow: usize, hi: f64) -> Option<Density> {
         let data = &self.flow_backlog[flow];
-        (data.len() >= 2).then(|| kde_binned(data, 0.0, hi.max(1.0), 120, 256, None))
+        (data.len() >= 2).then(|| kde_binned(data, 0.0, hi.max(1.0), 160, 256, None))
     }
 
     /// Density of a flow's queueing delay at the bottleneck, in ms, with P50 and P95.
@@ -173,7 +263,7 @@ impl Series {
             ms.record_n(x * 1e3, c);
         }
         Some(DelayDensity {
-            density: kde_histogram(&ms, 0.0, hi_ms.max(0.1), 120)?,
+            density: kde_histogram(&ms, 0.0, hi_ms.max(0.1), 160)?,
             p50: h.quantile(0.5)? * 1e3,
             p95: h.quantile(0.95)? * 1e3,
         })
@@ -183,6 +273,24 @@ impl Series {
     /// start-up burst does not squeeze the steady state into a corner.
     pub fn delay_range_ms(&self) -> f64 {
         self.delays.iter().filter_map(|h| h.quantile(0.99)).fold(0.0, f64::max) * 1.5e3
+    }
+
+    /// Goodput, fairness, queue and drops between `from_s` and `to_s` (the scrubber).
+    pub fn window(&self, from_s: f64, to_s: f64) -> WindowFigures {
+        let idx: Vec<usize> =
+            (0..self.t.len()).filter(|&i| self.t[i] > from_s && self.t[i] <= to_s).collect();
+        let n = idx.len().max(1) as f64;
+        let flow_mbps: Vec<f64> =
+            self.flow_mbps.iter().map(|v| idx.iter().map(|&i| v[i]).sum::<f64>() / n).collect();
+        WindowFigures {
+            from_s,
+            to_s,
+            goodput_mbps: idx.iter().map(|&i| self.goodput_mbps[i]).sum::<f64>() / n,
+            jfi: jain_index(&flow_mbps),
+            flow_mbps,
+            queue_mean: idx.iter().map(|&i| self.queue[i]).sum::<f64>() / n,
+            drops: self.drops.iter().filter(|d| d.0 > from_s && d.0 <= to_s).count() * self.drop_stride,
+        }
     }
 }
 
@@ -220,39 +328,46 @@ mod tests {
     use sim_core::scenario::preset;
     use sim_core::sim::Simulation;
 
-    fn series_of(duration: f64) -> Series {
+    fn series_of(duration: f64) -> (Series, Simulation) {
         let mut sc = preset("red-study", Some("red")).unwrap();
         sc.duration_s = duration;
         let mut sim = Simulation::new(&sc).unwrap();
         let mut s = Series::new(10, 0.1, 512, false, &sim.recorder().series_info);
         while !sim.is_finished() {
             sim.run_events(5_000);
-            s.push(&sim.poll());
+            s.push(&sim.poll(), &[]);
         }
-        s.set_delays(&sim.recorder().window);
-        s
+        s.set_delays(sim.recorder().window.flows.iter().map(|f| f.delay.clone()).collect());
+        (s, sim)
     }
 
     #[test]
     fn polls_accumulate_one_point_per_sample_for_every_series() {
-        let s = series_of(3.0);
+        let (s, _) = series_of(3.0);
         assert_eq!(s.len(), 30);
-        assert_eq!(s.avg.len(), 30);
+        assert_eq!(s.avg().unwrap().len(), 30);
+        assert_eq!(s.thresholds, vec![5.0, 10.0, 20.0]);
         assert!(s.flow_mbps.iter().all(|v| v.len() == 30));
         assert_eq!(s.jfi.len(), 30);
-        assert!(s.jfi.iter().all(|&j| (0.1..=1.0).contains(&j)));
         assert!(!s.drops.is_empty());
     }
 
     #[test]
+    fn jains_index_over_the_last_second_is_recomputed_from_the_goodput() {
+        let (s, _) = series_of(3.0);
+        let last: Vec<f64> = s.flow_mbps.iter().map(|v| v[20..30].iter().sum::<f64>() / 10.0).collect();
+        assert!((s.jfi[29] - jain_index(&last)).abs() < 1e-12);
+    }
+
+    #[test]
     fn chunked_polling_gives_the_same_series_as_one_poll() {
-        let a = series_of(2.0);
+        let (a, _) = series_of(2.0);
         let mut sc = preset("red-study", Some("red")).unwrap();
         sc.duration_s = 2.0;
         let mut sim = Simulation::new(&sc).unwrap();
         sim.finish();
         let mut b = Series::new(10, 0.1, 512, false, &sim.recorder().series_info);
-        b.push(&sim.poll());
+        b.push(&sim.poll(), &[]);
         assert_eq!(a.queue, b.queue);
         assert_eq!(a.drops, b.drops);
         assert_eq!(a.jfi, b.jfi);
@@ -260,10 +375,36 @@ mod tests {
 
     #[test]
     fn delay_density_marks_p50_below_p95() {
-        let s = series_of(3.0);
+        let (s, _) = series_of(3.0);
         let d = s.delay_density(0, s.delay_range_ms()).unwrap();
         assert!(d.p50 <= d.p95);
         assert!(d.density.ys.iter().all(|y| y.is_finite() && *y >= 0.0));
+    }
+
+    #[test]
+    fn a_long_run_is_thinned_to_the_budget_and_keeps_its_span() {
+        let mut sc = preset("red-study", Some("red")).unwrap();
+        sc.duration_s = 60.0;
+        sc.sample_interval_s = 0.001;
+        let mut sim = Simulation::new(&sc).unwrap();
+        let mut s = Series::new(10, 0.001, 512, false, &sim.recorder().series_info);
+        while !sim.is_finished() {
+            sim.run_events(50_000);
+            s.push(&sim.poll(), &[]);
+        }
+        assert!(s.len() * 10 <= POINT_BUDGET, "{} samples kept", s.len());
+        assert!(s.stride() >= 2);
+        assert!(*s.t.last().unwrap() > 59.9 && s.t[0] < 0.01);
+        assert!(s.flow_mbps.iter().all(|v| v.len() == s.len()));
+    }
+
+    #[test]
+    fn the_scrubber_window_sees_only_its_stretch() {
+        let (s, _) = series_of(3.0);
+        let w = s.window(1.0, 2.0);
+        assert_eq!(w.flow_mbps.len(), 10);
+        assert!(w.drops <= s.drops.len());
+        assert!(w.jfi > 0.0 && w.jfi <= 1.0);
     }
 
     #[test]

@@ -1,31 +1,46 @@
-//! Drawing the prepared chart data onto canvases with plotters. Free functions, one per
-//! kind of chart; sizes and fonts are chosen to stay readable on a projector.
+//! Drawing the prepared chart data onto canvases with plotters: free functions, one per
+//! kind of chart. Sharp on HiDPI screens and projectors (the canvas is sized to its CSS box
+//! × devicePixelRatio, and every size scales with it); legends sit outside the plot (to
+//! the right when there is room, below on a phone); ticks print without trailing ".0".
 
-use crate::chart_data::{Bars, DensityChart, Scatter, TimeChart};
+mod layout;
+
+use crate::chart_data::{Bars, ChartData, DensityChart, Heatmap, Line, Scatter, TimeChart};
+use layout::{fmt_tick, Layout};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 
 const FONT: &str = "sans-serif";
 
-/// Distinguishable colours: 0-3 for roles (main, average, bands), then one per flow.
-const PALETTE: [RGBColor; 16] = [
+/// Distinct colours: 0-3 for roles (aggregate, average, bands), then flows. Okabe-Ito's
+/// colour-blind-safe set first, then Tableau's, so flow 8 is not the aggregate's blue.
+const PALETTE: [RGBColor; 24] = [
     RGBColor(31, 78, 161),
     RGBColor(214, 96, 20),
     RGBColor(46, 160, 67),
     RGBColor(200, 40, 40),
-    RGBColor(88, 86, 214),
-    RGBColor(0, 150, 160),
-    RGBColor(190, 120, 0),
-    RGBColor(150, 60, 150),
-    RGBColor(100, 100, 100),
-    RGBColor(30, 120, 200),
-    RGBColor(170, 170, 20),
-    RGBColor(220, 80, 140),
-    RGBColor(60, 60, 160),
-    RGBColor(20, 110, 60),
-    RGBColor(140, 80, 40),
+    RGBColor(0, 114, 178),
+    RGBColor(230, 159, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(86, 180, 233),
+    RGBColor(213, 94, 0),
+    RGBColor(120, 94, 240),
     RGBColor(0, 0, 0),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+    RGBColor(174, 199, 232),
+    RGBColor(255, 152, 150),
+    RGBColor(152, 223, 138),
+    RGBColor(197, 176, 213),
+    RGBColor(196, 156, 148),
+    RGBColor(219, 219, 141),
 ];
 
 pub fn color(i: usize) -> RGBColor {
@@ -38,191 +53,446 @@ pub fn css_color(i: usize) -> String {
     format!("rgb({},{},{})", c.0, c.1, c.2)
 }
 
-/// Draws the series legend in the upper right and presents the canvas (every chart ends so).
-macro_rules! legend_and_present {
-    ($chart:ident, $root:ident) => {{
-        $chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .label_font((FONT, 13))
-            .draw()
-            .map_err(err)?;
-        $root.present().map_err(err)
-    }};
-}
-
-/// Axes for charts whose rows are named categories (flows, variants) rather than numbers.
-macro_rules! category_mesh {
-    ($chart:ident, $x_desc:expr, $names:ident) => {
-        $chart
-            .configure_mesh()
-            .x_desc($x_desc)
-            .y_labels($names.len().min(24))
-            .y_label_formatter(&|y: &f64| {
-                $names.get(y.round().max(0.0) as usize).cloned().unwrap_or_default()
-            })
-            .label_style((FONT, 14))
-            .light_line_style(WHITE.mix(0.0))
-            .draw()
-            .map_err(err)?
-    };
-}
-
 fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
-fn area(canvas: &HtmlCanvasElement) -> Result<DrawingArea<CanvasBackend, plotters::coord::Shift>, String> {
+type Area = DrawingArea<CanvasBackend, Shift>;
+
+thread_local! {
+    /// The CSS size of the next drawing when the canvas has no box of its own (a PNG export
+    /// drawn off-screen).
+    static SIZE: std::cell::Cell<Option<(f64, f64)>> = const { std::cell::Cell::new(None) };
+}
+
+/// Sizes the canvas to its box × `scale` (devicePixelRatio, or 2 for a PNG export) and
+/// returns the whole area and the layout.
+fn prepare(canvas: &HtmlCanvasElement, scale: f64) -> Result<(Area, Layout), String> {
+    let (css_w, css_h) =
+        SIZE.with(|s| s.get()).unwrap_or((canvas.client_width() as f64, canvas.client_height() as f64));
+    let css_w = css_w.max(280.0);
+    let css_h = css_h.max(200.0);
+    let (w, h) = ((css_w * scale).round() as u32, (css_h * scale).round() as u32);
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("canvas has no 2D context")?;
     let root = backend.into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
-    Ok(root)
+    Ok((root, Layout::new(css_w, css_h, scale)))
 }
 
-/// Lines over time, optional shaded bands, optional 0..1 secondary axis.
-pub fn draw_time(canvas: &HtmlCanvasElement, c: &TimeChart) -> Result<(), String> {
-    let root = area(canvas)?;
+/// Draws any chart; `scale` is the device-pixel ratio.
+pub fn draw(canvas: &HtmlCanvasElement, c: &ChartData, scale: f64) -> Result<(), String> {
+    match c {
+        ChartData::Time(c) => draw_time(canvas, c, scale),
+        ChartData::Scatter(c) => draw_scatter(canvas, c, scale),
+        ChartData::Density(c) => draw_density(canvas, c, scale),
+        ChartData::Bars(c) => draw_bars(canvas, c, scale),
+        ChartData::Heat(c) => draw_heat(canvas, c, scale),
+    }
+}
+
+/// The title (and a note under it) across the top; returns the area below.
+/// Draws a chart at `width` × `height` CSS pixels and `scale`, whatever the canvas's box
+/// (an off-screen canvas for a PNG at twice the resolution).
+pub fn draw_at(
+    canvas: &HtmlCanvasElement,
+    c: &ChartData,
+    width: f64,
+    height: f64,
+    scale: f64,
+) -> Result<(), String> {
+    SIZE.with(|s| s.set(Some((width, height))));
+    let r = draw(canvas, c, scale);
+    SIZE.with(|s| s.set(None));
+    r
+}
+
+fn titled(root: &Area, l: &Layout, title: &str, note: Option<&str>) -> Result<Area, String> {
+    let title_h = l.px(28.0);
+    root.draw(&Text::new(
+        title.to_string(),
+        (l.px(10.0) as i32, l.px(6.0) as i32),
+        (FONT, l.px(18.0)).into_font().style(FontStyle::Bold),
+    ))
+    .map_err(err)?;
+    let mut top = title_h;
+    if let Some(n) = note {
+        for line in layout::wrap(n, (l.width / 6.8) as usize, 2) {
+            root.draw(&Text::new(
+                line,
+                (l.px(10.0) as i32, top as i32),
+                (FONT, l.px(12.0)).into_font().color(&RGBColor(90, 100, 115)),
+            ))
+            .map_err(err)?;
+            top += l.px(16.0);
+        }
+    }
+    Ok(root.split_vertically(top as u32).1)
+}
+
+/// A legend entry: a swatch (line, box or dot) and its label.
+pub enum Swatch {
+    Line(usize, bool),
+    Box(usize),
+    Dot(usize),
+}
+
+/// Splits off the legend area (right, or below on narrow canvases) and draws the entries.
+fn legend(area: &Area, l: &Layout, entries: &[(String, Swatch)]) -> Result<Area, String> {
+    if entries.is_empty() {
+        return Ok(area.clone());
+    }
+    let (plot, leg) = if l.legend_right() {
+        let (a, b) = area.split_horizontally((area.dim_in_pixel().0 as f64 - l.px(170.0)) as u32);
+        (a, b)
+    } else {
+        let rows = entries.len().div_ceil(l.legend_columns()) as f64;
+        let h = area.dim_in_pixel().1 as f64;
+        let (a, b) = area.split_vertically((h - l.px(8.0 + 18.0 * rows)) as u32);
+        (a, b)
+    };
+    let cols = if l.legend_right() { 1 } else { l.legend_columns() };
+    let col_w = leg.dim_in_pixel().0 as f64 / cols as f64;
+    let font = (FONT, l.px(13.0)).into_font();
+    for (i, (label, sw)) in entries.iter().enumerate() {
+        let (c, r) = (i % cols, i / cols);
+        let x = (c as f64 * col_w + l.px(6.0)) as i32;
+        let y = (r as f64 * l.px(18.0) + l.px(12.0)) as i32;
+        let w = l.px(18.0) as i32;
+        match *sw {
+            Swatch::Line(k, dashed) => {
+                let style = color(k).stroke_width(l.px(if dashed { 1.5 } else { 2.5 }) as u32);
+                leg.draw(&PathElement::new(vec![(x, y), (x + w, y)], style)).map_err(err)?;
+            }
+            Swatch::Box(k) => {
+                leg.draw(&Rectangle::new([(x, y - w / 3), (x + w, y + w / 3)], color(k).mix(0.35).filled()))
+                    .map_err(err)?;
+            }
+            Swatch::Dot(k) => {
+                leg.draw(&Circle::new((x + w / 2, y), (l.px(4.0)) as i32, color(k).filled())).map_err(err)?;
+            }
+        }
+        let max_chars = ((col_w - l.px(34.0)) / l.px(7.0)).max(6.0) as usize;
+        let text: String = if label.chars().count() > max_chars {
+            format!("{}…", label.chars().take(max_chars - 1).collect::<String>())
+        } else {
+            label.clone()
+        };
+        leg.draw(&Text::new(text, (x + w + l.px(6.0) as i32, y - l.px(7.0) as i32), font.clone()))
+            .map_err(err)?;
+    }
+    Ok(plot)
+}
+
+fn line_entries(lines: &[Line]) -> Vec<(String, Swatch)> {
+    lines.iter().map(|l| (l.label.clone(), Swatch::Line(l.color, l.dashed))).collect()
+}
+
+/// Lines over time, shaded bands, markers, reference levels and the scrub cursor.
+pub fn draw_time(canvas: &HtmlCanvasElement, c: &TimeChart, scale: f64) -> Result<(), String> {
+    let (root, l) = prepare(canvas, scale)?;
+    let body = titled(&root, &l, &c.title, c.note.as_deref())?;
+    let mut entries: Vec<(String, Swatch)> =
+        c.bands.iter().map(|b| (b.label.clone(), Swatch::Box(b.color))).collect();
+    entries.extend(line_entries(&c.lines));
+    let plot = legend(&body, &l, &entries)?;
     let x_max = c.x_max.max(1e-3);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(&c.title, (FONT, 20))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .right_y_label_area_size(if c.secondary_label.is_some() { 52 } else { 8 })
-        .build_cartesian_2d(0.0..x_max, 0.0..c.y_max)
-        .map_err(err)?
-        .set_secondary_coord(0.0..x_max, 0.0..1.05);
+    let y_max = if c.y_max > c.y_min { c.y_max } else { c.y_min + 1.0 };
+    let mut chart = ChartBuilder::on(&plot)
+        .margin_right(l.px(16.0) as u32)
+        .margin_top(l.px(6.0) as u32)
+        .x_label_area_size(l.px(42.0) as u32)
+        .y_label_area_size(l.y_label_area(c.y_min, y_max))
+        .build_cartesian_2d(0.0..x_max, c.y_min..y_max)
+        .map_err(err)?;
     chart
         .configure_mesh()
         .x_desc("time (s)")
         .y_desc(&c.y_label)
-        .label_style((FONT, 15))
-        .light_line_style(WHITE.mix(0.0))
+        .x_labels(l.x_ticks())
+        .y_labels(6)
+        .x_label_formatter(&|v| fmt_tick(*v))
+        .y_label_formatter(&|v| fmt_tick(*v))
+        .label_style((FONT, l.px(13.0)))
+        .axis_desc_style((FONT, l.px(14.0)))
+        .light_line_style(RGBColor(238, 240, 244))
+        .bold_line_style(RGBColor(225, 228, 234))
         .draw()
         .map_err(err)?;
-    if let Some(label) = &c.secondary_label {
-        chart.configure_secondary_axes().y_desc(label).label_style((FONT, 15)).draw().map_err(err)?;
-    }
     for b in &c.bands {
         let col = color(b.color);
         chart
             .draw_series(std::iter::once(Rectangle::new(
-                [(0.0, b.lo), (x_max, b.hi.min(c.y_max))],
+                [(0.0, b.lo.max(c.y_min)), (x_max, b.hi.min(y_max))],
                 col.mix(0.12).filled(),
             )))
-            .map_err(err)?
-            .label(&b.label)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 18, y + 5)], col.mix(0.3).filled()));
+            .map_err(err)?;
     }
-    for l in &c.lines {
-        let col = color(l.color);
-        let style = col.stroke_width(if l.color < 4 { 2 } else { 1 });
-        let series = LineSeries::new(l.points.iter().copied(), style);
-        let drawn = if l.secondary { chart.draw_secondary_series(series) } else { chart.draw_series(series) };
-        drawn
-            .map_err(err)?
-            .label(&l.label)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], col.stroke_width(2)));
+    for lv in &c.levels {
+        let st = RGBColor(60, 60, 60).stroke_width(l.px(1.5) as u32);
+        chart.draw_series(dashed_h(lv.y, x_max, st)).map_err(err)?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                lv.label.clone(),
+                (x_max * 0.01, lv.y),
+                (FONT, l.px(12.0)),
+            )))
+            .map_err(err)?;
     }
-    legend_and_present!(chart, root)
+    for ln in &c.lines {
+        let w = l.px(if ln.bold { 2.5 } else { 1.5 }) as u32;
+        let style = color(ln.color).stroke_width(w);
+        if ln.dashed {
+            chart
+                .draw_series(steps(&ln.points).into_iter().map(|seg| PathElement::new(seg, style)))
+                .map_err(err)?;
+        } else {
+            chart.draw_series(LineSeries::new(ln.points.iter().copied(), style)).map_err(err)?;
+        }
+    }
+    draw_markers(&mut chart, &l, &c.markers, c.cursor, (c.y_min, y_max))?;
+    root.present().map_err(err)
+}
+
+/// A value held until the next sample, as horizontal steps.
+fn steps(p: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
+    p.windows(2).map(|w| vec![(w[0].0, w[0].1), (w[1].0, w[0].1), (w[1].0, w[1].1)]).collect()
+}
+
+fn dashed_h(y: f64, x_max: f64, st: ShapeStyle) -> impl Iterator<Item = PathElement<(f64, f64)>> {
+    let n = 40;
+    (0..n).step_by(2).map(move |i| {
+        let a = x_max * i as f64 / n as f64;
+        PathElement::new(vec![(a, y), (a + x_max / n as f64, y)], st)
+    })
+}
+
+type Cart<'a> = ChartContext<
+    'a,
+    CanvasBackend,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// Vertical markers with their labels, and the scrub cursor.
+fn draw_markers(
+    chart: &mut Cart<'_>,
+    l: &Layout,
+    markers: &[crate::chart_data::Marker],
+    cursor: Option<f64>,
+    y: (f64, f64),
+) -> Result<(), String> {
+    let grey = RGBColor(80, 80, 80);
+    for m in markers {
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(m.t, y.0), (m.t, y.1)],
+                grey.stroke_width(l.px(1.5) as u32),
+            )))
+            .map_err(err)?;
+        chart
+            .draw_series(std::iter::once(Text::new(
+                format!(" {}", m.label),
+                (m.t, y.1 - (y.1 - y.0) * 0.02),
+                (FONT, l.px(12.0)),
+            )))
+            .map_err(err)?;
+    }
+    if let Some(t) = cursor {
+        let red = RGBColor(180, 35, 24);
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(t, y.0), (t, y.1)],
+                red.stroke_width(l.px(2.0) as u32),
+            )))
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
+fn category_names(rows: &[String]) -> impl Fn(&f64) -> String + '_ {
+    move |y: &f64| rows.get(y.round().max(0.0) as usize).cloned().unwrap_or_default()
 }
 
 /// One marker per event, rows by category, colour by kind.
-pub fn draw_scatter(canvas: &HtmlCanvasElement, c: &Scatter) -> Result<(), String> {
-    let root = area(canvas)?;
+pub fn draw_scatter(canvas: &HtmlCanvasElement, c: &Scatter, scale: f64) -> Result<(), String> {
+    let (root, l) = prepare(canvas, scale)?;
+    let body = titled(&root, &l, &c.title, c.note.as_deref())?;
+    let entries: Vec<(String, Swatch)> = c.legend.iter().map(|(s, k)| (s.clone(), Swatch::Dot(*k))).collect();
+    let plot = legend(&body, &l, &entries)?;
     let rows = c.rows.len().max(1) as f64;
-    let names = c.rows.clone();
-    let mut chart = ChartBuilder::on(&root)
-        .caption(&c.title, (FONT, 20))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(80)
+    let fmt = category_names(&c.rows);
+    let mut chart = ChartBuilder::on(&plot)
+        .margin_right(l.px(16.0) as u32)
+        .x_label_area_size(l.px(42.0) as u32)
+        .y_label_area_size(l.px(70.0) as u32)
         .build_cartesian_2d(0.0..c.x_max.max(1e-3), -0.5..rows - 0.5)
         .map_err(err)?;
-    category_mesh!(chart, "time (s)", names);
     chart
-        .draw_series(c.points.iter().map(|&(t, row, k)| Circle::new((t, row as f64), 2, color(k).filled())))
+        .configure_mesh()
+        .x_desc("time (s)")
+        .x_labels(l.x_ticks())
+        .x_label_formatter(&|v| fmt_tick(*v))
+        .y_labels(c.rows.len().min(20))
+        .y_label_formatter(&fmt)
+        .label_style((FONT, l.px(13.0)))
+        .axis_desc_style((FONT, l.px(14.0)))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
         .map_err(err)?;
-    for (label, k) in &c.legend {
-        let col = color(*k);
-        chart
-            .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
-            .map_err(err)?
-            .label(label)
-            .legend(move |(x, y)| Circle::new((x + 8, y), 4, col.filled()));
-    }
-    legend_and_present!(chart, root)
+    let r = l.px(if c.points.len() > 1000 { 1.5 } else { 2.5 }) as i32;
+    chart
+        .draw_series(
+            c.points
+                .iter()
+                .map(|&(t, row, k)| Circle::new((t, row as f64), r.max(1), color(k).mix(0.7).filled())),
+        )
+        .map_err(err)?;
+    draw_markers(&mut chart, &l, &c.markers, c.cursor, (-0.5, rows - 0.5))?;
+    root.present().map_err(err)
 }
 
-/// Density curves with vertical marks (P50 thick, P95 thin).
-pub fn draw_density(canvas: &HtmlCanvasElement, c: &DensityChart) -> Result<(), String> {
-    let root = area(canvas)?;
-    let y_max =
-        c.curves.iter().flat_map(|l| l.points.iter().map(|p| p.1)).fold(0.0, f64::max).max(1e-9) * 1.1;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(&c.title, (FONT, 20))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0.0..c.x_max.max(1e-3), 0.0..y_max)
+/// Density curves (each scaled to its peak) with labelled P50/P95 marks.
+pub fn draw_density(canvas: &HtmlCanvasElement, c: &DensityChart, scale: f64) -> Result<(), String> {
+    let (root, l) = prepare(canvas, scale)?;
+    let body = titled(
+        &root,
+        &l,
+        &c.title,
+        Some("each curve scaled to its own peak; ticks mark P50 (long) and P95 (short)"),
+    )?;
+    let plot = legend(&body, &l, &line_entries(&c.curves))?;
+    let mut chart = ChartBuilder::on(&plot)
+        .margin_right(l.px(16.0) as u32)
+        .margin_top(l.px(6.0) as u32)
+        .x_label_area_size(l.px(42.0) as u32)
+        .y_label_area_size(l.px(58.0) as u32)
+        .build_cartesian_2d(0.0..c.x_max.max(1e-3), 0.0..1.25)
         .map_err(err)?;
     chart
         .configure_mesh()
         .x_desc(&c.x_label)
-        .y_desc("density")
-        .label_style((FONT, 15))
-        .light_line_style(WHITE.mix(0.0))
+        .y_desc("relative density")
+        .x_labels(l.x_ticks())
+        .x_label_formatter(&|v| fmt_tick(*v))
+        .y_labels(5)
+        .y_label_formatter(&|v| if *v > 1.01 { String::new() } else { fmt_tick(*v) })
+        .label_style((FONT, l.px(13.0)))
+        .axis_desc_style((FONT, l.px(14.0)))
+        .light_line_style(RGBColor(238, 240, 244))
         .draw()
         .map_err(err)?;
-    for l in &c.curves {
-        let col = color(l.color);
+    for ln in &c.curves {
         chart
-            .draw_series(LineSeries::new(l.points.iter().copied(), col.stroke_width(2)))
-            .map_err(err)?
-            .label(&l.label)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], col.stroke_width(2)));
-    }
-    for (i, (x, _, k)) in c.marks.iter().enumerate() {
-        let width = if i % 2 == 0 { 2 } else { 1 };
-        let tick = y_max * if i % 2 == 0 { 0.12 } else { 0.07 };
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(*x, y_max), (*x, y_max - tick)],
-                color(*k).stroke_width(width),
-            )))
+            .draw_series(LineSeries::new(
+                ln.points.iter().copied(),
+                color(ln.color).stroke_width(l.px(2.0) as u32),
+            ))
             .map_err(err)?;
     }
-    legend_and_present!(chart, root)
+    for (i, (x, label, k)) in c.marks.iter().enumerate() {
+        let p50 = i % 2 == 0;
+        let top = 1.25;
+        let len = if p50 { 0.16 } else { 0.09 };
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(*x, top), (*x, top - len)],
+                color(*k).stroke_width(l.px(if p50 { 2.5 } else { 1.5 }) as u32),
+            )))
+            .map_err(err)?;
+        // Label the marks of the first two flows only: more would overprint.
+        if i < 4 {
+            let kind = if p50 { "P50" } else { "P95" };
+            let _ = label;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    kind.to_string(),
+                    (*x, top - len - 0.01),
+                    (FONT, l.px(11.0)),
+                )))
+                .map_err(err)?;
+        }
+    }
+    root.present().map_err(err)
 }
 
 /// Horizontal bars (one per flow) with a line at the fair share.
-pub fn draw_bars(canvas: &HtmlCanvasElement, c: &Bars) -> Result<(), String> {
-    let root = area(canvas)?;
+pub fn draw_bars(canvas: &HtmlCanvasElement, c: &Bars, scale: f64) -> Result<(), String> {
+    let (root, l) = prepare(canvas, scale)?;
+    let body = titled(&root, &l, &c.title, None)?;
+    let entries: Vec<(String, Swatch)> =
+        c.fair.iter().map(|_| ("fair share".to_string(), Swatch::Line(11, false))).collect();
+    let plot = legend(&body, &l, &entries)?;
     let rows = c.bars.len().max(1) as f64;
-    let x_max = c.bars.iter().map(|b| b.1).fold(c.fair, f64::max).max(1e-3) * 1.15;
+    let x_max = c.bars.iter().map(|b| b.1).fold(c.fair.unwrap_or(0.0), f64::max).max(1e-3) * 1.15;
     let names: Vec<String> = c.bars.iter().map(|b| b.0.clone()).collect();
-    let mut chart = ChartBuilder::on(&root)
-        .caption(&c.title, (FONT, 20))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(110)
+    let fmt = category_names(&names);
+    let mut chart = ChartBuilder::on(&plot)
+        .margin_right(l.px(16.0) as u32)
+        .x_label_area_size(l.px(42.0) as u32)
+        .y_label_area_size(l.px(100.0) as u32)
         .build_cartesian_2d(0.0..x_max, -0.5..rows - 0.5)
         .map_err(err)?;
-    category_mesh!(chart, "share of aggregate goodput", names);
+    chart
+        .configure_mesh()
+        .x_desc(&c.x_label)
+        .x_label_formatter(&|v| format!("{:.0} %", 100.0 * v))
+        .y_labels(names.len().min(24))
+        .y_label_formatter(&fmt)
+        .label_style((FONT, l.px(13.0)))
+        .axis_desc_style((FONT, l.px(14.0)))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(err)?;
     chart
         .draw_series(c.bars.iter().enumerate().map(|(i, (_, v, k))| {
             Rectangle::new([(0.0, i as f64 - 0.35), (*v, i as f64 + 0.35)], color(*k).mix(0.8).filled())
         }))
         .map_err(err)?;
+    if let Some(fair) = c.fair {
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(fair, -0.5), (fair, rows - 0.5)],
+                BLACK.stroke_width(l.px(2.0) as u32),
+            )))
+            .map_err(err)?;
+    }
+    root.present().map_err(err)
+}
+
+/// Rows × time, each cell coloured (which queue a flow is in).
+pub fn draw_heat(canvas: &HtmlCanvasElement, c: &Heatmap, scale: f64) -> Result<(), String> {
+    let (root, l) = prepare(canvas, scale)?;
+    let body = titled(&root, &l, &c.title, None)?;
+    let entries: Vec<(String, Swatch)> = c.legend.iter().map(|(s, k)| (s.clone(), Swatch::Box(*k))).collect();
+    let plot = legend(&body, &l, &entries)?;
+    let rows = c.rows.len().max(1) as f64;
+    let fmt = category_names(&c.rows);
+    let mut chart = ChartBuilder::on(&plot)
+        .margin_right(l.px(16.0) as u32)
+        .x_label_area_size(l.px(42.0) as u32)
+        .y_label_area_size(l.px(70.0) as u32)
+        .build_cartesian_2d(0.0..c.x_max.max(1e-3), -0.5..rows - 0.5)
+        .map_err(err)?;
     chart
-        .draw_series(std::iter::once(PathElement::new(
-            vec![(c.fair, -0.5), (c.fair, rows - 0.5)],
-            BLACK.stroke_width(2),
-        )))
-        .map_err(err)?
-        .label("fair share")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BLACK.stroke_width(2)));
-    legend_and_present!(chart, root)
+        .configure_mesh()
+        .x_desc("time (s)")
+        .x_labels(l.x_ticks())
+        .x_label_formatter(&|v| fmt_tick(*v))
+        .y_labels(c.rows.len().min(20))
+        .y_label_formatter(&fmt)
+        .label_style((FONT, l.px(13.0)))
+        .axis_desc_style((FONT, l.px(14.0)))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(c.cells.iter().map(|&(t0, t1, row, k)| {
+            Rectangle::new([(t0, row as f64 - 0.4), (t1, row as f64 + 0.4)], color(k).mix(0.75).filled())
+        }))
+        .map_err(err)?;
+    draw_markers(&mut chart, &l, &c.markers, c.cursor, (-0.5, rows - 0.5))?;
+    root.present().map_err(err)
 }

@@ -1,34 +1,22 @@
-//! Live charts and the summary tables.
+//! The summary of each lane (the RED study's Table 5 set, the Warbler paper's Table 2 set)
+//! next to the published figures when the scenario is the paper's own, the scrubbed window
+//! when the time cursor is set, and the per-flow table (the first flows of a large run).
 
-use super::{App, ChartId, Msg};
+use crate::share::Origin;
+use crate::state::{RunView, Shared};
 use sim_core::metrics::Summary;
 use sim_core::scenario::published;
-use yew::html::Scope;
 use yew::prelude::*;
 
-fn canvas(app: &App, link: &Scope<App>, id: ChartId) -> Html {
-    html! {
-        <figure class="chart">
-            <canvas ref={app.canvas(id)} width="720" height="340" data-chart={id.file_name()}></canvas>
-            <button class="png" onclick={link.callback(move |_| Msg::DownloadPng(id))}>{ "PNG" }</button>
-        </figure>
-    }
-}
+/// Rows of the per-flow table shown; beyond them, one line for the rest.
+const FLOW_ROWS: usize = 40;
 
-pub fn charts(app: &App, link: &Scope<App>) -> Html {
-    let lanes = app.runner.as_ref().map_or(0, |r| r.lanes.len());
-    let samples =
-        app.runner.as_ref().map_or(0, |r| r.lanes.iter().map(|l| l.series.len()).min().unwrap_or(0));
-    let drops: usize = app.runner.as_ref().map_or(0, |r| r.lanes.iter().map(|l| l.series.drops.len()).sum());
-    let ids: &[ChartId] = if lanes > 1 { &ChartId::COMPARE } else { &ChartId::SINGLE };
-    html! {
-        <section class="charts" data-samples={samples.to_string()} data-drops={drops.to_string()}>
-            if app.runner.is_none() {
-                <p class="hint">{ "Press Run (or Step) to start; charts fill in as the simulation goes." }</p>
-            }
-            <div class="grid">{ for ids.iter().map(|&id| canvas(app, link, id)) }</div>
-        </section>
-    }
+#[derive(Properties, PartialEq)]
+pub struct SummaryProps {
+    pub run: Shared<RunView>,
+    pub origin: Option<Origin>,
+    pub modified: bool,
+    pub cursor: Option<f64>,
 }
 
 fn pct(v: impl Into<Option<f64>>) -> String {
@@ -91,9 +79,9 @@ fn metric_rows(s: &Summary) -> Vec<(&'static str, String)> {
     rows
 }
 
-/// Published figures next to a lane, when the lane reproduces the RED study.
-fn published_rows(app: &App, label: &str) -> Option<Vec<String>> {
-    if !app.loaded.starts_with("red-study") {
+/// Published figures next to a lane, when the lane reproduces the RED study unmodified.
+fn published_rows(origin: Option<&Origin>, label: &str) -> Option<Vec<String>> {
+    if origin.is_none_or(|(p, _)| p != "red-study") {
         return None;
     }
     let p = published::red_study(label)?;
@@ -125,55 +113,95 @@ fn published_rows(app: &App, label: &str) -> Option<Vec<String>> {
     ])
 }
 
-pub fn summary(app: &App) -> Html {
-    if app.summaries.is_empty() {
+/// The Warbler paper's Table 2 row for an unmodified §5.2 preset.
+fn table2(origin: Option<&Origin>) -> Option<published::WarblerTable2> {
+    match origin {
+        Some((p, v)) if p == "cubic-bbr-vegas-3q" => {
+            Some(if v == "warbler" { published::WARBLER_WITH } else { published::WARBLER_WITHOUT })
+        }
+        _ => None,
+    }
+}
+
+#[function_component(SummaryPanel)]
+pub fn summary_panel(p: &SummaryProps) -> Html {
+    let run = p.run.borrow();
+    let summaries: Vec<(&str, &Summary)> =
+        run.lanes.iter().filter_map(|l| l.summary.as_ref().map(|s| (l.label.as_str(), s))).collect();
+    if summaries.is_empty() {
         return html! {};
     }
-    let columns: Vec<(String, Vec<(&'static str, String)>, Option<Vec<String>>)> = app
-        .summaries
+    let origin = p.origin.as_ref().filter(|_| !p.modified);
+    let columns: Vec<(&str, Vec<(&'static str, String)>, Option<Vec<String>>)> = summaries
         .iter()
-        .map(|(label, s)| (label.clone(), metric_rows(s), published_rows(app, label)))
+        .map(|(label, s)| {
+            let variant =
+                if summaries.len() == 1 { origin.map_or(*label, |(_, v)| v.as_str()) } else { label };
+            (*label, metric_rows(s), published_rows(origin, variant.trim_end_matches("-nic")))
+        })
         .collect();
-    let labels: Vec<&'static str> = columns.iter().map(|c| c.1.len()).max().map_or(Vec::new(), |n| {
-        columns.iter().find(|c| c.1.len() == n).unwrap().1.iter().map(|r| r.0).collect()
-    });
+    let labels: Vec<&'static str> =
+        columns.iter().max_by_key(|c| c.1.len()).map_or(Vec::new(), |c| c.1.iter().map(|r| r.0).collect());
+    let t2 = table2(origin);
     html! {
-        <section class="summary" id="summary">
-            <h3>{ if columns.len() > 1 { "Side by side (Table 10 style)" } else { "Summary (after warm-up)" } }</h3>
+        <section class="summary" id="summary" aria-label="Summary">
+            <h3>{ if columns.len() > 1 { "Side by side (Table 10 style), after the warm-up" } else { "Summary (after the warm-up)" } }</h3>
+            if let Some(t) = p.cursor { { window_table(&run, t) } }
+            <div class="table-wrap">
             <table data-testid="summary-table">
                 <tr>
                     <th>{ "metric" }</th>
-                    { for columns.iter().map(|(l, _, p)| html! {
+                    { for columns.iter().map(|(l, _, pb)| html! {
                         <>
-                            <th>{ l }</th>
-                            if p.is_some() { <th class="paper">{ "paper" }</th> }
+                            <th>{ *l }</th>
+                            if pb.is_some() { <th class="paper">{ "paper" }</th> }
                         </>
                     }) }
                 </tr>
                 { for labels.iter().enumerate().map(|(i, label)| html! {
                     <tr>
                         <td>{ *label }</td>
-                        { for columns.iter().map(|(_, rows, p)| html! {
+                        { for columns.iter().map(|(_, rows, pb)| html! {
                             <>
                                 <td class="num">{ rows.get(i).map(|r| r.1.clone()).unwrap_or_default() }</td>
-                                if let Some(p) = p { <td class="num paper">{ p.get(i).cloned().unwrap_or_default() }</td> }
+                                if let Some(pb) = pb { <td class="num paper">{ pb.get(i).cloned().unwrap_or_default() }</td> }
                             </>
                         }) }
                     </tr>
                 }) }
             </table>
-            if let [(_, s)] = app.summaries.as_slice() { { flows_table(s) } }
+            </div>
+            if let Some(t) = t2 {
+                <p class="paper" data-testid="table2-paper">{ format!(
+                    "The paper's Table 2 for this run: Jain's index {}, mean delay {:.1} ms, jitter {:.1} ms, buffer {:.0} cells.",
+                    t.jfi, t.delay_mean_s * 1e3, t.jitter_s * 1e3, t.buffer_cells) }</p>
+            }
+            if let [(_, s)] = summaries.as_slice() { { flows_table(s) } }
         </section>
+    }
+}
+
+/// The stretch from the warm-up to the cursor, per lane, from the charts' data.
+fn window_table(run: &RunView, t: f64) -> Html {
+    html! {
+        <table class="window" data-testid="window-table">
+            <tr><th>{ format!("up to t = {t:.1} s") }</th><th>{ "goodput (Mbit/s)" }</th><th>{ "Jain's index" }</th><th>{ "mean queue (pkt)" }</th><th>{ "drops" }</th></tr>
+            { for run.lanes.iter().map(|l| {
+                let w = l.series.window(l.scenario.warmup_s, t);
+                html! { <tr><td>{ &l.label }</td><td class="num">{ num(w.goodput_mbps, 3) }</td><td class="num">{ num(w.jfi, 3) }</td>
+                    <td class="num">{ num(w.queue_mean, 2) }</td><td class="num">{ w.drops }</td></tr> }
+            }) }
+        </table>
     }
 }
 
 fn flows_table(s: &Summary) -> Html {
     html! {
-        <table class="flows-table" data-testid="flows-table">
+        <div class="table-wrap"><table class="flows-table" data-testid="flows-table">
             <tr><th>{ "flow" }</th><th>{ "CCA" }</th><th>{ "goodput (Mbit/s)" }</th><th>{ "share" }</th>
                 <th>{ "backlog (cells)" }</th><th>{ "delay P50 / P95 (ms)" }</th>
                 <th>{ "retransmits" }</th><th>{ "timeouts" }</th><th>{ "fast recoveries" }</th></tr>
-            { for s.flows.iter().map(|f| html! {
+            { for s.flows.iter().take(FLOW_ROWS).map(|f| html! {
                 <tr>
                     <td>{ f.id }</td><td>{ &f.cca }</td>
                     <td class="num">{ num(f.throughput_bps / 1e6, 4) }</td>
@@ -183,6 +211,11 @@ fn flows_table(s: &Summary) -> Html {
                     <td class="num">{ f.retransmissions }</td><td class="num">{ f.timeouts }</td><td class="num">{ f.fast_recoveries }</td>
                 </tr>
             }) }
-        </table>
+            if s.flows.len() > FLOW_ROWS {
+                <tr class="more"><td colspan="9">{ format!(
+                    "… and {} more flows (Jain's index over all {}: {:.4}; Export results has every flow)",
+                    s.flows.len() - FLOW_ROWS, s.flows.len(), s.jfi) }</td></tr>
+            }
+        </table></div>
     }
 }

@@ -1,0 +1,788 @@
+//! The root component: owns the editor, the link to the simulation (a Web Worker), the run
+//! and training views and the URL; its children get shared views and callbacks made once.
+
+use super::charts_panel::{ChartsMsg, ChartsPanel};
+use super::controls::{ControlMsg, Controls};
+use super::editor_panel::{EditMsg, EditorPanel};
+use super::header::{Header, HeaderMsg};
+use super::playground::Playground;
+use super::preset_info::PresetInfo;
+use super::summary::SummaryPanel;
+use super::train_panel::{TrainMsg, TrainPanel, MAX_WEIGHTS_BYTES};
+use super::warbler_panel::{WarblerMsg, WarblerPanel};
+use crate::compare;
+use crate::dom;
+use crate::editor::Editor;
+use crate::link::SimLink;
+use crate::protocol::{FromSim, RunState, Speed, ToSim};
+use crate::share::{self, Origin};
+use crate::state::{RunView, Shared, TrainView};
+use gloo::events::EventListener;
+use gloo::file::callbacks::FileReader;
+use gloo::timers::callback::Interval;
+use serde_json::Value;
+use sim_core::cc::dqn::{model_weights, SHIPPED_MODEL};
+use sim_core::cc::CcaSpec;
+use sim_core::ml::MlpWeights;
+use sim_core::scenario::{cost, preset, preset_list, published, Scenario};
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// Charts and the summary re-render at most this often while running.
+const REDRAW_EVERY_MS: f64 = 200.0;
+/// A running worker that is silent this long has died (out of memory, a trap).
+const SILENT_MS: f64 = 6000.0;
+/// Events a browser run may take before asking (about a minute in the worker).
+const CONFIRM_EVENTS: f64 = 3e8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Charts,
+    Warbler,
+    Train,
+    Playground,
+}
+
+pub enum Msg {
+    Edit(EditMsg),
+    Header(HeaderMsg),
+    Control(ControlMsg),
+    Charts(ChartsMsg),
+    Warbler(WarblerMsg),
+    Train(TrainMsg),
+    Sim(FromSim),
+    Imported(Result<String, String>),
+    WeightsUploaded(Result<String, String>),
+    HashChanged,
+    Key(String),
+    Watchdog,
+    Tab(Tab),
+    DismissNotice,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct AppProps {
+    /// Run the simulation in the page instead of a worker (the browser tests).
+    #[prop_or_default]
+    pub local: bool,
+}
+
+pub struct App {
+    editor: Shared<Editor>,
+    origin: Option<Origin>,
+    link: SimLink,
+    run: Shared<RunView>,
+    /// Editor version and compare set of the loaded run; anything else needs a new load.
+    loaded: Option<(u64, Vec<String>)>,
+    /// What to do once the run is loaded (Run or Step).
+    after_load: Option<ToSim>,
+    speed: Speed,
+    compare_on: bool,
+    compare_discs: Rc<Vec<String>>,
+    lane: usize,
+    cursor: Option<f64>,
+    present: Option<String>,
+    tab: Tab,
+    train: Shared<TrainView>,
+    notice: Option<String>,
+    reader: Option<FileReader>,
+    last_redraw_ms: f64,
+    last_message_ms: f64,
+    exports: Vec<Option<Vec<(String, String)>>>,
+    cbs: Callbacks,
+    _listeners: Vec<EventListener>,
+    _watchdog: Interval,
+}
+
+/// Children's callbacks, made once so their props compare equal between renders.
+struct Callbacks {
+    edit: Callback<EditMsg>,
+    header: Callback<HeaderMsg>,
+    control: Callback<ControlMsg>,
+    charts: Callback<ChartsMsg>,
+    warbler: Callback<WarblerMsg>,
+    train: Callback<TrainMsg>,
+}
+
+fn speed_from(s: &str) -> Speed {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 => Speed::Times(x),
+        _ => Speed::Max,
+    }
+}
+
+fn speed_text(s: Speed) -> String {
+    match s {
+        Speed::Max => "max".into(),
+        Speed::Times(x) => format!("{x}"),
+    }
+}
+
+impl App {
+    fn scenario(&self) -> Option<Scenario> {
+        self.editor.borrow().scenario().cloned()
+    }
+
+    /// Whether the editor's scenario differs from the preset it came from.
+    fn modified(&self) -> bool {
+        match (&self.origin, self.scenario()) {
+            (Some((p, v)), Some(sc)) => preset(p, Some(v)).map_or(true, |orig| orig != sc),
+            _ => true,
+        }
+    }
+
+    fn set_editor(&mut self, sc: &Scenario, origin: Option<Origin>) {
+        self.editor = Shared::new(Editor::new(sc));
+        self.origin = origin;
+        self.reset();
+    }
+
+    fn reset(&mut self) {
+        self.loaded = None;
+        self.after_load = None;
+        self.cursor = None;
+        self.present = None;
+        self.run = Shared::new(RunView::default());
+    }
+
+    fn fragment(&self) -> Option<String> {
+        let sc = self.scenario().filter(|_| self.editor.borrow().is_runnable())?;
+        Some(share::to_fragment(&sc, self.origin.as_ref(), self.modified()))
+    }
+
+    fn sync_url(&self) {
+        if let Some(f) = self.fragment() {
+            dom::replace_hash(&f);
+        }
+    }
+
+    /// Asks before an edited scenario is replaced.
+    fn may_replace(&self) -> bool {
+        !(self.origin.is_none() || self.modified())
+            || self.editor.borrow().version <= 1
+            || dom::confirm("Replace the scenario you edited? (Back returns to it.)")
+    }
+
+    /// The lanes a run starts with: the scenario, or one per ticked disc in Compare.
+    fn lanes(&self, sc: &Scenario) -> Vec<(String, Scenario)> {
+        if self.compare_on && self.compare_discs.len() >= 2 {
+            return self.compare_discs.iter().map(|d| (d.clone(), compare::with_disc(sc, d))).collect();
+        }
+        let label = match &self.origin {
+            Some((_, v)) if !self.modified() => v.clone(),
+            _ => sc.bottleneck.queue.name().to_string(),
+        };
+        vec![(label, sc.clone())]
+    }
+
+    /// Loads the run the editor describes unless it is loaded; returns false if it cannot.
+    fn ensure_loaded(&mut self, then: ToSim) -> bool {
+        let version = self.editor.borrow().version;
+        let discs = if self.compare_on { self.compare_discs.to_vec() } else { Vec::new() };
+        if self.loaded.as_ref() == Some(&(version, discs.clone())) {
+            self.link.send(then);
+            return true;
+        }
+        let Some(sc) = self.scenario().filter(|_| self.editor.borrow().is_runnable()) else { return false };
+        let lanes = self.lanes(&sc);
+        let c = lanes.iter().map(|(_, s)| cost::estimate(s).events).sum::<f64>();
+        if c > cost::MAX_EVENTS {
+            self.notice = Some(format!(
+                "This run would take about {c:.1e} events (over {:.0} minutes); shorten it, use fewer flows or a coarser sample interval, or run it from the command line.",
+                c / 6e6 / 60.0
+            ));
+            return false;
+        }
+        if c > CONFIRM_EVENTS
+            && !dom::confirm(&format!(
+                "This run takes about {c:.1e} events: roughly {:.0} s in the browser. Run it?",
+                c / 6e6
+            ))
+        {
+            return false;
+        }
+        self.reset();
+        self.loaded = Some((version, discs));
+        self.pending_lanes(lanes.clone());
+        self.after_load = Some(then);
+        self.link.send(ToSim::Load { lanes, speed: self.speed });
+        dom::mark("aqmlab-run");
+        true
+    }
+
+    fn pending_lanes(&mut self, lanes: Vec<(String, Scenario)>) {
+        let info = vec![Vec::new(); lanes.len()];
+        self.run = Shared::new(RunView::new(lanes, &info));
+    }
+
+    fn markers(&self) -> Rc<Vec<(f64, String)>> {
+        let run = self.run.borrow();
+        Rc::new(run.lanes.first().map(|l| l.scenario.markers()).unwrap_or_default())
+    }
+
+    fn expected_jfi(&self) -> Option<(f64, AttrValue)> {
+        let (p, v) = self.origin.as_ref().filter(|_| !self.modified())?;
+        published::expected_jfi(p, v).map(|(y, l)| (y, AttrValue::from(l)))
+    }
+
+    fn cost_text(&self) -> Option<AttrValue> {
+        let sc = self.scenario()?;
+        let e = cost::estimate(&sc).events
+            * if self.compare_on { self.compare_discs.len().max(1) as f64 } else { 1.0 };
+        (e > 5e7).then(|| {
+            AttrValue::from(format!(
+                "A large run: about {e:.1e} events, roughly {:.0} s in the browser.",
+                e / 6e6
+            ))
+        })
+    }
+
+    fn load_shared(&mut self, s: share::Shared) {
+        self.set_editor(&s.scenario, s.origin);
+    }
+
+    fn on_sim(&mut self, m: FromSim) -> bool {
+        self.last_message_ms = dom::now_ms();
+        match m {
+            FromSim::Loaded(info) => {
+                let lanes: Vec<(String, Scenario)> =
+                    self.run.borrow().lanes.iter().map(|l| (l.label.clone(), l.scenario.clone())).collect();
+                self.run = Shared::new(RunView::new(lanes, &info));
+                if let Some(then) = self.after_load.take() {
+                    self.link.send(then);
+                }
+                true
+            }
+            FromSim::Progress(p) => {
+                let now = dom::now_ms();
+                let state = p.state;
+                let state_changed = state != self.run.borrow().state;
+                self.run.update_quiet(|r| r.apply(p, now));
+                if state_changed || state != RunState::Running || now - self.last_redraw_ms >= REDRAW_EVERY_MS
+                {
+                    self.run.touch();
+                    self.last_redraw_ms = now;
+                }
+                if state == RunState::Finished && state_changed {
+                    dom::mark("aqmlab-finished");
+                }
+                true
+            }
+            FromSim::Episode(r) => {
+                self.train.update(|t| t.curve.push(r));
+                true
+            }
+            FromSim::Trained { weights, digest } => {
+                self.link.send(ToSim::RegisterModel { id: "trained".into(), weights: weights.clone() });
+                self.train.update(|t| {
+                    t.running = false;
+                    t.weights = Some((weights, digest));
+                    t.ended_ms = Some(dom::now_ms());
+                });
+                true
+            }
+            FromSim::Evaluated(runs) => {
+                self.train.update(|t| {
+                    t.evaluating = false;
+                    t.evaluation = Some(runs);
+                });
+                true
+            }
+            FromSim::Files { lane, files } => {
+                if let Some(slot) = self.exports.get_mut(lane) {
+                    *slot = Some(files);
+                }
+                if !self.exports.is_empty() && self.exports.iter().all(Option::is_some) {
+                    let files: Vec<(String, String)> = self.exports.drain(..).flatten().flatten().collect();
+                    let name = self.scenario().map_or("results".into(), |s| s.name.replace(['/', ' '], "-"));
+                    if let Err(e) = dom::download_bytes(
+                        &format!("aqmlab-{name}.zip"),
+                        "application/zip",
+                        &crate::zip::zip(&files),
+                    ) {
+                        self.notice = Some(e);
+                    }
+                }
+                false
+            }
+            FromSim::Error(e) => {
+                self.train.update(|t| {
+                    if t.running || t.evaluating {
+                        t.running = false;
+                        t.evaluating = false;
+                        t.error = Some(e.clone());
+                    }
+                });
+                self.notice = Some(e);
+                true
+            }
+        }
+    }
+
+    fn on_edit(&mut self, m: EditMsg) {
+        let mut ed = self.editor.clone();
+        ed.update(|e| match m {
+            EditMsg::Edit(path, raw, kind, unit, label) => e.edit(&path, &raw, kind, unit, label),
+            EditMsg::Set(path, v) => e.set(&path, v),
+            EditMsg::AddFlow => e.add_flow_group(),
+            EditMsg::DuplicateFlow(i) => e.duplicate_flow_group(i),
+            EditMsg::RemoveFlow(i) => e.remove_flow_group(i),
+            EditMsg::QueueType(key) => {
+                if let Some(sc) = e.scenario().cloned() {
+                    let swapped = compare::with_disc(&sc, &key).bottleneck.queue;
+                    e.set("bottleneck.queue", swapped.to_value());
+                }
+            }
+            EditMsg::LimitUnit(path, unit) => {
+                let pkt = e.scenario().map_or(1500, |s| s.full_packet_bytes()) as u64;
+                let bytes = match e.value(&path) {
+                    Some(v) if v.get("packets").is_some() => v["packets"].as_u64().unwrap_or(100) * pkt,
+                    Some(v) if v.get("bytes").is_some() => v["bytes"].as_u64().unwrap_or(150_000),
+                    Some(v) if v.get("cells").is_some() => {
+                        let c = &v["cells"];
+                        c["cells"].as_u64().unwrap_or(1000) * c["cell_bytes"].as_u64().unwrap_or(160)
+                    }
+                    _ => 100 * pkt,
+                };
+                let v = match unit.as_str() {
+                    "none" => Value::Null,
+                    "bytes" => serde_json::json!({ "bytes": bytes }),
+                    "cells" => {
+                        serde_json::json!({ "cells": { "cells": bytes.div_ceil(160), "cell_bytes": 160 } })
+                    }
+                    _ => serde_json::json!({ "packets": bytes.div_ceil(pkt).max(1) }),
+                };
+                e.set(&path, v);
+            }
+        });
+        self.editor = ed;
+        self.sync_url();
+    }
+
+    fn on_header(&mut self, ctx: &Context<Self>, m: HeaderMsg) {
+        match m {
+            HeaderMsg::LoadPreset(key) => {
+                let (name, variant) = key.split_once('/').unwrap_or((&key, ""));
+                if !self.may_replace() {
+                    return;
+                }
+                match preset(name, (!variant.is_empty()).then_some(variant)) {
+                    Ok(sc) => {
+                        self.set_editor(&sc, Some((name.to_string(), variant.to_string())));
+                        if let Some(f) = self.fragment() {
+                            dom::push_hash(&f);
+                        }
+                    }
+                    Err(e) => self.notice = Some(e),
+                }
+            }
+            HeaderMsg::CopyLink => {
+                let problems = self.editor.borrow().problems();
+                if problems > 0 {
+                    self.notice = Some(format!("{problems} field(s) are invalid: fix them first; the address bar still carries the last valid scenario."));
+                } else {
+                    self.sync_url();
+                    dom::copy_to_clipboard(&dom::full_url());
+                    self.notice = Some("Link copied: it opens this scenario.".into());
+                }
+            }
+            HeaderMsg::ExportScenario => {
+                let problems = self.editor.borrow().problems();
+                match self.scenario().filter(|_| problems == 0) {
+                    Some(sc) => {
+                        let name = format!("{}.json", sc.name.replace(['/', ' '], "-"));
+                        if let Err(e) = dom::download_text(&name, "application/json", &sc.to_json()) {
+                            self.notice = Some(e);
+                        }
+                    }
+                    None => self.notice = Some(format!(
+                        "{problems} field(s) are invalid: fix them before exporting (nothing was written)."
+                    )),
+                }
+            }
+            HeaderMsg::Import(file) => {
+                if file.size() > share::MAX_SCENARIO_BYTES as f64 {
+                    self.notice = Some(format!(
+                        "{} is larger than {} KiB: not a scenario",
+                        file.name(),
+                        share::MAX_SCENARIO_BYTES / 1024
+                    ));
+                    return;
+                }
+                let link = ctx.link().clone();
+                self.reader =
+                    Some(gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |r| {
+                        link.send_message(Msg::Imported(r.map_err(|e| e.to_string())))
+                    }));
+            }
+            HeaderMsg::ExportResults => {
+                let n = self.run.borrow().lanes.len();
+                if n == 0 {
+                    self.notice = Some("Run the scenario first: there is nothing to export yet.".into());
+                    return;
+                }
+                self.exports = vec![None; n];
+                for lane in 0..n {
+                    self.link.send(ToSim::Export { lane });
+                }
+            }
+        }
+    }
+
+    fn on_control(&mut self, m: ControlMsg) {
+        match m {
+            ControlMsg::Run => {
+                self.cursor = None;
+                self.ensure_loaded(ToSim::Run);
+            }
+            ControlMsg::Pause => self.link.send(ToSim::Pause),
+            ControlMsg::Step => {
+                self.ensure_loaded(ToSim::Step);
+            }
+            ControlMsg::Reset => {
+                self.link.send(ToSim::Pause);
+                self.reset();
+            }
+            ControlMsg::Speed(s) => {
+                self.speed = speed_from(&s);
+                self.link.send(ToSim::SetSpeed(self.speed));
+            }
+            ControlMsg::Compare(on) => {
+                if self.run.borrow().state == RunState::Finished
+                    && !dom::confirm("Switch modes and clear the finished run?")
+                {
+                    return;
+                }
+                self.compare_on = on;
+                self.reset();
+            }
+            ControlMsg::CompareDisc(d, on) => {
+                let finished = self.run.borrow().state == RunState::Finished && self.compare_on;
+                if finished && !dom::confirm("Change the compared discs and clear the finished run?") {
+                    return;
+                }
+                let mut discs: Vec<String> =
+                    self.compare_discs.iter().filter(|x| **x != d).cloned().collect();
+                if on {
+                    discs.push(d);
+                }
+                let order = compare::discs();
+                discs.sort_by_key(|x| order.iter().position(|(k, _)| k == x));
+                self.compare_discs = Rc::new(discs);
+                self.reset();
+            }
+        }
+    }
+
+    fn on_train(&mut self, ctx: &Context<Self>, m: TrainMsg) {
+        match m {
+            TrainMsg::Start { dqn, episodes, seed, alpha, beta } => {
+                let mut sc = self
+                    .scenario()
+                    .filter(|s| s.flows.iter().any(|g| matches!(g.cca, CcaSpec::Dqn(_))))
+                    .unwrap_or_else(|| preset("dqn-dumbbell", Some("dqn")).expect("preset"));
+                for g in &mut sc.flows {
+                    if let CcaSpec::Dqn(c) = &mut g.cca {
+                        c.alpha = alpha;
+                        c.beta = beta;
+                    }
+                }
+                self.train.update(|t| {
+                    *t = TrainView { running: true, started_ms: dom::now_ms(), ..TrainView::default() };
+                });
+                self.link.send(ToSim::Train { scenario: sc, dqn, episodes, seed });
+            }
+            TrainMsg::Stop => self.link.send(ToSim::StopTraining),
+            TrainMsg::Test { model, seeds } => {
+                let mut runs = Vec::new();
+                for seed in 1..=seeds as u64 {
+                    for v in ["dqn", "cubic", "newreno"] {
+                        let mut sc = preset("dqn-dumbbell", Some(v)).expect("preset");
+                        sc.seed = seed;
+                        if let CcaSpec::Dqn(c) = &mut sc.flows[0].cca {
+                            c.model = model.clone();
+                        }
+                        runs.push((v.to_string(), seed, sc));
+                    }
+                }
+                self.train.update(|t| {
+                    t.evaluating = true;
+                    t.evaluation = None;
+                    t.error = None;
+                });
+                self.link.send(ToSim::Evaluate { runs });
+            }
+            TrainMsg::Download(model) => {
+                let w = if model == "trained" {
+                    self.train.borrow().weights.as_ref().map(|w| w.0.clone())
+                } else {
+                    model_weights(SHIPPED_MODEL)
+                };
+                match w {
+                    Some(w) => {
+                        if let Err(e) = dom::download_text(
+                            &format!("{model}-weights.json"),
+                            "application/json",
+                            &w.to_json(),
+                        ) {
+                            self.notice = Some(e);
+                        }
+                    }
+                    None => self.notice = Some("no weights to download yet".into()),
+                }
+            }
+            TrainMsg::Upload(file) => {
+                if file.size() > MAX_WEIGHTS_BYTES {
+                    self.notice = Some(format!("{} is larger than 1 MiB: not a weights file", file.name()));
+                    return;
+                }
+                let link = ctx.link().clone();
+                self.reader =
+                    Some(gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |r| {
+                        link.send_message(Msg::WeightsUploaded(r.map_err(|e| e.to_string())))
+                    }));
+            }
+        }
+    }
+
+    fn ab_run(&mut self) {
+        let Some(sc) = self.scenario() else { return };
+        let sim_core::aqm::QueueDiscSpec::Switch(port) = &sc.bottleneck.queue else { return };
+        let mut without = sc.clone();
+        if let sim_core::aqm::QueueDiscSpec::Switch(p) = &mut without.bottleneck.queue {
+            p.control = Default::default();
+        }
+        let _ = port;
+        let lanes = vec![("without Warbler".to_string(), without), ("with Warbler".to_string(), sc)];
+        self.reset();
+        self.loaded = Some((u64::MAX, Vec::new()));
+        self.pending_lanes(lanes.clone());
+        self.after_load = Some(ToSim::Run);
+        self.link.send(ToSim::Load { lanes, speed: self.speed });
+        self.tab = Tab::Charts;
+    }
+}
+
+impl Component for App {
+    type Message = Msg;
+    type Properties = AppProps;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let link = ctx.link();
+        let cbs = Callbacks {
+            edit: link.callback(Msg::Edit),
+            header: link.callback(Msg::Header),
+            control: link.callback(Msg::Control),
+            charts: link.callback(Msg::Charts),
+            warbler: link.callback(Msg::Warbler),
+            train: link.callback(Msg::Train),
+        };
+        let sim = SimLink::new(link.callback(Msg::Sim), ctx.props().local);
+        let first = preset_list().into_iter().next().expect("at least one preset");
+        let default = preset(first.name, None).expect("preset builds");
+        let mut listeners = Vec::new();
+        if let Some(w) = web_sys::window() {
+            let l = link.clone();
+            listeners.push(EventListener::new(&w, "hashchange", move |_| l.send_message(Msg::HashChanged)));
+            let l = link.clone();
+            listeners.push(EventListener::new(&w, "keydown", move |e| {
+                let Some(k) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                let typing =
+                    e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|el| {
+                        matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON")
+                    });
+                if !typing && !k.ctrl_key() && !k.meta_key() && !k.alt_key() {
+                    if k.key() == " " {
+                        e.prevent_default();
+                    }
+                    l.send_message(Msg::Key(k.key()));
+                }
+            }));
+        }
+        let l = link.clone();
+        let mut app = App {
+            editor: Shared::new(Editor::new(&default)),
+            origin: Some((first.name.to_string(), first.default_variant.to_string())),
+            link: sim,
+            run: Shared::new(RunView::default()),
+            loaded: None,
+            after_load: None,
+            speed: Speed::Times(5.0),
+            compare_on: false,
+            compare_discs: Rc::new(vec!["red".into(), "ared".into(), "gentle".into()]),
+            lane: 0,
+            cursor: None,
+            present: None,
+            tab: Tab::Charts,
+            train: Shared::new(TrainView::default()),
+            notice: None,
+            reader: None,
+            last_redraw_ms: 0.0,
+            last_message_ms: dom::now_ms(),
+            exports: Vec::new(),
+            cbs,
+            _listeners: listeners,
+            _watchdog: Interval::new(2000, move || l.send_message(Msg::Watchdog)),
+        };
+        match share::from_fragment(&dom::location_hash()) {
+            Ok(Some(s)) => app.load_shared(s),
+            Ok(None) => {}
+            Err(e) => app.notice = Some(format!("The link's scenario was not loaded: {e}")),
+        }
+        let query = dom::query();
+        if query.contains("speed=max") {
+            app.speed = Speed::Max;
+        }
+        if query.contains("autorun") {
+            link.send_message(Msg::Control(ControlMsg::Run));
+        }
+        dom::remove_loading();
+        app
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Edit(m) => self.on_edit(m),
+            Msg::Header(m) => self.on_header(ctx, m),
+            Msg::Control(m) => self.on_control(m),
+            Msg::Charts(m) => match m {
+                ChartsMsg::Present(p) => self.present = p,
+                ChartsMsg::Scrub(t) => self.cursor = t,
+                ChartsMsg::Lane(l) => self.lane = l,
+            },
+            Msg::Warbler(WarblerMsg::AbRun) => self.ab_run(),
+            Msg::Train(m) => self.on_train(ctx, m),
+            Msg::Sim(m) => return self.on_sim(m),
+            Msg::Imported(r) => match r.and_then(|t| share::parse_checked(&t)) {
+                Ok(sc) if self.may_replace() => {
+                    let origin = preset_list()
+                        .into_iter()
+                        .flat_map(|p| p.variants.iter().map(move |v| (p.name, *v)))
+                        .find(|(p, v)| preset(p, Some(v)).is_ok_and(|s| s == sc));
+                    self.set_editor(&sc, origin.map(|(p, v)| (p.to_string(), v.to_string())));
+                    if let Some(f) = self.fragment() {
+                        dom::push_hash(&f);
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => self.notice = Some(format!("Not imported (your scenario is unchanged): {e}")),
+            },
+            Msg::WeightsUploaded(r) => {
+                let parsed = r.and_then(|t| {
+                    let w = MlpWeights::from_json(&t)
+                        .map_err(|e| e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))?;
+                    sim_core::cc::dqn::register_model("trained", &w)?;
+                    Ok(w)
+                });
+                match parsed {
+                    Ok(w) => {
+                        let digest = w.digest();
+                        self.link.send(ToSim::RegisterModel { id: "trained".into(), weights: w.clone() });
+                        self.train.update(|t| t.weights = Some((w, digest)));
+                        self.notice = Some("Weights loaded: the tests use them.".into());
+                    }
+                    Err(e) => self.notice = Some(format!("Weights not loaded (nothing changed): {e}")),
+                }
+            }
+            Msg::HashChanged => {
+                let hash = dom::location_hash();
+                if Some(hash.trim_start_matches('#').to_string()) == self.fragment() {
+                    return false;
+                }
+                match share::from_fragment(&hash) {
+                    Ok(Some(s)) => self.load_shared(s),
+                    Ok(None) => return false,
+                    Err(e) => self.notice = Some(format!("The link's scenario was not loaded: {e}")),
+                }
+            }
+            Msg::Key(k) => match k.as_str() {
+                " " => {
+                    let running = self.run.borrow().state == RunState::Running;
+                    self.on_control(if running { ControlMsg::Pause } else { ControlMsg::Run });
+                }
+                "s" => self.on_control(ControlMsg::Step),
+                "Escape" => self.present = None,
+                _ => return false,
+            },
+            Msg::Watchdog => {
+                let running = self.run.borrow().state == RunState::Running || self.train.borrow().running;
+                if running && self.link.in_worker() && dom::now_ms() - self.last_message_ms > SILENT_MS {
+                    crate::panic::show_banner("The simulation stopped answering (it may have run out of memory). Reset or reload the page; your scenario is in the address bar.");
+                    self.last_message_ms = f64::INFINITY;
+                }
+                return false;
+            }
+            Msg::Tab(t) => self.tab = t,
+            Msg::DismissNotice => self.notice = None,
+        }
+        true
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let ed = self.editor.borrow();
+        let run = self.run.borrow();
+        let modified = self.modified();
+        let messages = Rc::new(ed.messages());
+        let runnable = ed.is_runnable();
+        let state = (!run.lanes.is_empty()).then_some(run.state);
+        let (now_s, end_s) = if run.lanes.is_empty() {
+            (0.0, self.scenario().map_or(0.0, |s| s.duration_s))
+        } else {
+            (run.now_s, run.end_s)
+        };
+        let eps = run.events_per_s;
+        drop(run);
+        drop(ed);
+        let link = ctx.link();
+        let tab = |t: Tab, label: &str, id: &str| {
+            html! { <button role="tab" aria-selected={(self.tab == t).to_string()} class={classes!("tab", (self.tab == t).then_some("active"))} data-testid={id.to_string()} onclick={link.callback(move |_| Msg::Tab(t))}>{ label }</button> }
+        };
+        let charts = html! {
+            <>
+                <ChartsPanel run={self.run.clone()} markers={self.markers()} expected_jfi={self.expected_jfi()} cursor={self.cursor}
+                    lane={self.lane} present={self.present.clone().map(AttrValue::from)} on={self.cbs.charts.clone()} />
+                <SummaryPanel run={self.run.clone()} origin={self.origin.clone()} {modified} cursor={self.cursor} />
+            </>
+        };
+        html! {
+            <div class="app">
+                <Header origin={self.origin.clone()} {modified} can_export={state.is_some()} on={self.cbs.header.clone()} />
+                if let Some(n) = &self.notice {
+                    <div class="notice" role="status">
+                        <span>{ n }</span>
+                        <button onclick={link.callback(|_| Msg::DismissNotice)} aria-label="Dismiss">{ "×" }</button>
+                    </div>
+                }
+                <div class="layout">
+                    <main>
+                        <PresetInfo origin={self.origin.clone()} {modified} />
+                        <Controls {state} {now_s} {end_s} events_per_s={eps} {runnable} messages={messages}
+                            speed={AttrValue::from(speed_text(self.speed))} compare_on={self.compare_on}
+                            compare_discs={self.compare_discs.clone()} cost={self.cost_text()} on={self.cbs.control.clone()} />
+                        <nav class="tabs" role="tablist">
+                            { tab(Tab::Charts, "Charts", "tab-charts") }
+                            { tab(Tab::Warbler, "Warbler", "tab-warbler") }
+                            { tab(Tab::Train, "Train a DQN", "tab-train") }
+                            { tab(Tab::Playground, "Clustering playground", "tab-playground") }
+                        </nav>
+                        { match self.tab {
+                            Tab::Charts => charts,
+                            Tab::Warbler => html! { <>
+                                <WarblerPanel editor={self.editor.clone()} run={self.run.clone()} on_edit={self.cbs.edit.clone()} on={self.cbs.warbler.clone()} />
+                                { charts }
+                            </> },
+                            Tab::Train => html! { <TrainPanel train={self.train.clone()} on={self.cbs.train.clone()} /> },
+                            Tab::Playground => html! { <Playground /> },
+                        } }
+                    </main>
+                    <aside class="editor" aria-label="Scenario editor">
+                        <details open=true class="editor-toggle"><summary>{ "Scenario" }</summary>
+                            <EditorPanel editor={self.editor.clone()} on={self.cbs.edit.clone()} />
+                        </details>
+                    </aside>
+                </div>
+            </div>
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! The live charts of a run: every single-run chart of the lane shown (in Compare, the
+//! side-by-side aggregates first and a picker for the lane whose own charts follow), the
+//! scrubber of a paused or finished run, and the full-screen view of one chart.
+
+use super::chart_card::ChartCard;
+use crate::chart_data::{self as cd, ChartData, CompareWhat, Frame, Level, Marker};
+use crate::protocol::RunState;
+use crate::state::{RunView, Shared};
+use std::rc::Rc;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChartsMsg {
+    Present(Option<String>),
+    Scrub(Option<f64>),
+    Lane(usize),
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChartsProps {
+    pub run: Shared<RunView>,
+    pub markers: Rc<Vec<(f64, String)>>,
+    pub expected_jfi: Option<(f64, AttrValue)>,
+    pub cursor: Option<f64>,
+    pub lane: usize,
+    pub present: Option<AttrValue>,
+    pub on: Callback<ChartsMsg>,
+}
+
+/// Every chart of one lane, keyed by id.
+fn lane_charts(run: &RunView, lane: usize, f: &Frame, prefix: &str) -> Vec<(String, ChartData)> {
+    let Some(l) = run.lanes.get(lane) else { return Vec::new() };
+    let s = &l.series;
+    let mut out = vec![
+        ("queue", ChartData::Time(cd::queue_chart(s, f))),
+        ("goodput", ChartData::Time(cd::throughput_chart(s, f))),
+        ("fairness", ChartData::Time(cd::jfi_chart(s, f))),
+        ("drops", ChartData::Scatter(cd::drops_chart(s, f))),
+        ("backlog-kde", ChartData::Density(cd::backlog_chart(s))),
+        ("delay-kde", ChartData::Density(cd::delay_chart(s))),
+        ("cwnd", ChartData::Time(cd::cwnd_chart(s, f))),
+        ("rtt", ChartData::Time(cd::rtt_chart(s, f))),
+        ("cumulative-backlog", ChartData::Time(cd::cumulative_backlog_chart(s, f))),
+        ("goodput-share", ChartData::Bars(cd::share_chart(s))),
+    ]
+    .into_iter()
+    .map(|(k, c)| (format!("{prefix}{k}"), c))
+    .collect::<Vec<_>>();
+    if let Some(m) = cd::queue_map_chart(s, f) {
+        out.push((format!("{prefix}queue-map"), ChartData::Heat(m)));
+    }
+    for g in s.extra_groups() {
+        out.push((format!("{prefix}series-{g}"), ChartData::Time(cd::group_chart(s, &g, f))));
+    }
+    if let Some(a) = cd::agent_chart(s, f) {
+        out.push((format!("{prefix}agent"), ChartData::Time(a)));
+    }
+    out
+}
+
+fn all_charts(p: &ChartsProps) -> Vec<(String, ChartData)> {
+    let run = p.run.borrow();
+    let f = Frame {
+        x_max: run.end_s.max(1e-3),
+        markers: p.markers.iter().map(|(t, l)| Marker { t: *t, label: l.clone() }).collect(),
+        cursor: p.cursor,
+        expected_jfi: p.expected_jfi.as_ref().map(|(y, l)| Level { y: *y, label: l.to_string() }),
+    };
+    if run.lanes.len() <= 1 {
+        return lane_charts(&run, 0, &f, "");
+    }
+    let lanes: Vec<(&str, &crate::series::Series)> =
+        run.lanes.iter().map(|l| (l.label.as_str(), &l.series)).collect();
+    let mut out: Vec<(String, ChartData)> = [
+        ("compare-queue", CompareWhat::Queue),
+        ("compare-goodput", CompareWhat::Goodput),
+        ("compare-fairness", CompareWhat::Jfi),
+        ("compare-drops", CompareWhat::Drops),
+    ]
+    .into_iter()
+    .map(|(k, w)| (k.to_string(), ChartData::Time(cd::compare_chart(&lanes, &f, w))))
+    .collect();
+    let lane = p.lane.min(run.lanes.len() - 1);
+    let prefix = format!("{}-", run.lanes[lane].label.replace(['/', ' ', '[', ']'], "-"));
+    out.extend(lane_charts(&run, lane, &f, &prefix));
+    out
+}
+
+#[function_component(ChartsPanel)]
+pub fn charts_panel(p: &ChartsProps) -> Html {
+    let charts: Vec<(String, Rc<ChartData>)> =
+        all_charts(p).into_iter().map(|(k, c)| (k, Rc::new(c))).collect();
+    let run = p.run.borrow();
+    let on_present = p.on.reform(|id: AttrValue| ChartsMsg::Present(Some(id.to_string())));
+    let scrubbable = matches!(run.state, RunState::Paused | RunState::Finished) && run.now_s > 0.0;
+    let interval = run.lanes.first().map_or(0.1, |l| l.series.interval_s);
+    let on_scrub = p.on.reform(|e: InputEvent| {
+        ChartsMsg::Scrub(e.target_unchecked_into::<HtmlInputElement>().value().parse::<f64>().ok())
+    });
+    let on_lane = p.on.reform(|e: Event| {
+        ChartsMsg::Lane(e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or(0))
+    });
+    let presented = p.present.as_ref().and_then(|id| charts.iter().find(|(k, _)| k.as_str() == id.as_str()));
+    html! {
+        <section class="charts" data-samples={run.samples().to_string()} data-drops={run.drops().to_string()} aria-label="Charts">
+            if run.lanes.is_empty() {
+                <p class="hint">{ "Press Run (space) or Step (s) to start; the charts fill in as the simulation goes." }</p>
+            }
+            if run.lanes.len() > 1 {
+                <label class="lane-picker">{ "Charts of each run below: " }
+                    <select onchange={on_lane} aria-label="Lane shown">
+                        { for run.lanes.iter().enumerate().map(|(i, l)| html! { <option value={i.to_string()} selected={i == p.lane}>{ &l.label }</option> }) }
+                    </select>
+                </label>
+            }
+            if scrubbable {
+                <div class="scrubber">
+                    <label>{ "Time cursor " }
+                        <input type="range" min="0" max={format!("{}", run.now_s)} step={format!("{interval}")}
+                            value={format!("{}", p.cursor.unwrap_or(run.now_s))} oninput={on_scrub} data-testid="scrubber" aria-label="Time cursor" />
+                    </label>
+                    <span>{ p.cursor.map_or("drag to look back; the summary follows".to_string(), |t| format!("t = {t:.1} s")) }</span>
+                    if p.cursor.is_some() { <button onclick={p.on.reform(|_| ChartsMsg::Scrub(None))}>{ "Clear" }</button> }
+                </div>
+            }
+            <div class="grid">
+                { for charts.iter().map(|(k, c)| html! { <ChartCard key={k.clone()} id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()} /> }) }
+            </div>
+            if let Some((k, c)) = presented {
+                <div class="present" role="dialog" aria-label="Chart, full screen" onclick={p.on.reform(|_| ChartsMsg::Present(None))}>
+                    <div class="present-body" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
+                        <button class="close" onclick={p.on.reform(|_| ChartsMsg::Present(None))} aria-label="Close">{ "✕" }</button>
+                        <ChartCard id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()} large=true />
+                    </div>
+                </div>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,99 @@
+//! Run controls: run, pause, step, reset, speed, compare, and the progress line.
+
+use super::editor_panel::checked;
+use crate::compare::discs;
+use crate::protocol::RunState;
+use std::rc::Rc;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ControlMsg {
+    Run,
+    Pause,
+    Step,
+    Reset,
+    Speed(String),
+    Compare(bool),
+    CompareDisc(String, bool),
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    pub state: Option<RunState>,
+    pub now_s: f64,
+    pub end_s: f64,
+    pub events_per_s: f64,
+    pub runnable: bool,
+    pub messages: Rc<Vec<String>>,
+    /// "5" (s per s) or "max".
+    pub speed: AttrValue,
+    pub compare_on: bool,
+    pub compare_discs: Rc<Vec<String>>,
+    /// A warning about the run's cost, when it is large.
+    pub cost: Option<AttrValue>,
+    pub on: Callback<ControlMsg>,
+}
+
+#[function_component(Controls)]
+pub fn controls(p: &ControlsProps) -> Html {
+    let running = p.state == Some(RunState::Running);
+    let finished = p.state == Some(RunState::Finished);
+    let on = &p.on;
+    let on_speed =
+        on.reform(|e: Event| ControlMsg::Speed(e.target_unchecked_into::<HtmlSelectElement>().value()));
+    let on_compare = on.reform(|e: Event| ControlMsg::Compare(checked(&e)));
+    let progress = if p.end_s > 0.0 { p.now_s / p.end_s } else { 0.0 };
+    let ticked = p.compare_discs.len();
+    html! {
+        <section class="controls" aria-label="Run controls">
+            <div class="buttons">
+                if running {
+                    <button data-testid="pause" onclick={on.reform(|_| ControlMsg::Pause)} title="Pause (space)">{ "Pause" }</button>
+                } else {
+                    <button data-testid="run" class="primary" disabled={!p.runnable || finished}
+                        title={p.messages.first().cloned().unwrap_or_else(|| "Run (space)".into())}
+                        onclick={on.reform(|_| ControlMsg::Run)}>{ if p.state.is_some_and(|s| s != RunState::Ready) && !finished { "Resume" } else { "Run" } }</button>
+                }
+                <button data-testid="step" disabled={!p.runnable || finished} onclick={on.reform(|_| ControlMsg::Step)} title="One sample interval (s)">{ "Step" }</button>
+                <button data-testid="reset" onclick={on.reform(|_| ControlMsg::Reset)}>{ "Reset" }</button>
+                <label>{ "Speed " }
+                    <select key={p.speed.to_string()} data-testid="speed" onchange={on_speed} aria-label="Speed">
+                        { for ["0.5", "1", "2", "5", "10", "30", "max"].iter().map(|v| html! {
+                            <option value={*v} selected={p.speed == *v}>{ if *v == "max" { "as fast as possible".to_string() } else { format!("{v} s per s") } }</option>
+                        }) }
+                    </select>
+                </label>
+                <label class="compare-toggle">
+                    <input type="checkbox" checked={p.compare_on} onchange={on_compare} data-testid="compare" />{ " Compare discs" }
+                </label>
+            </div>
+            if p.compare_on {
+                <div class="discs" data-testid="compare-discs">
+                    { for discs().into_iter().map(|(key, label)| {
+                        let k = key.to_string();
+                        let onchange = on.reform(move |e: Event| ControlMsg::CompareDisc(k.clone(), checked(&e)));
+                        html! { <label class="disc"><input type="checkbox" checked={p.compare_discs.iter().any(|d| d == key)} {onchange} />{ format!(" {label}") }</label> }
+                    }) }
+                    <p class="hint" data-testid="compare-hint">{ match ticked {
+                        0 => "Tick two or more discs: each runs this scenario with its own bottleneck discipline, side by side.".to_string(),
+                        1 => "One disc ticked: tick another to compare (a single one runs alone).".to_string(),
+                        n => format!("{n} discs run side by side; the buffer stays the same in each (converted to cells for a switch port with this scenario's packet size)."),
+                    } }</p>
+                </div>
+            }
+            <div class="progress">
+                <progress max="1" value={format!("{progress}")} aria-label="Progress"></progress>
+                <span data-testid="clock">{ format!("t = {:.1} / {:.0} s", p.now_s, p.end_s) }</span>
+                if p.events_per_s > 0.0 { <span class="rate">{ format!(" · {:.2} M events/s", p.events_per_s / 1e6) }</span> }
+                if finished { <span class="done">{ " · finished" }</span> }
+            </div>
+            if let Some(c) = &p.cost { <p class="cost" role="status">{ c.clone() }</p> }
+            if !p.messages.is_empty() {
+                <ul class="errors" data-testid="errors" role="alert">
+                    { for p.messages.iter().map(|m| html! { <li>{ m }</li> }) }
+                </ul>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,15 @@
+//! The app's views: one component per part of the page, each with `PartialEq` props so a
+//! running simulation re-renders the charts and the progress line, not the editor.
+
+pub mod app;
+pub mod chart_card;
+pub mod charts_panel;
+pub mod controls;
+pub mod draw_queue;
+pub mod editor_panel;
+pub mod header;
+pub mod playground;
+pub mod preset_info;
+pub mod summary;
+pub mod train_panel;
+pub mod warbler_panel;

@@ -1,0 +1,443 @@
+//! The simulation side of the app: the lanes of a run advanced in bounded slices at the
+//! chosen speed, training episodes, evaluations and exports. Plain Rust with the wall clock
+//! passed in, so it runs in the Web Worker, in the page (fallback and tests) and natively.
+
+use crate::protocol::{EvalRun, FromSim, LaneProgress, Progress, RunState, Speed, ToSim};
+use crate::series::DELAY_FLOWS;
+use sim_core::cc::dqn::register_model;
+use sim_core::metrics::export::{self, Trace};
+use sim_core::scenario::Scenario;
+use sim_core::sim::Simulation;
+use sim_core::time::SimTime;
+use sim_core::train::Trainer;
+
+/// Events processed between two looks at the clock.
+const CHUNK: u64 = 2_000;
+/// Summaries are recomputed at most this often while running (they cost O(flows)).
+const SUMMARY_EVERY_MS: f64 = 250.0;
+/// Longest wall-clock gap credited to a real-time speed (a throttled tab should not jump).
+const MAX_DT_MS: f64 = 100.0;
+
+struct Lane {
+    label: String,
+    sim: Simulation,
+}
+
+/// Events per wall-clock second over a sliding second of busy time.
+#[derive(Default)]
+struct Rate {
+    events: f64,
+    busy_ms: f64,
+}
+
+impl Rate {
+    fn add(&mut self, events: u64, ms: f64) {
+        let keep = (1.0 - ms / 1000.0).clamp(0.0, 1.0);
+        self.events = self.events * keep + events as f64;
+        self.busy_ms = self.busy_ms * keep + ms;
+    }
+    fn per_s(&self) -> f64 {
+        if self.busy_ms > 0.0 {
+            self.events / self.busy_ms * 1e3
+        } else {
+            0.0
+        }
+    }
+}
+
+pub struct Engine {
+    lanes: Vec<Lane>,
+    speed: Speed,
+    state: RunState,
+    last_tick_ms: Option<f64>,
+    last_summary_ms: f64,
+    rate: Rate,
+    trainer: Option<(Trainer, u32)>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine {
+            lanes: Vec::new(),
+            speed: Speed::Times(5.0),
+            state: RunState::Ready,
+            last_tick_ms: None,
+            last_summary_ms: f64::NEG_INFINITY,
+            rate: Rate::default(),
+            trainer: None,
+        }
+    }
+}
+
+impl Engine {
+    /// Whether [`Engine::tick`] has work to do (running, or training).
+    pub fn busy(&self) -> bool {
+        self.state == RunState::Running || self.trainer.is_some()
+    }
+
+    /// Running as fast as possible, or training: no reason to idle between slices.
+    pub fn running_at_max(&self) -> bool {
+        self.trainer.is_some() || (self.state == RunState::Running && self.speed == Speed::Max)
+    }
+
+    /// Handles one message; returns what to tell the page right away.
+    pub fn handle(&mut self, msg: ToSim, clock: &dyn Fn() -> f64) -> Vec<FromSim> {
+        match msg {
+            ToSim::Load { lanes, speed } => match load(lanes) {
+                Ok(l) => {
+                    *self = Engine { lanes: l, speed, trainer: self.trainer.take(), ..Engine::default() };
+                    let info = self.lanes.iter().map(|l| l.sim.recorder().series_info.clone()).collect();
+                    vec![FromSim::Loaded(info), FromSim::Progress(self.progress(true))]
+                }
+                Err(e) => vec![FromSim::Error(e)],
+            },
+            ToSim::Run => {
+                if self.state != RunState::Finished && !self.lanes.is_empty() {
+                    self.state = RunState::Running;
+                    self.last_tick_ms = Some(clock());
+                }
+                Vec::new()
+            }
+            ToSim::Pause => {
+                if self.state == RunState::Running {
+                    self.state = RunState::Paused;
+                }
+                vec![FromSim::Progress(self.progress(true))]
+            }
+            ToSim::Step => {
+                self.step(clock);
+                vec![FromSim::Progress(self.progress(true))]
+            }
+            ToSim::SetSpeed(s) => {
+                self.speed = s;
+                Vec::new()
+            }
+            ToSim::RegisterModel { id, weights } => match register_model(&id, &weights) {
+                Ok(()) => Vec::new(),
+                Err(e) => vec![FromSim::Error(format!("model {id}: {e}"))],
+            },
+            ToSim::Train { scenario, dqn, episodes, seed } => match Trainer::new(&scenario, dqn, seed) {
+                Ok(t) => {
+                    self.trainer = Some((t, episodes));
+                    Vec::new()
+                }
+                Err(e) => vec![FromSim::Error(format!("training: {e}"))],
+            },
+            ToSim::StopTraining => self.finish_training(),
+            ToSim::Evaluate { runs } => vec![evaluate(runs)],
+            ToSim::Export { lane } => match self.lanes.get(lane) {
+                Some(l) => vec![FromSim::Files { lane, files: files(l) }],
+                None => vec![FromSim::Error(format!("no lane {lane} to export"))],
+            },
+        }
+    }
+
+    /// Spends at most `budget_ms` (by `clock`) on the run or one training episode; returns
+    /// what to tell the page.
+    pub fn tick(&mut self, budget_ms: f64, clock: &dyn Fn() -> f64) -> Vec<FromSim> {
+        let mut out = Vec::new();
+        if self.trainer.is_some() {
+            out.extend(self.train_one());
+        }
+        if self.state == RunState::Running {
+            let now = clock();
+            let dt = self.last_tick_ms.map_or(16.0, |t| (now - t).clamp(0.0, MAX_DT_MS));
+            self.last_tick_ms = Some(now);
+            let target = match self.speed {
+                Speed::Max => SimTime::MAX,
+                Speed::Times(x) => SimTime::from_secs_f64(self.now_s() + x * dt / 1e3),
+            };
+            self.advance(target, budget_ms, clock);
+            let finished = self.lanes.iter().all(|l| l.sim.is_finished());
+            if finished {
+                self.state = RunState::Finished;
+            }
+            let summary = finished || now - self.last_summary_ms >= SUMMARY_EVERY_MS;
+            if summary {
+                self.last_summary_ms = now;
+            }
+            out.push(FromSim::Progress(self.progress(summary)));
+        }
+        out
+    }
+
+    fn now_s(&self) -> f64 {
+        self.lanes.iter().map(|l| l.sim.now().as_secs_f64()).fold(f64::INFINITY, f64::min)
+    }
+
+    /// One sample interval further in every lane (integer nanoseconds: 0.3 / 0.1 in floating
+    /// point is 2.999…, which would not move).
+    fn step(&mut self, clock: &dyn Fn() -> f64) {
+        let Some(first) = self.lanes.first() else { return };
+        let step = SimTime::from_secs_f64(first.sim.scenario().sample_interval_s).as_nanos().max(1);
+        let now = self.lanes.iter().map(|l| l.sim.now().as_nanos()).min().unwrap_or(0);
+        self.advance(SimTime((now / step + 1) * step), f64::INFINITY, clock);
+        if self.state == RunState::Ready || self.state == RunState::Running {
+            self.state = RunState::Paused;
+        }
+        if self.lanes.iter().all(|l| l.sim.is_finished()) {
+            self.state = RunState::Finished;
+        }
+    }
+
+    fn advance(&mut self, target: SimTime, budget_ms: f64, clock: &dyn Fn() -> f64) {
+        let start = clock();
+        let mut events = 0;
+        'outer: loop {
+            let mut all_there = true;
+            for lane in &mut self.lanes {
+                if lane.sim.now() < target.min(lane.sim.end()) && !lane.sim.is_finished() {
+                    events += lane.sim.advance(target, CHUNK);
+                    all_there = false;
+                }
+                if clock() - start >= budget_ms {
+                    break 'outer;
+                }
+            }
+            if all_there {
+                break;
+            }
+        }
+        self.rate.add(events, (clock() - start).max(1e-3));
+    }
+
+    /// What is new in every lane; `summary` adds the window statistics.
+    fn progress(&mut self, summary: bool) -> Progress {
+        let lanes = self
+            .lanes
+            .iter_mut()
+            .map(|l| {
+                let cc =
+                    l.sim.cc_metrics(0).map(|m| m.values.iter().map(|(k, v)| (k.to_string(), *v)).collect());
+                LaneProgress {
+                    update: l.sim.poll(),
+                    delays: l
+                        .sim
+                        .recorder()
+                        .window
+                        .flows
+                        .iter()
+                        .take(DELAY_FLOWS)
+                        .map(|f| f.delay.clone())
+                        .collect(),
+                    summary: summary.then(|| l.sim.summary()),
+                    cc: cc.unwrap_or_default(),
+                }
+            })
+            .collect();
+        Progress {
+            state: self.state,
+            now_s: if self.lanes.is_empty() { 0.0 } else { self.now_s() },
+            end_s: self.lanes.iter().map(|l| l.sim.end().as_secs_f64()).fold(0.0, f64::max),
+            events_per_s: self.rate.per_s(),
+            lanes,
+        }
+    }
+
+    fn train_one(&mut self) -> Vec<FromSim> {
+        let Some((t, episodes)) = &mut self.trainer else { return Vec::new() };
+        if t.episodes_done() >= *episodes {
+            return self.finish_training();
+        }
+        match t.run_episode() {
+            Ok(r) => vec![FromSim::Episode(r)],
+            Err(e) => {
+                self.trainer = None;
+                vec![FromSim::Error(e)]
+            }
+        }
+    }
+
+    fn finish_training(&mut self) -> Vec<FromSim> {
+        match self.trainer.take() {
+            Some((t, _)) => vec![FromSim::Trained { weights: t.weights(), digest: t.weights_digest() }],
+            None => Vec::new(),
+        }
+    }
+}
+
+fn load(lanes: Vec<(String, Scenario)>) -> Result<Vec<Lane>, String> {
+    lanes
+        .into_iter()
+        .map(|(label, sc)| {
+            let sim = Simulation::new(&sc).map_err(|e| {
+                let list: Vec<String> = e.iter().map(|x| x.to_string()).collect();
+                format!("{label}: {}", list.join("; "))
+            })?;
+            Ok(Lane { label, sim })
+        })
+        .collect()
+}
+
+fn evaluate(runs: Vec<(String, u64, Scenario)>) -> FromSim {
+    let mut out = Vec::with_capacity(runs.len());
+    for (label, seed, sc) in runs {
+        let mut sim = match Simulation::new(&sc) {
+            Ok(s) => s,
+            Err(e) => return FromSim::Error(format!("{label}: {}", e[0])),
+        };
+        let summary = sim.finish();
+        let mut drops = 0u64;
+        let mut di = 0;
+        let all_drops = &sim.recorder().drops.kept;
+        let trace = sim
+            .recorder()
+            .samples
+            .kept
+            .iter()
+            .map(|s| {
+                while di < all_drops.len() && all_drops[di].t_s <= s.t_s {
+                    drops += u64::from(all_drops[di].link == 0);
+                    di += 1;
+                }
+                let g = s.flow_goodput_bps.first().copied().unwrap_or(0.0) / 1e6;
+                (s.t_s, g, s.flow_srtt_ms.first().copied().unwrap_or(0.0), drops)
+            })
+            .collect();
+        out.push(EvalRun { label, seed, summary, trace });
+    }
+    FromSim::Evaluated(out)
+}
+
+/// Every file the CLI would write for this lane, from the run's (bounded) record.
+fn files(l: &Lane) -> Vec<(String, String)> {
+    let rec = l.sim.recorder();
+    let alg = l.label.replace(['/', ' '], "-");
+    let mut out: Vec<(String, String)> = Trace::ALL
+        .into_iter()
+        .filter(|t| t.applies(&rec.series_info))
+        .map(|t| (format!("{alg}_{}.csv", t.file_suffix()), t.csv(&rec.samples.kept, &rec.series_info)))
+        .collect();
+    out.push((format!("{alg}_drops.csv"), export::drops_csv(&rec.drops.kept)));
+    out.push((format!("{alg}_backlog_kde.csv"), export::backlog_kde_csv(rec)));
+    out.push((format!("{alg}_delay_kde.csv"), export::delay_kde_csv(rec)));
+    for (source, body) in export::log_csvs(&rec.log.kept) {
+        out.push((format!("{alg}_{source}.csv"), body));
+    }
+    let summary = serde_json::to_string_pretty(&l.sim.summary()).unwrap_or_default();
+    out.push((format!("{alg}_summary.json"), summary));
+    out.push((format!("{alg}_scenario.json"), l.sim.scenario().to_json()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sim_core::scenario::preset;
+    use std::cell::Cell;
+
+    /// A fake clock that advances 1 ms per reading.
+    fn ticking() -> impl Fn() -> f64 {
+        let t = Cell::new(0.0);
+        move || {
+            t.set(t.get() + 1.0);
+            t.get()
+        }
+    }
+
+    fn loaded(variants: &[&str], speed: Speed) -> Engine {
+        let mut e = Engine::default();
+        let lanes = variants.iter().map(|v| (v.to_string(), preset("red-study", Some(v)).unwrap())).collect();
+        e.handle(ToSim::Load { lanes, speed }, &ticking());
+        e
+    }
+
+    fn progress(out: &[FromSim]) -> &Progress {
+        out.iter().find_map(|m| if let FromSim::Progress(p) = m { Some(p) } else { None }).unwrap()
+    }
+
+    #[test]
+    fn a_tick_never_spends_much_more_than_its_budget() {
+        let mut e = loaded(&["red"], Speed::Max);
+        e.handle(ToSim::Run, &ticking());
+        let clock = ticking();
+        let before = clock();
+        e.tick(10.0, &clock);
+        // One clock reading per chunk: the overshoot is at most one chunk.
+        assert!(clock() - before <= 14.0);
+        assert!(e.now_s() > 0.0);
+    }
+
+    #[test]
+    fn realtime_speed_moves_simulated_time_by_speed_times_wall_time() {
+        let mut e = loaded(&["red"], Speed::Times(2.0));
+        let clock = Cell::new(0.0);
+        let read = || clock.get();
+        e.handle(ToSim::Run, &read);
+        clock.set(50.0);
+        e.tick(f64::INFINITY, &read);
+        assert!((e.now_s() - 0.1).abs() < 1e-9, "{}", e.now_s());
+    }
+
+    #[test]
+    fn step_advances_exactly_one_sample_interval_in_every_lane() {
+        let mut e = loaded(&["red", "gentle"], Speed::Max);
+        let mut samples = 0;
+        for _ in 0..25 {
+            let out = e.handle(ToSim::Step, &ticking());
+            samples += progress(&out).lanes[1].update.samples.len();
+        }
+        assert!((e.now_s() - 2.5).abs() < 1e-9);
+        assert_eq!(samples, 25);
+        assert_eq!(e.state, RunState::Paused);
+    }
+
+    #[test]
+    fn running_to_the_end_gives_the_same_summary_as_finish() {
+        let mut e = loaded(&["ared"], Speed::Max);
+        e.handle(ToSim::Run, &ticking());
+        let mut last = None;
+        while e.state == RunState::Running {
+            for m in e.tick(1e9, &ticking()) {
+                if let FromSim::Progress(p) = m {
+                    last = p.lanes[0].summary.clone().or(last);
+                }
+            }
+        }
+        let mut direct = Simulation::new(&preset("red-study", Some("ared")).unwrap()).unwrap();
+        assert_eq!(last.unwrap(), direct.finish());
+    }
+
+    #[test]
+    fn a_bad_scenario_is_reported_not_run() {
+        let mut sc = preset("red-study", None).unwrap();
+        sc.duration_s = -1.0;
+        let mut e = Engine::default();
+        let out = e.handle(ToSim::Load { lanes: vec![("x".into(), sc)], speed: Speed::Max }, &ticking());
+        assert!(matches!(&out[0], FromSim::Error(m) if m.contains("duration_s")));
+    }
+
+    #[test]
+    fn training_reports_every_episode_then_the_weights() {
+        let mut e = Engine::default();
+        let sc = preset("dqn-dumbbell", Some("dqn")).unwrap();
+        e.handle(ToSim::Train { scenario: sc, dqn: Default::default(), episodes: 2, seed: 1 }, &ticking());
+        let mut got = Vec::new();
+        while e.busy() {
+            got.extend(e.tick(50.0, &ticking()));
+        }
+        assert!(matches!(got[0], FromSim::Episode(_)));
+        assert!(matches!(got[1], FromSim::Episode(_)));
+        assert!(matches!(got[2], FromSim::Trained { .. }));
+    }
+
+    #[test]
+    fn an_export_holds_the_clis_files_and_the_scenario() {
+        let mut e = loaded(&["gentle"], Speed::Max);
+        for _ in 0..10 {
+            e.handle(ToSim::Step, &ticking());
+        }
+        let out = e.handle(ToSim::Export { lane: 0 }, &ticking());
+        let FromSim::Files { files, .. } = &out[0] else { panic!("no files") };
+        let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+        for n in [
+            "gentle_queue.csv",
+            "gentle_drops.csv",
+            "gentle_throughput.csv",
+            "gentle_delay_kde.csv",
+            "gentle_scenario.json",
+        ] {
+            assert!(names.contains(&n), "{n} missing from {names:?}");
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! The messages between the page and the simulation, which runs in a Web Worker (or, where
+//! none can start, in the page itself behind the same interface). Plain serde data.
+
+use serde::{Deserialize, Serialize};
+use sim_core::metrics::{LogHistogram, Summary, Update};
+use sim_core::ml::{DqnConfig, MlpWeights};
+use sim_core::scenario::Scenario;
+use sim_core::trace::SeriesInfo;
+use sim_core::train::EpisodeReport;
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Speed {
+    /// Simulated seconds per wall-clock second.
+    Times(f64),
+    /// As fast as the worker can.
+    Max,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RunState {
+    Ready,
+    Running,
+    Paused,
+    Finished,
+}
+
+/// What the page asks of the simulation.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum ToSim {
+    /// A new run: one lane per scenario (several in Compare), paused at t = 0.
+    Load {
+        lanes: Vec<(String, Scenario)>,
+        speed: Speed,
+    },
+    Run,
+    Pause,
+    /// Advance every lane by one sample interval.
+    Step,
+    SetSpeed(Speed),
+    /// Make weights available to scenarios under a model id.
+    RegisterModel {
+        id: String,
+        weights: MlpWeights,
+    },
+    /// Start training the DQN on `scenario`, one episode per message back.
+    Train {
+        scenario: Scenario,
+        dqn: DqnConfig,
+        episodes: u32,
+        seed: u64,
+    },
+    StopTraining,
+    /// Run `runs` to the end (the frozen agent against CUBIC and NewReno, over seeds).
+    Evaluate {
+        runs: Vec<(String, u64, Scenario)>,
+    },
+    /// Every file of a finished lane (CSV traces, KDEs, logs, summary), for the zip export.
+    Export {
+        lane: usize,
+    },
+}
+
+/// What the simulation tells the page.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum FromSim {
+    /// A run was loaded: the named series each lane's algorithms report.
+    Loaded(Vec<Vec<SeriesInfo>>),
+    Progress(Progress),
+    Episode(EpisodeReport),
+    Trained {
+        weights: MlpWeights,
+        digest: u64,
+    },
+    Evaluated(Vec<EvalRun>),
+    Files {
+        lane: usize,
+        files: Vec<(String, String)>,
+    },
+    /// Something the user should read (a scenario refused, training diverged).
+    Error(String),
+}
+
+/// Where every lane stands, with what is new since the last progress.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Progress {
+    pub state: RunState,
+    pub now_s: f64,
+    pub end_s: f64,
+    /// Events processed per wall-clock second while simulating, over the last second.
+    pub events_per_s: f64,
+    pub lanes: Vec<LaneProgress>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LaneProgress {
+    pub update: Update,
+    /// Queueing delays of the first flows over the measured window (for the delay KDE).
+    pub delays: Vec<LogHistogram>,
+    /// Statistics of the window so far (sent a few times a second, and at the end).
+    pub summary: Option<Summary>,
+    /// Flow 0's congestion-control internals now (the DQN agent's action and Q-values).
+    pub cc: Vec<(String, f64)>,
+}
+
+/// One finished run of an evaluation.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct EvalRun {
+    pub label: String,
+    pub seed: u64,
+    pub summary: Summary,
+    /// Per sample: time, flow 0's goodput (Mbit/s), smoothed RTT (ms), drops so far.
+    pub trace: Vec<(f64, f64, f64, u64)>,
+}

@@ -1,0 +1,164 @@
+//! What the page knows about the current run and training, shared with the views through
+//! [`Shared`]: an `Rc<RefCell<_>>` with a version number, so a view re-renders only when
+//! what it shows changed, never because the editor or a button did.
+
+use crate::protocol::{EvalRun, Progress, RunState};
+use crate::series::Series;
+use sim_core::metrics::Summary;
+use sim_core::ml::MlpWeights;
+use sim_core::scenario::Scenario;
+use sim_core::train::EpisodeReport;
+use std::cell::{Ref, RefCell};
+use std::rc::Rc;
+
+/// A value shared with views; equal while neither the value nor its version changed.
+pub struct Shared<T> {
+    cell: Rc<RefCell<T>>,
+    version: u64,
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared { cell: self.cell.clone(), version: self.version }
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.cell, &other.cell) && self.version == other.version
+    }
+}
+
+impl<T> Shared<T> {
+    pub fn new(v: T) -> Shared<T> {
+        Shared { cell: Rc::new(RefCell::new(v)), version: 0 }
+    }
+
+    pub fn borrow(&self) -> Ref<'_, T> {
+        self.cell.borrow()
+    }
+
+    /// Changes the value; views see a new version.
+    pub fn update<R>(&mut self, f: impl FnOnce(&mut T) -> R) -> R {
+        self.version += 1;
+        f(&mut self.cell.borrow_mut())
+    }
+
+    /// Changes the value without a new version: views catch up at the next [`Self::touch`]
+    /// (progress arrives faster than charts are worth redrawing).
+    pub fn update_quiet<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
+        f(&mut self.cell.borrow_mut())
+    }
+
+    /// A new version without a change, for what [`Self::update_quiet`] changed.
+    pub fn touch(&mut self) {
+        self.version += 1;
+    }
+
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+}
+
+/// One lane of a run: its chart data and latest summary.
+pub struct Lane {
+    pub label: String,
+    pub scenario: Scenario,
+    pub series: Series,
+    pub summary: Option<Summary>,
+}
+
+/// The run as the page shows it.
+pub struct RunView {
+    pub state: RunState,
+    pub now_s: f64,
+    pub end_s: f64,
+    /// Events per wall-clock second over the last second (not per busy millisecond).
+    pub events_per_s: f64,
+    pub lanes: Vec<Lane>,
+    /// Wall time and events at the start of the current rate window.
+    rate_mark: Option<(f64, u64)>,
+}
+
+impl Default for RunView {
+    fn default() -> Self {
+        RunView {
+            state: RunState::Ready,
+            now_s: 0.0,
+            end_s: 0.0,
+            events_per_s: 0.0,
+            lanes: Vec::new(),
+            rate_mark: None,
+        }
+    }
+}
+
+impl RunView {
+    pub fn new(lanes: Vec<(String, Scenario)>, info: &[Vec<sim_core::trace::SeriesInfo>]) -> RunView {
+        let lanes = lanes
+            .into_iter()
+            .zip(info)
+            .map(|((label, sc), info)| {
+                let in_cells =
+                    matches!(sc.bottleneck.queue.limit(), sim_core::queue::QueueLimit::Cells { .. });
+                let series = Series::new(
+                    sc.total_flows() as usize,
+                    sc.sample_interval_s,
+                    sc.tcp.mss_bytes,
+                    in_cells,
+                    info,
+                );
+                Lane { label, scenario: sc, series, summary: None }
+            })
+            .collect();
+        RunView { lanes, ..RunView::default() }
+    }
+
+    /// Folds in a progress message; `wall_ms` measures the event rate over wall time.
+    pub fn apply(&mut self, p: Progress, wall_ms: f64) {
+        self.state = p.state;
+        self.now_s = p.now_s;
+        self.end_s = p.end_s;
+        let events: u64 = p.lanes.iter().map(|l| l.update.events).sum();
+        match self.rate_mark {
+            Some((t0, e0)) if wall_ms - t0 >= 1000.0 => {
+                self.events_per_s = (events.saturating_sub(e0)) as f64 / (wall_ms - t0) * 1e3;
+                self.rate_mark = Some((wall_ms, events));
+            }
+            None => self.rate_mark = Some((wall_ms, events)),
+            _ => {}
+        }
+        if p.state != RunState::Running {
+            self.rate_mark = None;
+        }
+        for (lane, lp) in self.lanes.iter_mut().zip(p.lanes) {
+            lane.series.push(&lp.update, &lp.cc);
+            lane.series.set_delays(lp.delays);
+            if lp.summary.is_some() {
+                lane.summary = lp.summary;
+            }
+        }
+    }
+
+    pub fn samples(&self) -> usize {
+        self.lanes.iter().map(|l| l.series.len()).min().unwrap_or(0)
+    }
+
+    pub fn drops(&self) -> usize {
+        self.lanes.iter().map(|l| l.series.drops.len()).sum()
+    }
+}
+
+/// Training and testing the DQN agent in the browser.
+#[derive(Default)]
+pub struct TrainView {
+    pub running: bool,
+    pub curve: Vec<EpisodeReport>,
+    pub weights: Option<(MlpWeights, u64)>,
+    pub evaluation: Option<Vec<EvalRun>>,
+    pub evaluating: bool,
+    pub error: Option<String>,
+    /// Wall time training started and ended (ms), for the speed figure.
+    pub started_ms: f64,
+    pub ended_ms: Option<f64>,
+}
