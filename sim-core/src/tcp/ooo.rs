@@ -42,6 +42,18 @@ impl OutOfOrder {
     /// holds it becomes the most recent.
     pub fn insert(&mut self, seq: u32) {
         debug_assert!(!self.contains(seq));
+        // The usual case: the next segment after the newest block, with nothing to merge on
+        // its right. The block grows in place and stays the newest.
+        let newest = self.next_stamp.wrapping_sub(1);
+        if !self.by_start.contains_key(&(seq + 1)) {
+            if let Some((_, (end, stamp))) = self.by_start.range_mut(..seq).next_back() {
+                if *end == seq && *stamp == newest {
+                    *end += 1;
+                    self.segments += 1;
+                    return;
+                }
+            }
+        }
         let mut nb = SackBlock { start: seq, end: seq + 1 };
         if let Some((&start, &(end, _))) = self.by_start.range(..seq).next_back() {
             if end == seq {

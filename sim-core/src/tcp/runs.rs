@@ -31,6 +31,15 @@ impl Runs {
         // A run that starts at or before `start` and reaches it is merged in.
         if let Some((&a, &b)) = self.map.range(..=start).next_back() {
             if b >= start {
+                if b >= end {
+                    return; // already known: the usual case, every ACK repeats its blocks
+                }
+                if self.map.range(b + 1..=end).next().is_none() {
+                    // Only the run's end moves (a block growing as data arrives).
+                    (b..end).for_each(&mut new);
+                    self.map.insert(a, end);
+                    return;
+                }
                 self.map.remove(&a);
                 (lo, hi, cur) = (a, hi.max(b), cur.max(b));
             }
