@@ -79,3 +79,51 @@ fn a_finite_flow_completes_and_delivers_exactly_its_bytes() {
     // 1 MB at 10 Mbit/s takes 0.8 s of serialisation plus slow start.
     assert!((0.8..2.0).contains(&fct), "completion time {fct}");
 }
+
+#[test]
+fn a_long_loss_free_newreno_flow_saturates_cwnd_and_stays_within_rwnd() {
+    // 65 kB segments and a 20-segment receive window over a 10 Gbit/s, 1 ms path: the flow
+    // is limited by rwnd and never loses a packet, while NewReno keeps growing cwnd on every
+    // ACK. It passes 4 GiB in slow start after ~3.5 s and would wrap (or panic in a debug
+    // build) one window of ACKs later; it must stop at u32::MAX instead.
+    let mss = 65_000;
+    let rwnd = 20 * mss;
+    let sc = Scenario {
+        name: "cwnd-saturation".into(),
+        duration_s: 10.0,
+        bottleneck: Bottleneck {
+            rate_bps: 10_000_000_000,
+            delay_ms: 0.25,
+            queue: QueueDiscSpec::fifo(QueueLimit::Packets(10_000)),
+            nic_queue_packets: 0,
+        },
+        flows: vec![FlowGroup {
+            count: 1,
+            cca: CcaSpec::NewReno(Default::default()),
+            access_rate_bps: 10_000_000_000,
+            access_delay_ms: 0.25,
+            ..FlowGroup::default()
+        }],
+        tcp: TcpConfig {
+            mss_bytes: mss,
+            send_buffer_bytes: 1 << 30,
+            recv_buffer_bytes: rwnd,
+            ..TcpConfig::default()
+        },
+        ..Scenario::default()
+    };
+    let mut sim = Simulation::new(&sc).unwrap();
+    let mut prev = 0;
+    for step in 1..=100 {
+        sim.step_until(SimTime::from_secs_f64(step as f64 * 0.1));
+        let s = sim.sender(0);
+        assert!(s.cwnd() >= prev, "cwnd fell from {prev} to {} at {step}00 ms without a loss", s.cwnd());
+        assert!(s.bytes_in_flight() <= rwnd, "{} bytes in flight exceed rwnd {rwnd}", s.bytes_in_flight());
+        prev = s.cwnd();
+    }
+    let summary = sim.finish();
+    assert_conserved(&summary);
+    assert_eq!(summary.drops.total_all, 0, "the run is loss-free");
+    assert_eq!(prev, u32::MAX, "cwnd saturates");
+    assert_eq!(sim.sender(0).stats().retransmissions, 0);
+}

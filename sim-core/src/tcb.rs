@@ -31,7 +31,8 @@ pub enum CongestionKind {
 /// The sender state congestion control reads and writes (ns-3 `TcpSocketState`).
 #[derive(Clone, Debug)]
 pub struct Tcb {
-    /// Congestion window in bytes.
+    /// Congestion window in bytes. Algorithms grow it with saturating arithmetic: it stops at
+    /// `u32::MAX` rather than wrap; the sender bounds what it sends by rwnd and the buffers.
     pub cwnd: u32,
     /// Slow-start threshold in bytes.
     pub ssthresh: u32,

@@ -7,12 +7,16 @@
 //! - CoDel's MTU rule compares the whole disc's backlog, as Linux passes
 //!   `sch->qstats.backlog` to `codel_dequeue` (ns-3's per-flow CoDel children check their
 //!   own queue);
-//! - Linux's 32 MB `memory_limit` is not modelled: the limit is `limit` alone.
+//! - Linux's 32 MB `memory_limit` is not modelled: the limit is `limit` alone;
+//! - the fattest queue is the one Linux's scan finds (most bytes, lowest index), read from a
+//!   lazily updated tournament tree ([`Fattest`]) instead of a scan of every queue, so an
+//!   overflow costs O(log queues), not O(queues).
 
 use super::codel::{
     check_target_below_interval, CodelParams, CodelQueue, CodelState, PacketFifo, INTERVAL_MS, MTU_BYTES,
     TARGET_MS,
 };
+use super::fattest::Fattest;
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::params::{Algorithm, Checker, Described, Field, Kind, Range};
 use crate::rng::{splitmix64, SimRng};
@@ -143,6 +147,8 @@ pub struct FqCodel {
     queues: Vec<FlowQueue>,
     new_flows: VecDeque<u32>,
     old_flows: VecDeque<u32>,
+    /// Which queue holds the most bytes; told of every queue whose bytes change.
+    fattest: Fattest,
     occ: Occupancy,
     stats: FqCodelStats,
 }
@@ -156,6 +162,7 @@ impl FqCodel {
             queues: vec![FlowQueue::default(); cfg.flows.max(1) as usize],
             new_flows: VecDeque::new(),
             old_flows: VecDeque::new(),
+            fattest: Fattest::new(cfg.flows.max(1) as usize),
             occ: Occupancy::default(),
             stats: FqCodelStats::default(),
         }
@@ -175,6 +182,7 @@ impl FqCodel {
         fq.fifo.q.push_back(item);
         fq.fifo.occ.add(item.bytes, cells);
         self.occ.add(item.bytes, cells);
+        self.fattest.touch(idx);
         // §4.1: a queue on neither list joins the new list with a full quantum. One still on
         // the old list (even if empty) stays there: no new-flow priority (§4.2, anti-gaming).
         if fq.list.is_none() {
@@ -198,12 +206,9 @@ impl FqCodel {
     /// of its bytes or `drop_batch` packets are gone. Returns whether the arrival (last packet
     /// of queue `arrival_idx`) survived, or `None` if every queue is empty.
     fn drop_from_fattest(&mut self, arrival_idx: usize, cx: &mut QdiscCtx) -> Option<bool> {
-        let mut fat = 0;
-        for (i, q) in self.queues.iter().enumerate() {
-            if q.fifo.occ.bytes > self.queues[fat].fifo.occ.bytes {
-                fat = i;
-            }
-        }
+        let queues = &self.queues;
+        let fat = self.fattest.get(|i| queues[i].fifo.occ.bytes);
+        self.fattest.touch(fat);
         let fq = &mut self.queues[fat];
         let threshold = fq.fifo.occ.bytes / 2;
         let (mut len, mut n, mut survived) = (0u64, 0u32, true);
@@ -235,6 +240,7 @@ impl FqCodel {
                 (None, Some(&i)) => (i as usize, false),
                 (None, None) => return None,
             };
+            self.fattest.touch(idx); // CoDel may pop or drop from it
             let FlowQueue { fifo, codel, deficit, list } = &mut self.queues[idx];
             // Deficit spent: top it up and move the queue to the end of the old list.
             if *deficit <= 0 {
@@ -431,6 +437,36 @@ mod tests {
         assert!((0..100).all(|fl| f1.queue_index(fl) == f2.queue_index(fl)));
         assert!((0..100).any(|fl| f1.queue_index(fl) != f3.queue_index(fl)));
         assert!((0..10_000).all(|fl| f1.queue_index(fl) < 1024));
+    }
+
+    #[test]
+    fn fq_codel_fattest_queue_is_the_one_a_full_scan_finds_under_random_load() {
+        let limit = QueueLimit::Packets(60);
+        let mut f = fq_codel(FqCodelConfig { limit, flows: 50, ..FqCodelConfig::default() });
+        let mut rng = SimRng::new(6, StreamId::Other(1));
+        let mut drops = Vec::new();
+        for i in 0..20_000u64 {
+            let now = SimTime(i * 100_000);
+            let mut cx = QdiscCtx::new(now, &mut drops);
+            if rng.uniform() < 0.6 {
+                let flow = rng.below(80) as u32;
+                let it = QItem { id: i as u32, bytes: 64 + rng.below(1450) as u32, flow, enqueued_at: now };
+                f.enqueue(it, &mut cx);
+            }
+            if rng.uniform() < 0.5 {
+                f.dequeue(&mut cx);
+            }
+            drops.clear();
+            // Linux's scan: the first queue holding the most bytes.
+            let mut fat = 0;
+            for (q, fq) in f.queues.iter().enumerate() {
+                if fq.fifo.occ.bytes > f.queues[fat].fifo.occ.bytes {
+                    fat = q;
+                }
+            }
+            let queues = f.queues.clone();
+            assert_eq!(f.fattest.get(|q| queues[q].fifo.occ.bytes), fat);
+        }
     }
 
     #[test]

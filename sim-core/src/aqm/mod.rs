@@ -8,6 +8,7 @@
 
 pub mod cebinae;
 pub mod codel;
+mod fattest;
 pub mod fifo;
 pub mod fq;
 pub mod fq_codel;

@@ -312,7 +312,7 @@ impl Cubic {
         if self.pending >= 1.0 {
             let whole = self.pending.floor();
             self.pending -= whole;
-            tcb.cwnd += whole as u32 * tcb.mss;
+            tcb.cwnd = tcb.cwnd.saturating_add((whole as u32).saturating_mul(tcb.mss));
         }
     }
 
@@ -352,7 +352,7 @@ impl CongestionControl for Cubic {
             if self.cfg.hystart && tcb.last_acked > self.hystart.end_seq {
                 self.hystart_reset(tcb, now);
             }
-            tcb.cwnd += segments_acked * tcb.mss;
+            tcb.cwnd = tcb.cwnd.saturating_add(segments_acked.saturating_mul(tcb.mss));
             segments_acked = 0;
         }
         if tcb.cwnd >= tcb.ssthresh && segments_acked > 0 {
@@ -371,7 +371,7 @@ impl CongestionControl for Cubic {
         self.cwnd_prior = cwnd;
         self.epoch_start = None;
         let segs = ((cwnd * self.cfg.beta) as u32).max(2);
-        segs * tcb.mss
+        segs.saturating_mul(tcb.mss)
     }
 
     fn on_state(&mut self, tcb: &mut Tcb, state: CongState, now: SimTime) {

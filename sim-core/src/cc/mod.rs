@@ -153,6 +153,52 @@ mod tests {
         }
     }
 
+    /// A flow limited by rwnd for long keeps acknowledging data with cwnd far above what it
+    /// uses: cwnd must stop at `u32::MAX`, never wrap to a small window (nor panic in debug).
+    #[test]
+    fn no_algorithm_wraps_cwnd_past_u32_max() {
+        let mss = 1448;
+        for a in CcaSpec::FAMILY.members {
+            for ssthresh in [u32::MAX, 2 * mss] {
+                let mut cc = CcaSpec::default_for(a.tag).unwrap().build();
+                let mut tcb = Tcb {
+                    cwnd: u32::MAX - 5 * mss,
+                    ssthresh,
+                    mss,
+                    state: CongState::Open,
+                    bytes_in_flight: u32::MAX - 6 * mss,
+                    high_tx: 0,
+                    last_acked: 0,
+                    cwnd_limited: true,
+                    srtt: Some(crate::time::SimDuration::from_millis(1)),
+                    min_rtt: Some(crate::time::SimDuration::from_millis(1)),
+                };
+                cc.init(&mut tcb, SimTime::ZERO);
+                let start = tcb.cwnd;
+                let mut prev = start;
+                for i in 1..2_000u32 {
+                    let now = SimTime(i as u64 * 1_000_000_000);
+                    let rtt = Some(crate::time::SimDuration::from_millis(1));
+                    tcb.high_tx += 100_000;
+                    tcb.last_acked += 100_000;
+                    let ack = AckSample { now, segments_acked: 100_000, rtt, latest_rtt: rtt };
+                    cc.on_ack(&mut tcb, &ack);
+                    cc.grow_window(&mut tcb, 100_000, now);
+                    assert!(
+                        tcb.cwnd >= prev,
+                        "{}: cwnd fell from {prev} to {} after {i} ACKs",
+                        a.tag,
+                        tcb.cwnd
+                    );
+                    prev = tcb.cwnd;
+                }
+                if tcb.cwnd != start {
+                    assert_eq!(tcb.cwnd, u32::MAX, "{}: a window that grows ends saturated", a.tag);
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_newreno_tag_is_new_reno() {
         assert_eq!(

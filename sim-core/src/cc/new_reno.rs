@@ -52,13 +52,13 @@ impl NewReno {
         let w = tcb.cwnd_segments().max(1);
         if self.cwnd_cnt >= w {
             self.cwnd_cnt = 0;
-            tcb.cwnd += tcb.mss;
+            tcb.cwnd = tcb.cwnd.saturating_add(tcb.mss);
         }
         self.cwnd_cnt += segments_acked;
         if self.cwnd_cnt >= w {
             let delta = self.cwnd_cnt / w;
             self.cwnd_cnt -= delta * w;
-            tcb.cwnd += delta * tcb.mss;
+            tcb.cwnd = tcb.cwnd.saturating_add(delta.saturating_mul(tcb.mss));
         }
     }
 }

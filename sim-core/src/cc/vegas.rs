@@ -165,11 +165,11 @@ impl Vegas {
             self.slow_start(tcb, segments_acked);
         } else if diff > self.cfg.beta {
             // §3.2: more than β segments queued: decrease linearly.
-            tcb.cwnd = (seg_cwnd - 1).max(1) * mss;
+            tcb.cwnd = seg_cwnd.saturating_sub(1).max(1) * mss;
             tcb.ssthresh = Self::reduced_ssthresh(tcb);
         } else if diff < self.cfg.alpha {
             // §3.2: fewer than α queued: increase linearly.
-            tcb.cwnd = (seg_cwnd + 1) * mss;
+            tcb.cwnd = (seg_cwnd + 1).saturating_mul(mss);
         }
         tcb.ssthresh = tcb.ssthresh.max(3 * (tcb.cwnd / 4));
     }

@@ -5,11 +5,15 @@
 //! as in ns-3, or NewReno partial ACKs (RFC 6582) when SACK is off.
 
 mod config;
+mod ooo;
 mod prr;
 pub mod rate;
 pub mod receiver;
 mod rtt;
+mod runs;
 pub mod scoreboard;
+#[cfg(test)]
+mod scoreboard_model;
 pub mod sender;
 pub mod timer;
 

@@ -2,6 +2,7 @@
 //! SACK blocks (RFC 2018), delayed ACKs (RFC 5681 §4.2, ns-3 `ReceivedData`) and timestamp
 //! echo (RFC 7323 §4.3).
 
+use super::ooo::OutOfOrder;
 use super::timer::Timer;
 use super::TcpConfig;
 use crate::net::{Packet, PacketKind, SackBlock, MAX_SACK_BLOCKS};
@@ -18,8 +19,8 @@ pub struct TcpReceiver {
     delack_timeout: SimDuration,
     recv_buffer: u32,
     rcv_nxt: u32,
-    /// Out-of-order ranges, most recently changed first (RFC 2018 §4 ordering).
-    blocks: Vec<SackBlock>,
+    /// Out-of-order ranges, listed most recently changed first (RFC 2018 §4 ordering).
+    blocks: OutOfOrder,
     /// A final segment shorter than the MSS, if seen: (segment, bytes).
     short_segment: Option<(u32, u32)>,
     delack_count: u32,
@@ -44,7 +45,7 @@ impl TcpReceiver {
             delack_timeout: SimDuration::from_secs_f64(cfg.delayed_ack_timeout_ms / 1e3),
             recv_buffer: cfg.recv_buffer_bytes,
             rcv_nxt: 0,
-            blocks: Vec::new(),
+            blocks: OutOfOrder::default(),
             short_segment: None,
             delack_count: 0,
             delack_timer: Timer::default(),
@@ -83,11 +84,11 @@ impl TcpReceiver {
     }
 
     fn ooo_bytes(&self) -> u64 {
-        self.blocks.iter().map(|b| (b.end - b.start) as u64 * self.mss as u64).sum()
+        self.blocks.segments() * self.mss as u64
     }
 
     fn holds(&self, seq: u32) -> bool {
-        seq < self.rcv_nxt || self.blocks.iter().any(|b| (b.start..b.end).contains(&seq))
+        seq < self.rcv_nxt || self.blocks.contains(seq)
     }
 
     /// Handles a SYN or data segment; pushes any ACK to send into `out`.
@@ -123,13 +124,13 @@ impl TcpReceiver {
         self.received_bytes += p.payload as u64;
         if p.seq == expected {
             self.rcv_nxt += 1;
-            if let Some(i) = self.blocks.iter().position(|b| b.start == self.rcv_nxt) {
-                self.rcv_nxt = self.blocks.remove(i).end;
+            if let Some(b) = self.blocks.take_starting_at(self.rcv_nxt) {
+                self.rcv_nxt = b.end;
             }
-            self.blocks.retain(|b| b.end > self.rcv_nxt);
+            self.blocks.drop_below(self.rcv_nxt);
             self.delivered_bytes += self.bytes_of(expected, self.rcv_nxt);
         } else {
-            self.insert_block(p.seq);
+            self.blocks.insert(p.seq);
         }
         // A gap remains or was just filled: ACK immediately (RFC 5681 §4.2).
         if !self.blocks.is_empty() || self.rcv_nxt > expected + 1 {
@@ -144,23 +145,6 @@ impl TcpReceiver {
         }
     }
 
-    /// Merges `seq` into the out-of-order ranges; the block holding it goes first.
-    fn insert_block(&mut self, seq: u32) {
-        let mut nb = SackBlock { start: seq, end: seq + 1 };
-        self.blocks.retain(|b| {
-            if b.end == nb.start {
-                nb.start = b.start;
-                false
-            } else if b.start == nb.end {
-                nb.end = b.end;
-                false
-            } else {
-                true
-            }
-        });
-        self.blocks.insert(0, nb);
-    }
-
     /// The delayed-ACK timer fired.
     pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         if self.delack_timer.on_wake(now) && self.delack_count > 0 {
@@ -170,8 +154,13 @@ impl TcpReceiver {
 
     fn ack_packet(&mut self, now: SimTime) -> Packet {
         let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
-        let n = if self.sack { self.blocks.len().min(MAX_SACK_BLOCKS) } else { 0 };
-        sack[..n].copy_from_slice(&self.blocks[..n]);
+        let mut n = 0;
+        if self.sack {
+            for (slot, b) in sack.iter_mut().zip(self.blocks.recent_first()) {
+                *slot = b;
+                n += 1;
+            }
+        }
         self.delack_count = 0;
         self.delack_timer.disarm();
         self.last_ack_sent = self.rcv_nxt;

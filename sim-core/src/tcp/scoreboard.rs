@@ -2,8 +2,21 @@
 //!
 //! Counters follow ns-3's `TcpTxBuffer`: pipe = sent − sacked − lost + retransmitted, where
 //! a retransmitted lost segment keeps its lost mark and so counts once.
+//!
+//! Cost per ACK does not grow with the window (a 16 MB window of 100-byte segments is
+//! 160 000 segments): SACKed segments are also kept as runs ([`Runs`]), so SACK processing
+//! and the loss scan visit holes and runs rather than every segment, and `NextSeg()` reads a
+//! cursor, the first segment neither SACKed nor retransmitted, that only moves forward
+//! between timeouts. Two facts make the cursor enough:
+//! - "covered" (SACKed or retransmitted) is only ever cleared by a timeout
+//!   ([`Scoreboard::mark_all_lost`]), which resets the cursor;
+//! - lost marks form a prefix of the un-SACKed segments: every un-SACKed segment below a
+//!   lost one is lost (each way of marking, RFC 6675 `IsLost()` from the top down, the head,
+//!   or everything after a timeout, keeps it), so if the first uncovered segment is not
+//!   lost, no lost segment waits for retransmission.
 
 use super::rate::TxSnapshot;
+use super::runs::Runs;
 use crate::net::SackBlock;
 use crate::time::SimTime;
 use std::collections::VecDeque;
@@ -50,6 +63,10 @@ pub struct Scoreboard {
     high_sacked: u32,
     /// Without SACK: duplicate ACKs standing in for segments that left the network.
     reno_sacked: u32,
+    /// The SACKed segments, as runs (mirrors `Seg::sacked`).
+    sacked_runs: Runs,
+    /// First segment ≥ una that is neither SACKed nor retransmitted (nxt if none).
+    uncovered: u32,
 }
 
 impl Scoreboard {
@@ -111,6 +128,22 @@ impl Scoreboard {
         if add {
             self.retrans += 1;
         }
+        self.settle_cursor();
+    }
+
+    /// Moves the uncovered cursor past SACKed or retransmitted segments. Amortised O(1):
+    /// between timeouts the cursor only moves forward.
+    fn settle_cursor(&mut self) {
+        let nxt = self.nxt();
+        let mut c = self.uncovered.max(self.una);
+        while c < nxt {
+            let s = &self.segs[(c - self.una) as usize];
+            if !(s.sacked || s.retrans) {
+                break;
+            }
+            c += 1;
+        }
+        self.uncovered = c;
     }
 
     pub fn is_retransmitted(&self, seq: u32) -> bool {
@@ -119,57 +152,73 @@ impl Scoreboard {
 
     /// Applies SACK blocks (RFC 6675 `Update()`); returns segments newly SACKed and calls
     /// `delivered` for each of them.
+    /// Visits only segments not yet SACKed: O(log runs) per block plus O(1) per new segment.
     pub fn apply_sack(&mut self, blocks: &[SackBlock], mut delivered: impl FnMut(u32, &TxSnapshot)) -> u32 {
         let mut newly = 0;
-        let nxt = self.nxt();
+        let (una, nxt) = (self.una, self.nxt());
         for b in blocks {
-            let (start, end) = (b.start.max(self.una), b.end.min(nxt));
-            for seq in start..end {
-                let i = (seq - self.una) as usize;
-                let s = &mut self.segs[i];
-                if s.sacked {
-                    continue;
-                }
+            let (start, end) = (b.start.max(una), b.end.min(nxt));
+            let (segs, sacked, lost, retrans) =
+                (&mut self.segs, &mut self.sacked, &mut self.lost, &mut self.retrans);
+            self.sacked_runs.insert(start, end, |seq| {
+                let s = &mut segs[(seq - una) as usize];
+                debug_assert!(!s.sacked, "the runs mirror the SACK marks");
                 s.sacked = true;
                 delivered(seq, &s.tx);
                 newly += 1;
-                self.sacked += 1;
+                *sacked += 1;
                 if s.lost {
                     s.lost = false;
-                    self.lost -= 1;
+                    *lost -= 1;
                 }
                 if s.retrans {
                     s.retrans = false;
-                    self.retrans -= 1;
+                    *retrans -= 1;
                 }
-            }
+            });
             if end > start {
                 self.high_sacked = self.high_sacked.max(end);
             }
         }
+        self.settle_cursor();
         newly
     }
 
     /// Marks as lost every un-SACKed segment with at least `dupthresh` SACKed segments above
     /// it (RFC 6675 `IsLost()` with full-sized segments). Returns segments newly marked.
+    ///
+    /// Walks the holes between SACKed runs from the top down: the first `dupthresh` runs, then
+    /// only holes whose segments it marks, so the cost is O((dupthresh + newly marked) · log).
     pub fn mark_lost_by_sack(&mut self, dupthresh: u32) -> u32 {
-        let mut above = 0;
+        let mut above = 0u32;
         let mut newly = 0;
-        let top = self.high_sacked.saturating_sub(self.una) as usize;
-        for i in (0..top.min(self.segs.len())).rev() {
-            let s = &mut self.segs[i];
-            if s.sacked {
-                above += 1;
-            } else if above >= dupthresh {
-                if s.lost {
-                    break; // everything below was marked when this one was
+        let una = self.una;
+        let top = self.high_sacked.max(una).min(self.nxt());
+        let mut pos = top;
+        let mut runs = self.sacked_runs.below_rev(top);
+        loop {
+            let run = runs.next();
+            // The hole [lo, pos) lies between this run and the one above (or `top`).
+            let lo = run.map_or(una, |(_, end)| end);
+            if above >= dupthresh {
+                for seq in (lo..pos).rev() {
+                    let s = &mut self.segs[(seq - una) as usize];
+                    if s.lost {
+                        return newly; // everything below was marked when this one was
+                    }
+                    s.lost = true;
+                    self.lost += 1;
+                    newly += 1;
                 }
-                s.lost = true;
-                self.lost += 1;
-                newly += 1;
+            }
+            match run {
+                Some((start, end)) => {
+                    above += end - start;
+                    pos = start;
+                }
+                None => return newly,
             }
         }
-        newly
     }
 
     /// RFC 6675 `IsLost(seq)`.
@@ -179,9 +228,8 @@ impl Scoreboard {
             Some(s) if s.lost => true,
             Some(s) if s.sacked => false,
             Some(_) => {
-                let from = (seq - self.una) as usize + 1;
-                let top = self.high_sacked.saturating_sub(self.una) as usize;
-                (from..top.min(self.segs.len())).filter(|&i| self.segs[i].sacked).count() as u32 >= dupthresh
+                let top = self.high_sacked.min(self.nxt());
+                self.sacked_runs.count_in(seq + 1, top, dupthresh) >= dupthresh
             }
         }
     }
@@ -214,7 +262,11 @@ impl Scoreboard {
         self.lost = self.outstanding() - self.sacked;
         if forget_sack {
             self.high_sacked = self.una;
+            self.sacked_runs.clear();
         }
+        // Retransmission marks are gone: the cursor starts again from the head.
+        self.uncovered = self.una;
+        self.settle_cursor();
     }
 
     /// Removes segments below the cumulative ACK, calling `delivered` for each one not
@@ -243,6 +295,8 @@ impl Scoreboard {
             a.unambiguous_sent_at = (!s.ever_retransmitted).then_some(s.sent_at);
         }
         self.high_sacked = self.high_sacked.max(self.una);
+        self.sacked_runs.remove_below(self.una);
+        self.settle_cursor();
         // Duplicate ACKs counted for segments now cumulatively acknowledged are spent.
         self.reno_sacked = self.reno_sacked.saturating_sub(a.segments.saturating_sub(1));
         a
@@ -257,24 +311,23 @@ impl Scoreboard {
 
     /// RFC 6675 `NextSeg()`: (1) the first lost segment not yet retransmitted; (2) new
     /// data; (3) in recovery, an un-SACKed segment below the highest SACK not yet resent.
+    /// O(1): both candidates are the uncovered cursor (see the module docs).
     pub fn next_seg(&self, can_send_new: bool, rule3: bool) -> Option<NextSeg> {
+        let c = self.uncovered;
+        let first_uncovered = self.seg(c);
         if self.lost > 0 {
             // (1.b) While SACK information is outstanding, only holes below the highest SACK
             // qualify (ns-3 `NextSeg`); after a timeout the rest waits for new SACKs.
-            let limit =
-                if self.high_sacked > self.una { (self.high_sacked - self.una) as usize } else { usize::MAX };
-            if let Some(i) = self.segs.iter().take(limit).position(|s| s.lost && !s.retrans) {
-                return Some(NextSeg::Retransmit(self.una + i as u32));
+            let below_limit = self.high_sacked <= self.una || c < self.high_sacked;
+            if below_limit && first_uncovered.is_some_and(|s| s.lost) {
+                return Some(NextSeg::Retransmit(c));
             }
         }
         if can_send_new {
             return Some(NextSeg::New);
         }
-        if rule3 && self.high_sacked > self.una {
-            let top = (self.high_sacked - self.una) as usize;
-            if let Some(i) = self.segs.iter().take(top).position(|s| !s.sacked && !s.retrans) {
-                return Some(NextSeg::Retransmit(self.una + i as u32));
-            }
+        if rule3 && self.high_sacked > self.una && c < self.high_sacked && first_uncovered.is_some() {
+            return Some(NextSeg::Retransmit(c));
         }
         None
     }
@@ -282,7 +335,9 @@ impl Scoreboard {
 
 #[cfg(test)]
 mod tests {
+    use super::super::scoreboard_model::ModelScoreboard;
     use super::*;
+    use proptest::prelude::*;
 
     fn board(n: u32) -> Scoreboard {
         let mut b = Scoreboard::default();
@@ -346,6 +401,127 @@ mod tests {
         b.mark_all_lost(false);
         assert_eq!((b.lost(), b.sacked(), b.pipe()), (4, 1, 0));
         assert_eq!(b.next_seg(false, false), Some(NextSeg::Retransmit(0)));
+    }
+
+    /// One operation of the differential test, with raw numbers mapped into the window.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Push(u32),
+        Sack(Vec<(u32, u32)>),
+        MarkLost(u32),
+        MarkHead,
+        AllLost(bool),
+        Advance(u32),
+        Retransmit(u32),
+        RetransmitNext(bool, bool),
+        RenoSack,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            3 => (1u32..6).prop_map(Op::Push),
+            4 => prop::collection::vec((0u32..40, 0u32..8), 1..4).prop_map(Op::Sack),
+            2 => (1u32..5).prop_map(Op::MarkLost),
+            1 => Just(Op::MarkHead),
+            1 => any::<bool>().prop_map(Op::AllLost),
+            2 => (0u32..40).prop_map(Op::Advance),
+            1 => (0u32..40).prop_map(Op::Retransmit),
+            3 => (any::<bool>(), any::<bool>()).prop_map(|(a, b)| Op::RetransmitNext(a, b)),
+            1 => Just(Op::RenoSack),
+        ]
+    }
+
+    fn snap(t: u64) -> TxSnapshot {
+        TxSnapshot { sent_time: SimTime(t), ..TxSnapshot::default() }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        /// The run-based scoreboard gives the linear-scan model's answers, callbacks and
+        /// counters after any sequence of operations.
+        #[test]
+        fn fast_scoreboard_matches_the_linear_scan_model(ops in prop::collection::vec(op(), 1..120)) {
+            let (mut f, mut m) = (Scoreboard::default(), ModelScoreboard::default());
+            for (t, op) in ops.into_iter().enumerate() {
+                let now = SimTime(t as u64);
+                let (una, nxt) = (m.una(), m.nxt());
+                let in_window = |x: u32| una.saturating_sub(2) + x % (nxt - una + 4);
+                match op {
+                    Op::Push(k) => {
+                        for _ in 0..k {
+                            prop_assert_eq!(f.push_new(now, snap(t as u64)), m.push_new(now, snap(t as u64)));
+                        }
+                    }
+                    Op::Sack(raw) => {
+                        let blocks: Vec<SackBlock> =
+                            raw.iter().map(|&(a, l)| SackBlock { start: in_window(a), end: in_window(a) + l }).collect();
+                        let (mut df, mut dm) = (Vec::new(), Vec::new());
+                        let nf = f.apply_sack(&blocks, |q, tx| df.push((q, tx.sent_time)));
+                        let nm = m.apply_sack(&blocks, |q, tx| dm.push((q, tx.sent_time)));
+                        prop_assert_eq!((nf, df), (nm, dm));
+                    }
+                    Op::MarkLost(d) => prop_assert_eq!(f.mark_lost_by_sack(d), m.mark_lost_by_sack(d)),
+                    Op::MarkHead => {
+                        f.mark_head_lost();
+                        m.mark_head_lost();
+                    }
+                    Op::AllLost(forget) => {
+                        f.mark_all_lost(forget);
+                        m.mark_all_lost(forget);
+                    }
+                    Op::Advance(x) => {
+                        let ack = una + x % (nxt - una + 2);
+                        let (mut df, mut dm) = (Vec::new(), Vec::new());
+                        let af = f.advance(ack, |q, tx| df.push((q, tx.sent_time)));
+                        let am = m.advance(ack, |q, tx| dm.push((q, tx.sent_time)));
+                        prop_assert_eq!(
+                            (af.segments, af.previously_sacked, af.retransmitted, af.unambiguous_sent_at, df),
+                            (am.segments, am.previously_sacked, am.retransmitted, am.unambiguous_sent_at, dm)
+                        );
+                    }
+                    Op::Retransmit(x) => {
+                        let seq = in_window(x);
+                        f.on_retransmit(seq, now, snap(t as u64));
+                        m.on_retransmit(seq, now, snap(t as u64));
+                    }
+                    Op::RetransmitNext(new, rule3) => {
+                        if let Some(NextSeg::Retransmit(seq)) = m.next_seg(new, rule3) {
+                            f.on_retransmit(seq, now, snap(t as u64));
+                            m.on_retransmit(seq, now, snap(t as u64));
+                        }
+                    }
+                    Op::RenoSack => {
+                        f.add_reno_sack();
+                        m.add_reno_sack();
+                    }
+                }
+                prop_assert_eq!((f.una(), f.nxt(), f.sacked(), f.lost()), (m.una(), m.nxt(), m.sacked(), m.lost()));
+                prop_assert_eq!((f.retransmitted(), f.reno_sacked(), f.pipe()), (m.retransmitted(), m.reno_sacked(), m.pipe()));
+                for (new, rule3) in [(false, false), (false, true), (true, false), (true, true)] {
+                    prop_assert_eq!(f.next_seg(new, rule3), m.next_seg(new, rule3));
+                }
+                for seq in m.una().saturating_sub(1)..m.nxt() + 1 {
+                    prop_assert_eq!(f.is_retransmitted(seq), m.is_retransmitted(seq));
+                    for d in 1..4 {
+                        prop_assert_eq!(f.is_lost(seq, d), m.is_lost(seq, d), "is_lost({}, {})", seq, d);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn loss_scan_and_next_seg_do_not_walk_a_large_sacked_window() {
+        // One hole under 200 000 SACKed segments, one ACK at a time: linear scans would
+        // take ~10^10 steps; the runs make it instant (a hang, not a timing, is the failure).
+        let mut b = board(200_001);
+        for top in 2..200_001 {
+            b.apply_sack(&[sack(1, top)], |_, _| {});
+            b.mark_lost_by_sack(3);
+            assert!(b.is_lost(0, 3) == (top >= 4));
+            let _ = b.next_seg(false, true);
+        }
+        assert_eq!(b.next_seg(false, true), Some(NextSeg::Retransmit(0)));
     }
 
     #[test]

@@ -152,8 +152,10 @@ impl TcpSender {
     pub fn latest_rtt(&self) -> Option<SimDuration> {
         self.rtt.latest()
     }
+    /// RFC 6675 pipe in bytes, saturating (retransmissions can make pipe exceed what was
+    /// sent once, and a send buffer may be up to 4 GiB).
     pub fn bytes_in_flight(&self) -> u32 {
-        self.sb.pipe() * self.tcb.mss
+        self.sb.pipe().saturating_mul(self.tcb.mss)
     }
     /// Segments sent and not yet cumulatively acknowledged (SND.NXT − SND.UNA).
     pub fn segments_outstanding(&self) -> u32 {
@@ -254,6 +256,13 @@ impl TcpSender {
 
     /// RFC 6675 (C): send while cwnd − pipe allows a full segment, no faster than the
     /// congestion control's pacing rate.
+    ///
+    /// The window used is min(cwnd, rwnd), and new data also waits for room in the send
+    /// buffer (`can_send_new`), so what is in flight is bounded by the receive and send
+    /// buffers whatever cwnd says. cwnd itself is the algorithm's, as in ns-3, which does not
+    /// clamp it: a flow limited by rwnd for long keeps growing it (NewReno grows it whether or
+    /// not it is used), so every algorithm grows it with saturating arithmetic and it stops
+    /// at `u32::MAX` (4 GiB) instead of wrapping.
     pub fn send_pending(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         if self.phase != Phase::Established {
             return;
@@ -308,7 +317,7 @@ impl TcpSender {
         self.tcb.high_tx = self.sb.nxt();
         self.tcb.bytes_in_flight = self.bytes_in_flight();
         // ns-3: window-limited if less than a segment of cwnd is left after this send.
-        self.tcb.cwnd_limited = self.tcb.cwnd < self.tcb.bytes_in_flight + self.tcb.mss;
+        self.tcb.cwnd_limited = self.tcb.cwnd < self.tcb.bytes_in_flight.saturating_add(self.tcb.mss);
         if self.tcb.state == CongState::Recovery {
             self.prr.on_sent(payload);
         }

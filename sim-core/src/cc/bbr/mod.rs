@@ -324,7 +324,7 @@ impl Bbr {
     fn recover_or_restore(&mut self, tcb: &Tcb, rs: &RateSample, acked: u32) -> (u32, bool) {
         let mut cwnd = tcb.cwnd;
         if rs.newly_lost > 0 {
-            cwnd = cwnd.saturating_sub(rs.newly_lost * tcb.mss).max(tcb.mss);
+            cwnd = cwnd.saturating_sub(rs.newly_lost.saturating_mul(tcb.mss)).max(tcb.mss);
         }
         let (state, prev) = (tcb.state, self.prev_state);
         if state == CongState::Recovery && prev != CongState::Recovery {
