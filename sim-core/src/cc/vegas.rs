@@ -110,7 +110,7 @@ impl Vegas {
     pub fn new(cfg: VegasConfig) -> Vegas {
         Vegas {
             cfg,
-            reno: NewReno::default(),
+            reno: NewReno::new(true),
             base_rtt: None,
             round_min_rtt: None,
             cnt_rtt: 0,

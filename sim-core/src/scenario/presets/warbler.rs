@@ -50,7 +50,7 @@ fn bbr() -> CcaSpec {
     CcaSpec::Bbr(BbrConfig::default())
 }
 fn newreno() -> CcaSpec {
-    CcaSpec::NewReno(NewRenoConfig {})
+    CcaSpec::NewReno(NewRenoConfig::default())
 }
 
 fn cells(n: u32) -> QueueLimit {
