@@ -134,7 +134,7 @@ fn run(a: &args::Args) -> Result<(), String> {
     let summary = sim.summary();
     let paper = (a.preset.as_deref() == Some("cubic-bbr-vegas-3q"))
         .then_some(sim_core::scenario::published::WARBLER_WITHOUT);
-    print!("{}", tables::all_tables(&summary, alg.trim_end_matches("-nic"), paper));
+    print!("{}", tables::all_tables(&summary, sim_core::scenario::red_study_algorithm(&alg), paper));
     if let Some(note) = a.preset.as_deref().and_then(sim_core::scenario::published::warbler_baseline_note) {
         println!("Paper: {note}");
     }
@@ -157,7 +157,7 @@ fn compare(a: &args::Args) -> Result<(), String> {
         preset_list().into_iter().find(|p| p.name == name).ok_or(format!("unknown preset '{name}'"))?;
     let variants: Vec<String> = match &a.variants {
         Some(v) => v.clone(),
-        None => info.variants.iter().filter(|v| !v.ends_with("-nic")).map(|v| v.to_string()).collect(),
+        None => info.variants.iter().filter(|v| !v.contains('-')).map(|v| v.to_string()).collect(),
     };
     let mut runs = Vec::new();
     let mut all = serde_json::Map::new();

@@ -1,7 +1,7 @@
 //! One preset per paper experiment. Each has variants (the algorithms compared) and a short
 //! text saying what the paper found and what to look at.
 
-mod red_study;
+pub(crate) mod red_study;
 mod warbler;
 
 use super::Scenario;
@@ -29,8 +29,9 @@ CUBIC senders (1 Mbit/s, 2 ms access) sharing a 2 Mbit/s, 10 ms bottleneck with 
 100-packet limit and 512-byte segments. All three deliver about 1.80 Mbit/s of goodput (90 % of the link: \
 the rest is headers). RED drops the most (1240 vs 1003 ARED, 1026 Gentle) and keeps the steadiest \
 throughput (CV 18.7 %); Gentle keeps the shortest queue (6.4 packets). Watch the EWMA average against \
-the shaded threshold bands and how the drops cluster. The -nic variants add ns-3's 100-packet device \
-queue under the disc, as the study ran.",
+the shaded threshold bands and how the drops cluster. The red, ared and gentle variants are what ns-3 \
+runs: the disc over ns-3's 100-packet device queue, ARED with ns-3's default Gentle on. -nic1 uses \
+ns-3's smallest device queue (1 packet), -nonic none at all, ared-nogentle switches Gentle off.",
         },
         PresetInfo {
             name: "rtt-unfair",
