@@ -107,10 +107,10 @@ mod tests {
 
     #[test]
     fn an_edited_scenario_round_trips_with_its_origin() {
-        let mut sc = preset("red-study", Some("ared-nic")).unwrap();
+        let mut sc = preset("red-study", Some("ared-nic1")).unwrap();
         sc.seed = 42;
         sc.flows[0].stop_s = Some(30.5);
-        let origin = ("red-study".to_string(), "ared-nic".to_string());
+        let origin = ("red-study".to_string(), "ared-nic1".to_string());
         let back = from_fragment(&to_fragment(&sc, Some(&origin), true)).unwrap().unwrap();
         assert_eq!(back.scenario, sc);
         assert_eq!(back.origin, Some(origin));

@@ -111,8 +111,14 @@ impl Described for RedConfig {
         ],
         flavours: &[
             Flavour { key: "red", label: "RED", flags: &[("adaptive", false), ("gentle", false)] },
-            Flavour { key: "ared", label: "Adaptive RED", flags: &[("adaptive", true), ("gentle", false)] },
+            // ns-3's Gentle defaults to true, so its ARED is gentle unless told otherwise.
+            Flavour { key: "ared", label: "Adaptive RED", flags: &[("adaptive", true), ("gentle", true)] },
             Flavour { key: "gentle", label: "Gentle RED", flags: &[("adaptive", false), ("gentle", true)] },
+            Flavour {
+                key: "ared-nogentle",
+                label: "Adaptive RED without gentle",
+                flags: &[("adaptive", true), ("gentle", false)],
+            },
         ],
     };
 
@@ -460,6 +466,14 @@ mod tests {
 
     fn red(cfg: RedConfig) -> Red {
         Red::new(&cfg, Rate(2_000_000), SimRng::new(1, StreamId::Queue(0)))
+    }
+
+    #[test]
+    fn the_ared_flavour_is_ns3s_with_gentle_on() {
+        let f = RedConfig::INFO.flavours.iter().find(|f| f.key == "ared").unwrap();
+        assert!(f.flags.contains(&("adaptive", true)) && f.flags.contains(&("gentle", true)));
+        let plain = serde_json::to_value(RedConfig { adaptive: true, gentle: false, ..RedConfig::default() });
+        assert_eq!(RedConfig::INFO.flavour_of(&plain.unwrap()), "ared-nogentle");
     }
 
     fn plain() -> RedConfig {

@@ -203,7 +203,7 @@ mod tests {
     fn the_newreno_tag_is_new_reno() {
         assert_eq!(
             serde_json::to_string(&CcaSpec::NewReno(NewRenoConfig::default())).unwrap(),
-            r#"{"type":"new_reno"}"#
+            r#"{"type":"new_reno","count_segments":false}"#
         );
     }
 }

@@ -19,6 +19,17 @@
 //! therefore use the latest per-ACK sample by default and offer ns-3's choice as
 //! [`VegasConfig::use_smoothed_rtt`].
 //!
+//! Growth outside Vegas' own rule is NewReno's: per ACK as ns-3 ≤ 3.44 by default,
+//! by segments acknowledged with [`VegasConfig::count_segments`] (Linux, ns-3-dev).
+//!
+//! Stall with delayed ACKs. ns-3's Vegas alone at 100 Mbit/s, 10 ms stops at 21 segments
+//! (22.9 Mbit/s, empty queue): once per round a delayed ACK pairs the round's last segment
+//! with the next round's first and echoes the older timestamp, so one sample per round is
+//! ~RTT too long; the *smoothed* RTT ns-3 feeds Vegas never comes back to BaseRTT (the
+//! handshake's 10.0 ms), and with ns-3's truncation diff sits in [α, β] at 21 segments.
+//! `use_smoothed_rtt` reproduces a stall (about 53 segments here); per-ACK samples (the
+//! default, Linux and the paper) fill the link. We count it an ns-3 artefact.
+//!
 //! ns-3 (and Linux) slow-start on every ACK while `diff ≤ γ`; the paper grows exponentially
 //! only every other RTT so that a valid comparison fits in between. That is
 //! [`VegasConfig::slow_start_every_other_rtt`], off by default (ns-3).
@@ -43,6 +54,9 @@ pub struct VegasConfig {
     /// Double the window only every other RTT in slow start (the paper), not on every ACK
     /// (ns-3, Linux).
     pub slow_start_every_other_rtt: bool,
+    /// Slow start and the NewReno fallback grow by the segments each ACK covers (Linux,
+    /// ns-3-dev); off = one MSS per ACK, as ns-3 ≤ 3.44's `TcpNewReno` that `TcpVegas` calls.
+    pub count_segments: bool,
 }
 
 impl Default for VegasConfig {
@@ -53,6 +67,7 @@ impl Default for VegasConfig {
             gamma: 1,
             use_smoothed_rtt: false,
             slow_start_every_other_rtt: false,
+            count_segments: false,
         }
     }
 }
@@ -70,6 +85,7 @@ impl Described for VegasConfig {
             Field::new("gamma", "γ", "segments", Kind::Int(SEGMENTS), "Leave slow start above γ (1)."),
             Field::new("use_smoothed_rtt", "Smoothed RTT", "", Kind::Bool, "Use the smoothed RTT as ns-3 does; off = each ACK's sample (Linux, the paper)."),
             Field::new("slow_start_every_other_rtt", "Slow start every other RTT", "", Kind::Bool, "Double the window every other RTT (the paper), not on every ACK (ns-3, Linux)."),
+            Field::new("count_segments", "Count segments acknowledged", "", Kind::Bool, "Slow start by segments acknowledged (Linux, ns-3-dev); off = one MSS per ACK (ns-3 ≤ 3.44)."),
         ],
         flavours: &[],
     };
@@ -109,8 +125,8 @@ pub struct Vegas {
 impl Vegas {
     pub fn new(cfg: VegasConfig) -> Vegas {
         Vegas {
+            reno: NewReno::new(cfg.count_segments),
             cfg,
-            reno: NewReno::default(),
             base_rtt: None,
             round_min_rtt: None,
             cnt_rtt: 0,
@@ -139,7 +155,11 @@ impl Vegas {
 
     fn slow_start(&mut self, tcb: &mut Tcb, segments_acked: u32) {
         if self.ss_round || !self.cfg.slow_start_every_other_rtt {
-            NewReno::slow_start(tcb, segments_acked);
+            if self.cfg.count_segments {
+                NewReno::slow_start(tcb, segments_acked);
+            } else {
+                NewReno::slow_start_per_ack(tcb, segments_acked);
+            }
         }
     }
 
@@ -244,7 +264,16 @@ mod tests {
 
     /// A Vegas that has learnt BaseRTT = `base` and sits at the start of a round.
     fn vegas_with_base(t: &mut Tcb, base: SimDuration) -> Vegas {
-        let mut v = Vegas::new(VegasConfig::default());
+        vegas_with_base_cfg(t, base, VegasConfig::default())
+    }
+
+    /// Growth by segments acknowledged (Linux, ns-3-dev).
+    fn counting() -> VegasConfig {
+        VegasConfig { count_segments: true, ..VegasConfig::default() }
+    }
+
+    fn vegas_with_base_cfg(t: &mut Tcb, base: SimDuration, cfg: VegasConfig) -> Vegas {
+        let mut v = Vegas::new(cfg);
         v.on_ack(t, &ack(base));
         t.high_tx = 100;
         t.last_acked = 0;
@@ -316,7 +345,7 @@ mod tests {
     #[test]
     fn vegas_slow_starts_while_diff_is_at_most_gamma() {
         let mut t = tcb(20, 1_000);
-        let mut v = vegas_with_base(&mut t, ms(10));
+        let mut v = vegas_with_base_cfg(&mut t, ms(10), counting());
         round(&mut v, &mut t, &[10, 10, 10]);
         assert_eq!(t.cwnd, 21_000);
         // Within the round, every ACK grows the window.
@@ -325,9 +354,24 @@ mod tests {
     }
 
     #[test]
+    fn vegas_slow_start_adds_one_segment_per_ack_as_ns3_344() {
+        // ns-3 ≤ 3.44's TcpVegas calls TcpNewReno::SlowStart: one MSS per ACK.
+        let mut t = tcb(20, 1_000);
+        let mut v = vegas_with_base(&mut t, ms(10));
+        round(&mut v, &mut t, &[10, 10, 10]);
+        assert_eq!(t.cwnd, 21_000);
+        v.grow_window(&mut t, 2, SimTime::ZERO);
+        assert_eq!(t.cwnd, 22_000, "a delayed ACK of two segments adds one");
+        // The NewReno fallback outside Open is per ACK too.
+        v.on_state(&mut t, CongState::Loss, SimTime::ZERO);
+        v.grow_window(&mut t, 3, SimTime::ZERO);
+        assert_eq!(t.cwnd, 23_000);
+    }
+
+    #[test]
     fn vegas_behaves_like_newreno_with_fewer_than_three_rtt_samples() {
         let mut t = tcb(20, 10);
-        let mut v = vegas_with_base(&mut t, ms(10));
+        let mut v = vegas_with_base_cfg(&mut t, ms(10), counting());
         round(&mut v, &mut t, &[15, 15]); // diff would be 7, but only two samples
         assert_eq!(t.cwnd, 20_000, "NewReno counts one ACK towards +1 per window");
         assert_eq!(v.last_diff, None);
@@ -383,7 +427,7 @@ mod tests {
     #[test]
     fn outside_open_vegas_falls_back_to_newreno() {
         let mut t = tcb(20, 1_000);
-        let mut v = vegas_with_base(&mut t, ms(10));
+        let mut v = vegas_with_base_cfg(&mut t, ms(10), counting());
         v.on_state(&mut t, CongState::Loss, SimTime::ZERO);
         v.grow_window(&mut t, 3, SimTime::ZERO);
         assert_eq!(t.cwnd, 23_000);

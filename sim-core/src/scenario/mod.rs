@@ -10,6 +10,7 @@ pub mod published;
 mod validate;
 
 pub use crate::params::ScenarioError;
+pub use presets::red_study::algorithm as red_study_algorithm;
 pub use presets::{preset, preset_list, PresetInfo};
 pub use validate::{MAX_DURATION_S, MAX_FLOWS};
 

@@ -32,6 +32,16 @@ pub struct TcpConfig {
     pub send_buffer_bytes: u32,
     /// Receive buffer: the most out-of-order data held, and the advertised window.
     pub recv_buffer_bytes: u32,
+    /// Delivery-rate snapshots take the delivered count from before the ACK that let the
+    /// segment go, as ns-3.44's `TcpRateLinux` behaves (traced): BBR then overestimates the
+    /// bottleneck by about one ACK per round and keeps a standing queue. Off = Linux.
+    pub rate_snapshot_before_ack: bool,
+    /// Karn's rule also for timestamp samples, and a backoff that every ACK of new data
+    /// clears, as ns-3's `TcpSocketBase` does. With a 200 ms minimum RTO and 200 ms delayed
+    /// ACKs a flow left with one segment after a timeout then times out again and again
+    /// (ns-3's CUBIC starves next to BBR). Off = RFC 7323 / Linux: every ACK with a
+    /// timestamp gives a sample and only a sample clears the backoff.
+    pub karn_with_timestamps: bool,
     pub headers: HeaderOverhead,
 }
 
@@ -52,6 +62,8 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             send_buffer_bytes: 131_072,
             recv_buffer_bytes: 131_072,
+            rate_snapshot_before_ack: true,
+            karn_with_timestamps: true,
             headers: HeaderOverhead::default(),
         }
     }
@@ -156,6 +168,20 @@ impl TcpConfig {
             "bytes",
             Kind::Int(BUFFER),
             "Out-of-order data held; the advertised window; at least one MSS.",
+        ),
+        Field::new(
+            "rate_snapshot_before_ack",
+            "ns-3 rate samples",
+            "",
+            Kind::Bool,
+            "Delivery-rate samples count one ACK more than their interval, as ns-3.44 (BBR's standing queue); off = Linux.",
+        ),
+        Field::new(
+            "karn_with_timestamps",
+            "ns-3 RTO rules",
+            "",
+            Kind::Bool,
+            "No RTT sample from an ACK of a retransmitted segment even with timestamps; each new ACK clears the RTO backoff (ns-3); off = RFC 7323 / Linux.",
         ),
         Field::new("headers.ip_bytes", "IP header", "bytes", Kind::Int(HEADER), "IPv4: 20."),
         Field::new("headers.tcp_bytes", "TCP header", "bytes", Kind::Int(HEADER), "Without options: 20."),

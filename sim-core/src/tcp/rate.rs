@@ -2,6 +2,14 @@
 //! `tcp_rate.c` and ns-3 `TcpRateLinux` do it): each transmission remembers how much had
 //! been delivered when it left; each ACK turns the newest delivered packet into a sample
 //! of delivered bytes over the longer of the send and ACK intervals.
+//!
+//! ns-3.44's `TcpRateLinux`, traced on a single BBR flow, counts one ACK more than a sample's
+//! interval covers: a segment's snapshot holds the delivered count from before the latest
+//! ACK but that ACK's time. Its samples then overstate the rate by one ACK's data per
+//! interval (+1.3 % at 100 Mbit/s and 10 ms with delayed ACKs), which is above BBR's 1 %
+//! pacing margin: ns-3's BBR overfills the link and sits at its cwnd cap with about one BDP
+//! queued. [`RateEstimator::new`] with `snapshot_before_ack` reproduces that; Linux's
+//! `tcp_rate.c` and the draft take both from after the ACK (the default off).
 
 pub use crate::tcb::RateSample;
 use crate::time::{SimDuration, SimTime};
@@ -31,9 +39,18 @@ pub struct RateEstimator {
     sample_app_limited: bool,
     has_sample: bool,
     newly_delivered: u64,
+    /// Snapshots take the delivered count from before the latest ACK (ns-3.44).
+    snapshot_before_ack: bool,
+    /// Delivered count before the ACK being (or last) processed.
+    before_ack: u64,
 }
 
 impl RateEstimator {
+    /// An estimator; `snapshot_before_ack` mimics ns-3.44 (see the module docs).
+    pub fn new(snapshot_before_ack: bool) -> RateEstimator {
+        RateEstimator { snapshot_before_ack, ..RateEstimator::default() }
+    }
+
     pub fn delivered(&self) -> u64 {
         self.delivered
     }
@@ -45,7 +62,7 @@ impl RateEstimator {
             self.delivered_time = now;
         }
         TxSnapshot {
-            delivered: self.delivered,
+            delivered: if self.snapshot_before_ack { self.before_ack } else { self.delivered },
             delivered_time: self.delivered_time,
             first_sent_time: self.first_sent_time,
             sent_time: now,
@@ -55,6 +72,7 @@ impl RateEstimator {
 
     /// A segment sent with `snap` was delivered (cumulatively or by SACK) now (draft §3.3).
     pub fn on_delivered(&mut self, snap: &TxSnapshot, bytes: u32, now: SimTime) {
+        self.note_ack_start();
         self.delivered += bytes as u64;
         self.newly_delivered += bytes as u64;
         self.delivered_time = now;
@@ -72,9 +90,17 @@ impl RateEstimator {
     /// Without SACK, a duplicate ACK counts as one more segment delivered (Linux
     /// `tcp_add_reno_sack`); it carries no sample of its own.
     pub fn count_reno_delivered(&mut self, bytes: u64, now: SimTime) {
+        self.note_ack_start();
         self.delivered += bytes;
         self.newly_delivered += bytes;
         self.delivered_time = now;
+    }
+
+    /// The first delivery of an ACK: remember the count before it.
+    fn note_ack_start(&mut self) {
+        if self.newly_delivered == 0 {
+            self.before_ack = self.delivered;
+        }
     }
 
     /// A cumulative ACK covered segments already counted by duplicate ACKs: count them once
@@ -138,6 +164,36 @@ mod tests {
         let s = last.unwrap();
         assert!(s.valid);
         assert!((s.delivery_rate_bps - 8e6).abs() < 0.2e6, "{}", s.delivery_rate_bps);
+    }
+
+    /// One 1000-byte segment per ms, ACKed in pairs (delayed ACKs) 50 ms after the first of
+    /// the pair left; returns the last sample.
+    fn delayed_ack_flow(mut r: RateEstimator) -> RateSample {
+        let ms = |x: u64| SimTime(x * 1_000_000);
+        let mut pending = std::collections::VecDeque::new();
+        let mut last = None;
+        for t in 0..300u64 {
+            if t >= 51 && t % 2 == 1 {
+                for _ in 0..2 {
+                    let snap = pending.pop_front().unwrap();
+                    r.on_delivered(&snap, 1000, ms(t));
+                }
+                last = r.take_sample(Some(SimDuration::from_millis(50)));
+            }
+            pending.push_back(r.on_send(ms(t), pending.len() as u32 * 1000));
+        }
+        last.unwrap()
+    }
+
+    #[test]
+    fn ns3_snapshots_overstate_the_rate_by_one_ack_per_interval() {
+        let linux = delayed_ack_flow(RateEstimator::default());
+        let ns3 = delayed_ack_flow(RateEstimator::new(true));
+        assert!((linux.delivery_rate_bps - 8e6).abs() < 0.2e6, "{}", linux.delivery_rate_bps);
+        // One more ACK (two segments) over the same interval.
+        assert_eq!(ns3.delivered, linux.delivered + 2000);
+        assert_eq!(ns3.interval, linux.interval);
+        assert!(ns3.delivery_rate_bps > linux.delivery_rate_bps * 1.02, "{}", ns3.delivery_rate_bps);
     }
 
     #[test]

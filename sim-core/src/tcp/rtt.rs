@@ -72,6 +72,11 @@ impl RttEstimator {
         }
     }
 
+    /// Forgets the backoff without a sample (ns-3 recomputes the RTO on every new ACK).
+    pub fn clear_backoff(&mut self) {
+        self.backoff = 0;
+    }
+
     pub fn backoff(&self) -> u32 {
         self.backoff
     }
@@ -131,6 +136,17 @@ mod tests {
         e.back_off();
         e.sample(SimDuration::from_millis(30));
         assert_eq!(e.rto(), SimDuration::from_secs(1));
+    }
+
+    #[test]
+    fn clear_backoff_restores_the_rto_without_a_sample() {
+        let mut e = est();
+        e.sample(SimDuration::from_millis(30));
+        e.back_off();
+        assert_eq!(e.rto(), SimDuration::from_secs(2));
+        e.clear_backoff();
+        assert_eq!(e.rto(), SimDuration::from_secs(1));
+        assert_eq!(e.latest(), Some(SimDuration::from_millis(30)));
     }
 
     #[test]

@@ -123,7 +123,7 @@ impl TcpSender {
             rto_timer: Timer::default(),
             pace_timer: Timer::default(),
             next_send_time: SimTime::ZERO,
-            rate: RateEstimator::default(),
+            rate: RateEstimator::new(cfg.rate_snapshot_before_ack),
             syn_sent_at: SimTime::ZERO,
             syn_retries: 0,
             app_stopped: false,
@@ -381,7 +381,21 @@ impl TcpSender {
         };
         let delivered_segs = adv.segments - adv.previously_sacked + newly_sacked;
 
-        let rtt = if p.ack > old_una { self.take_rtt_sample(p, &adv, now) } else { None };
+        let rtt = if p.ack <= old_una {
+            None
+        } else if self.cfg.karn_with_timestamps {
+            // ns-3 (`NewAck`, `EstimateRtt`): every ACK of new data recomputes the RTO from
+            // the estimate, dropping the backoff, and no sample is taken, timestamps or not,
+            // when the oldest segment it covers was retransmitted.
+            self.rtt.clear_backoff();
+            if retx_head_acked {
+                None
+            } else {
+                self.take_rtt_sample(p, &adv, now)
+            }
+        } else {
+            self.take_rtt_sample(p, &adv, now)
+        };
         self.tcb.last_acked = p.ack;
         self.tcb.bytes_in_flight = self.bytes_in_flight();
 

@@ -201,8 +201,9 @@ fn repeated_rto_holds_ssthresh() {
 
 #[test]
 fn karn_rtt_is_not_sampled_from_a_retransmitted_segment() {
-    // Without timestamps a retransmission's ACK is ambiguous: the backed-off RTO stays.
-    let cfg = TcpConfig { timestamps: false, ..cfg(true) };
+    // Without timestamps a retransmission's ACK is ambiguous: under RFC 6298 the backed-off
+    // RTO stays (ns-3 clears it on any new ACK: see the ns3_ tests below).
+    let cfg = TcpConfig { timestamps: false, karn_with_timestamps: false, ..cfg(true) };
     let mut l = Loopback::new(cfg, CcaSpec::NewReno(Default::default()), 5).drop_segment(4, 1);
     l.run(SimTime::from_secs_f64(30.0));
     assert_eq!(l.s.stats().timeouts, 1);
@@ -211,9 +212,40 @@ fn karn_rtt_is_not_sampled_from_a_retransmitted_segment() {
 
 #[test]
 fn with_timestamps_a_retransmission_still_gives_a_valid_sample() {
-    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno(Default::default()), 5).drop_segment(4, 1);
+    // RFC 7323 (karn_with_timestamps off).
+    let cfg = TcpConfig { karn_with_timestamps: false, ..cfg(true) };
+    let mut l = Loopback::new(cfg, CcaSpec::NewReno(Default::default()), 5).drop_segment(4, 1);
     l.run(SimTime::from_secs_f64(30.0));
     assert_eq!(l.s.rto(), SimDuration::from_secs(1));
+}
+
+/// Five segments whose lone last one waits 1.5 s for its delayed ACK: the 1 s RTO fires
+/// first and resends it, and the receiver's immediate ACK of the duplicate echoes the
+/// original's timestamp.
+fn spurious_rto(karn_with_timestamps: bool) -> Loopback {
+    let cfg = TcpConfig { delayed_ack_timeout_ms: 1500.0, karn_with_timestamps, ..cfg(true) };
+    let mut l = Loopback::new(cfg, CcaSpec::NewReno(Default::default()), 5);
+    l.run(SimTime::from_secs_f64(30.0));
+    assert_eq!(l.s.stats().timeouts, 1);
+    assert_eq!(l.s.phase(), Phase::Completed);
+    l
+}
+
+#[test]
+fn ns3_rules_take_no_timestamp_sample_from_an_ack_of_a_retransmitted_segment() {
+    let rfc = spurious_rto(false).s.latest_rtt().unwrap();
+    assert!(rfc > SimDuration::from_millis(900), "RFC 7323 samples the echo: {rfc:?}");
+    let ns3 = spurious_rto(true).s.latest_rtt().unwrap();
+    assert!(ns3 < SimDuration::from_millis(100), "ns-3 applies Karn's rule: {ns3:?}");
+}
+
+#[test]
+fn ns3_rules_clear_the_backoff_on_an_ack_of_new_data_without_a_sample() {
+    let cfg = TcpConfig { timestamps: false, ..cfg(true) };
+    let mut l = Loopback::new(cfg, CcaSpec::NewReno(Default::default()), 5).drop_segment(4, 1);
+    l.run(SimTime::from_secs_f64(30.0));
+    assert_eq!(l.s.stats().timeouts, 1);
+    assert_eq!(l.s.rto(), SimDuration::from_secs(1), "ns-3 recomputes the RTO on every new ACK");
 }
 
 #[test]

@@ -396,9 +396,11 @@ impl App {
                             self.notice = Some(e);
                         }
                     }
-                    None => self.notice = Some(format!(
+                    None => {
+                        self.notice = Some(format!(
                         "{problems} field(s) are invalid: fix them before exporting (nothing was written)."
-                    )),
+                    ))
+                    }
                 }
             }
             HeaderMsg::Import(file) => {

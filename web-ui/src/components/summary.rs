@@ -137,7 +137,7 @@ pub fn summary_panel(p: &SummaryProps) -> Html {
         .map(|(label, s)| {
             let variant =
                 if summaries.len() == 1 { origin.map_or(*label, |(_, v)| v.as_str()) } else { label };
-            (*label, metric_rows(s), published_rows(origin, variant.trim_end_matches("-nic")))
+            (*label, metric_rows(s), published_rows(origin, sim_core::scenario::red_study_algorithm(variant)))
         })
         .collect();
     let labels: Vec<&'static str> =

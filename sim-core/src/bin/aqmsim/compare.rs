@@ -40,7 +40,7 @@ pub fn compare(a: &CompareArgs) -> Outcome {
         preset_list().into_iter().find(|p| p.name == name).ok_or(format!("unknown preset '{name}'"))?;
     let variants = match &a.variants {
         Some(v) => v.clone(),
-        None => variants_of(name, &None)?.into_iter().filter(|v| !v.ends_with("-nic")).collect(),
+        None => info.compared.iter().map(|v| v.to_string()).collect(),
     };
     let seeds = a.seeds.unwrap_or(info.seeds).max(1);
     if seeds > 1 {

@@ -158,7 +158,7 @@ pub fn run(a: &RunArgs) -> Outcome {
         Some("warbler") => published::WARBLER_WITH,
         _ => published::WARBLER_WITHOUT,
     });
-    io::print(&tables::all_tables(&summary, alg.trim_end_matches("-nic"), paper))?;
+    io::print(&tables::all_tables(&summary, sim_core::scenario::red_study_algorithm(&alg), paper))?;
     if let Some(note) = preset.and_then(published::warbler_baseline_note) {
         io::say(&format!("Paper: {note}"))?;
     }

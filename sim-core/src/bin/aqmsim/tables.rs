@@ -151,7 +151,7 @@ pub fn compare_table(runs: &[(String, Summary)]) -> String {
     for (label, prec, ours, paper) in rows {
         let _ = write!(o, "{label:<26}");
         for (name, s) in runs {
-            let alg = name.trim_end_matches("-nic");
+            let alg = sim_core::scenario::red_study_algorithm(name);
             let pv = published::red_study(alg).map(|p| paper(&p));
             let _ = write!(o, " {:>11} {:>8}", pub_or_dash(ours(s), prec), pub_or_dash(pv, prec));
         }

@@ -39,11 +39,11 @@ pub struct BbrConfig {
     pub pacing_margin_percent: f64,
     /// Segments added to the window target for send quantization (ns-3: 3 × 1 segment).
     pub quantization_segments: u32,
-    /// An RTT equal to RTprop refreshes its time stamp (draft and ns-3: `<=`), postponing
-    /// ProbeRTT; Linux takes only strictly lower samples (`<`).
+    /// An RTT equal to RTprop refreshes its time stamp (draft and ns-3, the default: `<=`),
+    /// postponing ProbeRTT; Linux takes only strictly lower samples (`<`).
     pub min_rtt_refresh_on_equal: bool,
     /// ProbeBW starts in a random one of the first this-many phases counted back from the
-    /// end of the cycle, never in the 0.75 phase (Linux `bbr_cycle_rand` 7; ns-3 6).
+    /// end of the cycle, never in the 0.75 phase (ns-3 6, the default; Linux `bbr_cycle_rand` 7).
     pub random_phases: u32,
 }
 
@@ -60,8 +60,8 @@ impl Default for BbrConfig {
             full_bw_rounds: 3,
             pacing_margin_percent: 1.0,
             quantization_segments: 3,
-            min_rtt_refresh_on_equal: false,
-            random_phases: 7,
+            min_rtt_refresh_on_equal: true,
+            random_phases: 6,
         }
     }
 }

@@ -161,21 +161,53 @@ fn bbr_probe_bw_probes_until_the_extra_data_is_in_flight() {
     assert_eq!(h.b.pacing_gain(), 1.0);
 }
 
-#[test]
-fn bbr_probe_bw_never_starts_in_the_draining_phase() {
+/// Linux's choices where ns-3's TcpBbr (the defaults) differs.
+fn linux() -> BbrConfig {
+    BbrConfig { random_phases: 7, min_rtt_refresh_on_equal: false, ..BbrConfig::default() }
+}
+
+/// The phases ProbeBW starts in, over 200 seeds.
+fn starting_phases(cfg: BbrConfig) -> [bool; 8] {
     let mut seen = [false; 8];
     for seed in 0..200 {
-        let mut h = Harness::seeded(BbrConfig::default(), seed);
+        let mut h = Harness::seeded(cfg.clone(), seed);
         h.reach_probe_bw();
         seen[h.b.cycle_index] = true;
     }
+    seen
+}
+
+#[test]
+fn bbr_probe_bw_never_starts_in_the_draining_phase() {
+    let seen = starting_phases(linux());
     assert!(!seen[1], "started in the 0.75 phase");
     assert_eq!(seen.iter().filter(|s| **s).count(), 7, "{seen:?}");
 }
 
 #[test]
-fn bbr_enters_probe_rtt_after_ten_seconds_without_a_new_min_rtt_and_stays_200ms() {
+fn bbr_probe_bw_starts_in_one_of_six_phases_as_ns3_does() {
+    // ns-3 `EnterProbeBW`: cycle index 7 − ⌊U[0, 6)⌋, then advanced: 1.25 or one of the last
+    // five 1.0 phases, never 0.75 nor the first 1.0 phase (Linux's 7 allows that one).
+    let seen = starting_phases(BbrConfig::default());
+    assert_eq!(seen, [true, false, false, true, true, true, true, true]);
+}
+
+#[test]
+fn bbr_rtt_samples_equal_to_rt_prop_postpone_probe_rtt_as_in_ns3() {
     let mut h = Harness::new(BbrConfig::default());
+    h.reach_probe_bw();
+    h.t.bytes_in_flight = 20_000;
+    // 12 s of samples equal to the 10 ms minimum: ns-3's `<=` keeps refreshing it.
+    while h.now < SimTime::ZERO + SimDuration::from_secs(12) {
+        h.ack(10, 10.0 * MBPS, 10, true);
+        assert_ne!(h.b.mode(), BbrMode::ProbeRtt, "at {:?}", h.now);
+    }
+    assert_eq!(h.b.probe_rtt_count(), 0);
+}
+
+#[test]
+fn bbr_enters_probe_rtt_after_ten_seconds_without_a_new_min_rtt_and_stays_200ms() {
+    let mut h = Harness::new(linux());
     h.reach_probe_bw();
     // RTprop = 10 ms was measured by the first ACK, at 10 ms; RTT samples equal to or above
     // it do not refresh it, so it expires after 10.010 s.

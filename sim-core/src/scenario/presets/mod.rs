@@ -2,7 +2,7 @@
 //! text saying what the paper found and what to look at.
 
 mod dqn;
-mod red_study;
+pub(crate) mod red_study;
 mod warbler;
 
 use super::Scenario;
@@ -14,6 +14,8 @@ pub struct PresetInfo {
     pub title: &'static str,
     pub variants: &'static [&'static str],
     pub default_variant: &'static str,
+    /// The variants `compare` runs by default: the paper's columns (the rest are setups).
+    pub compared: &'static [&'static str],
     /// Seeds `compare` runs by default (more where the paper reports a t-test).
     pub seeds: u32,
     /// What the paper found and what to look at.
@@ -28,6 +30,7 @@ pub fn preset_list() -> Vec<PresetInfo> {
         name: "red-study",
         title: "RED vs Adaptive RED vs Gentle RED (10 CUBIC senders, 2 Mbit/s)",
         variants: red_study::VARIANTS,
+        compared: red_study::COMPARED,
         default_variant: "red",
             seeds: 1,
         description: "Palagashvili et al. compared ns-3's RED, ARED and Gentle RED on a dumbbell of ten \
@@ -35,14 +38,16 @@ CUBIC senders (1 Mbit/s, 2 ms access) sharing a 2 Mbit/s, 10 ms bottleneck with 
 100-packet limit and 512-byte segments. All three deliver about 1.80 Mbit/s of goodput (90 % of the link: \
 the rest is headers). RED drops the most (1240 vs 1003 ARED, 1026 Gentle) and keeps the steadiest \
 throughput (CV 18.7 %); Gentle keeps the shortest queue (6.4 packets). Watch the EWMA average against \
-the shaded threshold bands and how the drops cluster. The -nic variants add ns-3's 100-packet device \
-queue under the disc, as the study ran.",
+the shaded threshold bands and how the drops cluster. The red, ared and gentle variants are what ns-3 \
+runs: the disc over ns-3's 100-packet device queue, ARED with ns-3's default Gentle on. -nic1 uses \
+ns-3's smallest device queue (1 packet), -nonic none at all, ared-nogentle switches Gentle off.",
             watch: &["The EWMA average against the shaded [minTh, maxTh) and [maxTh, 2·maxTh) bands: RED's forced zone starts at maxTh, Gentle's at 2·maxTh.", "The drops: RED's are continuous, ARED's and Gentle's come in clusters with pauses (median inter-drop 2.3 ms vs 9-11 ms in the paper).", "Goodput stays near 1.8 Mbit/s in every variant: 512 of every 566 bytes are payload."],
         },
         PresetInfo {
             name: "rtt-unfair",
             title: "Two NewReno flows, RTT 20 vs 42 ms, at 100 Mbit/s (Warbler §5.3)",
             variants: warbler::RTT_UNFAIR_VARIANTS,
+            compared: warbler::RTT_UNFAIR_VARIANTS,
             default_variant: "fifo",
             seeds: 1,
             description: "The Warbler paper's RTT-unfairness baseline: two NewReno flows with base RTTs of 20 and \
@@ -56,6 +61,7 @@ FQ is the fairness upper bound. Watch Jain's index over time and the per-flow de
             name: "cubic-vegas-2q",
             title: "2 CUBIC + 2 Vegas on two switch queues (Warbler §5.1, without Warbler)",
             variants: warbler::WITH_AND_WITHOUT,
+            compared: warbler::WITH_AND_WITHOUT,
             default_variant: "baseline",
             seeds: 1,
             description: "Two 3000-cell queues of a 100 Mbit/s Tofino port, each holding one CUBIC and one Vegas \
@@ -68,6 +74,7 @@ the flows. Watch the per-flow backlog in cells and the goodput shares.",
             name: "cubic-bbr-vegas-3q",
             title: "2 CUBIC + 2 BBR + 2 Vegas on three switch queues (Warbler §5.2, without Warbler)",
             variants: warbler::WITH_AND_WITHOUT,
+            compared: warbler::WITH_AND_WITHOUT,
             default_variant: "baseline",
             seeds: 1,
             description: "Three 5680-cell queues at 100 Mbit/s, six flows (RTT 10 ms), two algorithms per queue. \
@@ -80,6 +87,7 @@ backlog KDEs per queue (Fig. 5), the cumulative backlog (Fig. 6) and the shares 
             name: "vegas-newreno-mix",
             title: "Vegas/NewReno mixes with 8 BDP of buffer (Warbler §5.3 Fig. 11)",
             variants: warbler::MIX_VARIANTS,
+            compared: warbler::MIX_VARIANTS,
             default_variant: "7v1n-fifo",
             seeds: 1,
             description: "7 Vegas + 1 NewReno, 6 + 2 and 1 + 7 (RTT 10 ms) at 100 Mbit/s with 8 BDP of buffer \
@@ -92,6 +100,7 @@ ideal FQ is the upper bound, and more queues approach it once flows are isolated
             name: "dqn-dumbbell",
             title: "A DQN congestion control against CUBIC and NewReno (1 sender, 2 Mbit/s)",
             variants: dqn::VARIANTS,
+            compared: dqn::VARIANTS,
             default_variant: "dqn",
             seeds: 20,
             description: "The DQN paper's dumbbell: one sender on a 10 Mbit/s access link, a 2 Mbit/s, 10 ms \

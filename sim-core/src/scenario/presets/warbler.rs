@@ -60,7 +60,7 @@ fn bbr() -> CcaSpec {
     CcaSpec::Bbr(BbrConfig::default())
 }
 fn newreno() -> CcaSpec {
-    CcaSpec::NewReno(NewRenoConfig {})
+    CcaSpec::NewReno(NewRenoConfig::default())
 }
 
 fn cells(n: u32) -> QueueLimit {
@@ -78,12 +78,17 @@ pub fn group(count: u32, cca: CcaSpec, rtt_ms: f64) -> FlowGroup {
     }
 }
 
+/// Linux hosts: MSS 1448, 200 ms minimum RTO, large buffers, RFC 7323 RTT sampling and
+/// Linux's delivery-rate snapshots (not ns-3's, whose Karn rule can trap a flow in
+/// back-to-back timeouts when the minimum RTO equals the delayed-ACK timeout).
 fn linux_tcp() -> TcpConfig {
     TcpConfig {
         mss_bytes: 1448,
         min_rto_ms: 200.0,
         send_buffer_bytes: 6 << 20,
         recv_buffer_bytes: 6 << 20,
+        rate_snapshot_before_ack: false,
+        karn_with_timestamps: false,
         ..TcpConfig::default()
     }
 }

@@ -1,0 +1,341 @@
+#!/usr/bin/env python3
+"""Runs ns-3.44 (tools/ns3/dumbbell.cc) and AQM Lab's `aqmsim` over the same scenarios and
+seeds and prints a side-by-side markdown table (mean ± std over seeds).
+
+    tools/ns3/compare.py                       # every scenario, 3 seeds
+    tools/ns3/compare.py --seeds 5 --only bbr  # scenarios whose name contains "bbr"
+    tools/ns3/compare.py --reuse-ns3           # keep ns-3 results already in --work
+    tools/ns3/compare.py --out docs/ns3-comparison-table.md
+
+Builds `aqmsim` from the worktree this file lives in (cargo, release, feature `cli`) and the
+ns-3 program with build.sh (needs the ns3==3.44.post0 wheel, see build.sh). Python standard
+library only. Not run by CI.
+
+A row is "within spread" (✓) when the two mean ± std intervals overlap (each std counted as
+at least 1 % of ns-3's mean, since many scenarios are deterministic in both simulators); "target" is the
+issue's tolerance on |AQM Lab − ns-3| / ns-3 where it set one.
+"""
+
+import argparse
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+# ---- scenarios ---------------------------------------------------------------------------
+
+# The Warbler-style path: 100 Mbit/s bottleneck with 1 ms delay, 1 Gbit/s access links,
+# Linux-like TCP (MSS 1448, 200 ms minimum RTO, 6 MiB buffers), ns-3's 1-packet minimum
+# device queue under the disc.
+W_NS3 = dict(bottleneckRate=100_000_000, bottleneckDelay=1, nicQueue=1, mss=1448, minRto=200,
+             sndBuf=6 << 20, rcvBuf=6 << 20, warmup=5)
+
+
+def w_flows(groups):
+    """groups: (cca, count, rtt_ms, start_s) -> (ns-3 --flows, aqmsim flows JSON)."""
+    ns3 = ";".join(f"{c},{n},1000000000,{rtt / 2 - 1:g},{s:g}" for c, n, rtt, s in groups)
+    names = {"newreno": "new_reno", "cubic": "cubic", "vegas": "vegas", "bbr": "bbr"}
+    ours = [{"count": n, "cca": {"type": names[c]}, "access_rate_bps": 1_000_000_000,
+             "access_delay_ms": rtt / 2 - 1, "start_s": s} for c, n, rtt, s in groups]
+    return ns3, json.dumps(ours)
+
+
+def warbler(name, item, groups, qdisc, duration, metrics, limit=320, extra_ns3=None, extra_sets=()):
+    ns3_flows, our_flows = w_flows(groups)
+    ns3 = dict(W_NS3, flows=ns3_flows, qdisc=qdisc, limit=limit, duration=duration)
+    ns3.update(extra_ns3 or {})
+    disc = {"fifo": {"type": "fifo", "limit": {"packets": limit}},
+            "codel": {"type": "codel", "limit": {"packets": limit}},
+            "pie": {"type": "pie", "limit": {"packets": limit}},
+            "fqcodel": {"type": "fq_codel", "limit": {"packets": limit}}}[qdisc]
+    # The base preset has Linux-like TCP; ns-3's own RTT/RTO and rate-sample rules here.
+    sets = [("flows", our_flows), ("bottleneck.queue", json.dumps(disc)),
+            ("bottleneck.nic_queue_packets", "1"), ("duration_s", str(duration)),
+            ("tcp.karn_with_timestamps", "true"), ("tcp.rate_snapshot_before_ack", "true")]
+    sets += list(extra_sets)
+    return dict(name=name, item=item, ns3=ns3, preset="rtt-unfair", variant="fifo", sets=sets,
+                metrics=metrics)
+
+
+def red_study(variant, nic, metrics):
+    alg = variant
+    ns3 = dict(flows="cubic,10,1000000,2,0", bottleneckRate=2_000_000, bottleneckDelay=10,
+               nicQueue=nic, qdisc="red", limit=100, minTh=5, maxTh=10, mss=512,
+               meanPktSize=512, duration=60, warmup=1)
+    if alg == "ared":
+        ns3.update(ared="true", gentle="true")
+    elif alg == "gentle":
+        ns3.update(gentle="true")
+    return dict(name=f"red-study/{variant} (device queue {nic})", item="5, 6", ns3=ns3,
+                preset="red-study", variant=variant,
+                sets=[("bottleneck.nic_queue_packets", str(nic))], metrics=metrics)
+
+
+NS3_TCP = dict(minRto=1000, sndBuf=131072, rcvBuf=131072)
+NS3_TCP_SETS = [("tcp.min_rto_ms", "1000"), ("tcp.send_buffer_bytes", "131072"),
+                ("tcp.recv_buffer_bytes", "131072")]
+
+SPREAD_FLOOR = 0.02  # two intervals of at least 1 % each
+
+BASIC = ["goodput", "util", "queue_mean", "drops", "delay_p50", "jfi"]
+TCP = ["timeouts", "fast_recoveries"]
+
+SCENARIOS = [
+    warbler("newreno-2-rtt20-42", "1", [("newreno", 1, 20, 0), ("newreno", 1, 42, 0)], "fifo",
+            30, BASIC + TCP + ["share_first"]),
+    warbler("newreno-10-rtt20", "1", [("newreno", 10, 20, 0)], "fifo", 30, BASIC + TCP),
+    warbler("bbr-alone", "2", [("bbr", 1, 10, 0)], "fifo", 30,
+            ["goodput", "util", "queue_mean", "queue_p99", "delay_p50", "drops"]),
+    dict(warbler("2cubic-2bbr-2vegas-fifo", "2",
+                 [("cubic", 2, 10, 0), ("bbr", 2, 10, 0), ("vegas", 2, 10, 0)], "fifo", 30,
+                 BASIC + ["share_cubic", "share_bbr", "share_vegas", "bbr_beats_cubic"]),
+         min_seeds=5),
+    warbler("cubic-vegas-fifo", "3", [("cubic", 1, 10, 0), ("vegas", 1, 10, 0)], "fifo", 60,
+            BASIC + ["share_cubic", "cubic_cut_interval", "cubic_double_cuts"]),
+    warbler("vegas-alone-delack2", "4", [("vegas", 1, 10, 0)], "fifo", 30,
+            ["goodput", "util", "queue_mean", "delay_p50"]),
+    # The AQM rows run ns-3's default TCP (1 s minimum RTO, 128 KiB buffers; MSS 1448 to keep
+    # ns-3's run time down): with a 200 ms minimum RTO, ns-3's flows fall into back-to-back
+    # timeouts behind FQ-CoDel (see karn_with_timestamps), which is not what item 5 is about.
+    warbler("codel-10cubic-rtt20", "5", [("cubic", 10, 20, 0)], "codel", 30, BASIC + TCP,
+            limit=1000, extra_ns3=NS3_TCP, extra_sets=NS3_TCP_SETS),
+    warbler("pie-10cubic-rtt20", "5", [("cubic", 10, 20, 0)], "pie", 30, BASIC + TCP,
+            limit=1000, extra_ns3=dict(NS3_TCP, meanPktSize=1000), extra_sets=NS3_TCP_SETS),
+    warbler("fqcodel-10cubic-rtt20", "5", [("cubic", 10, 20, 0)], "fqcodel", 30, BASIC + TCP,
+            limit=1000, extra_ns3=NS3_TCP, extra_sets=NS3_TCP_SETS),
+]
+RED_METRICS = ["goodput", "util", "queue_mean", "queue_std", "empty_pct", "drops",
+               "interdrop_ms", "timeouts", "fast_recoveries"]
+for _v in ["red", "ared", "gentle"]:
+    SCENARIOS.append(red_study(_v, 100, RED_METRICS))
+for _v in ["red", "ared", "gentle"]:
+    SCENARIOS.append(red_study(_v, 1, RED_METRICS))
+
+# Tolerances the issue sets (fraction of ns-3's value), by (scenario prefix, metric).
+TARGETS = {
+    ("newreno", "drops"): 0.15,
+    ("bbr-alone", "queue_mean"): 0.30,
+    ("red-study", "queue_mean"): 0.10,
+    ("red-study", "drops"): 0.10,
+    ("codel", "drops"): 0.15,
+    ("pie", "drops"): 0.15,
+    ("fqcodel", "drops"): 0.15,
+}
+
+LABELS = {
+    "goodput": "goodput (Mbit/s)", "util": "utilisation", "queue_mean": "mean queue (pkt)",
+    "queue_std": "queue std (pkt)", "queue_p99": "p99 queue (pkt)", "empty_pct": "queue empty (%)",
+    "drops": "drops after warm-up", "interdrop_ms": "median inter-drop (ms)",
+    "delay_p50": "delay P50 (ms, mean over flows)", "jfi": "Jain's index",
+    "timeouts": "timeouts (all flows)", "fast_recoveries": "fast recoveries (all flows)",
+    "share_first": "share of the 20 ms flow", "share_cubic": "CUBIC share", "share_bbr": "BBR share",
+    "share_vegas": "Vegas share", "bbr_beats_cubic": "runs where BBR > CUBIC",
+    "cubic_cut_interval": "s between CUBIC reductions (after warm-up)", "cubic_double_cuts": "CUBIC double cuts (< 1 ms apart)",
+}
+
+
+# ---- metrics -----------------------------------------------------------------------------
+
+def shares(flows):
+    total = sum(f["throughput_bps"] for f in flows) or 1.0
+    out = {}
+    for f in flows:
+        out[f["cca"]] = out.get(f["cca"], 0.0) + f["throughput_bps"] / total
+    return out
+
+
+def normalise(d, kind, duration):
+    """One run's summary (ours or ns-3's) as the table's metrics."""
+    flows = d["flows"]
+    for f in flows:
+        f["cca"] = {"new_reno": "newreno"}.get(f["cca"], f["cca"])
+    if kind == "ours":
+        goodput = sum(f["throughput_bps"] for f in flows)
+        util = d["throughput"]["utilisation"]
+    else:
+        goodput = d["throughput_bps"]
+        util = d["utilisation"]
+    sh = shares(flows)
+    m = {
+        "goodput": goodput / 1e6, "util": util,
+        "queue_mean": d["queue"]["mean_packets"], "queue_std": d["queue"]["std_packets"],
+        "queue_p99": d["queue"]["p99_packets"], "empty_pct": d["queue"]["empty_pct"],
+        "drops": d["drops"]["total"], "interdrop_ms": d["drops"]["median_interval_ms"],
+        "delay_p50": 1e3 * sum(f["delay_p50_s"] for f in flows) / len(flows),
+        "timeouts": sum(f["timeouts"] for f in flows),
+        "fast_recoveries": sum(f["fast_recoveries"] for f in flows),
+        "share_first": flows[0]["throughput_bps"] / (sum(f["throughput_bps"] for f in flows) or 1),
+        "share_cubic": sh.get("cubic", 0.0), "share_bbr": sh.get("bbr", 0.0),
+        "share_vegas": sh.get("vegas", 0.0),
+        "bbr_beats_cubic": 1.0 if sh.get("bbr", 0) > sh.get("cubic", 0) else 0.0,
+    }
+    tp = [f["throughput_bps"] for f in flows]
+    m["jfi"] = sum(tp) ** 2 / (len(tp) * sum(t * t for t in tp)) if any(tp) else 0.0
+    cubic = [f for f in flows if f["cca"] == "cubic" and "cuts" in f]
+    if cubic:
+        # Reductions after the warm-up, those within 100 ms of the previous one merged (our
+        # trace is sampled every 100 ms); ns-3's come from its ssthresh trace.
+        c = cubic[0]["cuts"]
+        episodes = [t for k, t in enumerate(c) if k == 0 or t - c[k - 1] > 0.1]
+        window = d.get("window_s", duration)
+        m["cubic_cut_interval"] = window / len(episodes) if episodes else window
+        if kind == "ns3":
+            m["cubic_double_cuts"] = sum(1 for a, b in zip(c, c[1:]) if b - a < 1e-3)
+    return m
+
+
+# ---- running -----------------------------------------------------------------------------
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw).stdout
+
+
+def build():
+    env = dict(os.environ)
+    env.setdefault("CARGO_TARGET_DIR", os.path.join(REPO, "target"))
+    subprocess.run(["cargo", "build", "--release", "-p", "sim-core", "--features", "cli"],
+                   cwd=REPO, env=env, check=True)
+    aqmsim = os.path.join(env["CARGO_TARGET_DIR"], "release", "aqmsim")
+    ns3 = sh([os.path.join(HERE, "build.sh")]).strip().splitlines()[-1]
+    return aqmsim, ns3
+
+
+def run_ns3(ns3, sc, seed, work, reuse):
+    out = os.path.join(work, f"{slug(sc['name'])}.ns3.{seed}.json")
+    if not (reuse and os.path.exists(out)):
+        args = [ns3] + [f"--{k}={v}" for k, v in sc["ns3"].items()] + [f"--seed={seed}", f"--out={out}"]
+        subprocess.run(args, check=True, capture_output=True)
+    with open(out) as f:
+        return json.load(f)
+
+
+def run_ours(aqmsim, sc, seed, work):
+    out = os.path.join(work, f"{slug(sc['name'])}.ours.{seed}")
+    args = [aqmsim, "run", "--preset", sc["preset"], "--variant", sc["variant"], "--seed", str(seed),
+            "--out", out, "-q"]
+    for k, v in sc["sets"]:
+        args += ["--set", f"{k}={v}"]
+    subprocess.run(args, check=True, capture_output=True)
+    with open(os.path.join(out, "summary.json")) as f:
+        d = json.load(f)
+    # Window reductions from the 100 ms cwnd trace: a sample more than 10 % below the last.
+    trace = [n for n in os.listdir(out) if n.endswith("_flows.csv")]
+    if trace:
+        with open(os.path.join(out, trace[0])) as f:
+            rows = list(csv.DictReader(f))
+        last = {}
+        for f_ in d["flows"]:
+            f_["cuts"] = []
+        for r in rows:
+            i, t, c = int(r["flow"]), float(r["time_s"]), int(r["cwnd_bytes"])
+            if i in last and c < 0.9 * last[i] and t > d["warmup_s"]:
+                d["flows"][i]["cuts"].append(t)
+            last[i] = c
+    return d
+
+
+def slug(s):
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in s)
+
+
+def stats(xs):
+    m = sum(xs) / len(xs)
+    s = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) if len(xs) > 1 else 0.0
+    return m, s
+
+
+def fmt(m, s, metric):
+    if metric == "bbr_beats_cubic":
+        return f"{m:.2f}"
+    digits = 3 if abs(m) < 10 else 1 if abs(m) < 1000 else 0
+    return f"{m:.{digits}f} ± {s:.{digits}f}"
+
+
+def target_for(name, metric):
+    for (prefix, mt), tol in TARGETS.items():
+        if name.startswith(prefix) and mt == metric:
+            return tol
+    return None
+
+
+def table(results):
+    lines = [
+        f"| item | scenario | metric | ns-3.44 | AQM Lab | Δ | within spread | target |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for sc, ns, ours in results:
+        dur = sc["ns3"]["duration"]
+        a = [normalise(d, "ns3", dur) for d in ns]
+        b = [normalise(d, "ours", dur) for d in ours]
+        for metric in sc["metrics"]:
+            if metric not in a[0]:
+                continue
+            if metric not in b[0]:
+                m1, s1 = stats([x[metric] for x in a])
+                lines.append(f"| {sc['item']} | {sc['name']} | {LABELS[metric]} | {fmt(m1, s1, metric)} | (not traced) | | | |")
+                continue
+            m1, s1 = stats([x[metric] for x in a])
+            m2, s2 = stats([x[metric] for x in b])
+            if metric == "bbr_beats_cubic":
+                va = f"{int(round(m1 * len(a)))}/{len(a)}"
+                vb = f"{int(round(m2 * len(b)))}/{len(b)}"
+                ok = (m1 > 0.5) == (m2 > 0.5)
+                lines.append(f"| {sc['item']} | {sc['name']} | {LABELS[metric]} | {va} | {vb} | | {'✓' if ok else '✗'} | same ordering {'✓' if ok else '✗'} |")
+                continue
+            delta = (m2 - m1) / abs(m1) * 100 if m1 else float("nan")
+            ok = abs(m2 - m1) <= s1 + s2 + SPREAD_FLOOR * abs(m1) + 1e-12
+            tol = target_for(sc["name"], metric)
+            tgt = ""
+            if tol is not None:
+                hit = abs(m2 - m1) <= tol * abs(m1)
+                tgt = f"±{tol * 100:.0f} % {'✓' if hit else '✗'}"
+            d = "" if math.isnan(delta) else f"{delta:+.0f} %"
+            lines.append(f"| {sc['item']} | {sc['name']} | {LABELS[metric]} | {fmt(m1, s1, metric)} | {fmt(m2, s2, metric)} | {d} | {'✓' if ok else '✗'} | {tgt} |")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--only", default="", help="comma-separated substrings of scenario names")
+    ap.add_argument("--work", default=os.path.join(HERE, "out"), help="raw outputs go here")
+    ap.add_argument("--reuse-ns3", action="store_true", help="reuse ns-3 outputs found in --work")
+    ap.add_argument("--jobs", type=int, default=1, help="ns-3 runs in parallel")
+    ap.add_argument("--out", help="also write the table to this file")
+    ap.add_argument("--list", action="store_true")
+    a = ap.parse_args()
+    scs = [s for s in SCENARIOS if not a.only or any(o in s["name"] for o in a.only.split(","))]
+    if a.list:
+        for s in scs:
+            print(s["name"])
+        return
+    os.makedirs(a.work, exist_ok=True)
+    aqmsim, ns3 = build()
+    def seeds_of(sc):
+        return list(range(1, max(a.seeds, sc.get("min_seeds", 0)) + 1))
+
+    jobs = [(sc, seed) for sc in scs for seed in seeds_of(sc)]
+    with ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        ns_out = list(ex.map(lambda j: run_ns3(ns3, j[0], j[1], a.work, a.reuse_ns3), jobs))
+    our_out = [run_ours(aqmsim, sc, seed, a.work) for sc, seed in jobs]
+    results = []
+    k = 0
+    for sc in scs:
+        n = len(seeds_of(sc))
+        results.append((sc, ns_out[k:k + n], our_out[k:k + n]))
+        k += n
+    t = table(results)
+    print(t)
+    if a.out:
+        with open(a.out, "w") as f:
+            f.write(t + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

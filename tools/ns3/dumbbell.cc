@@ -1,0 +1,692 @@
+// The dumbbell AQM Lab simulates, in ns-3 (3.44), for side-by-side comparisons.
+//
+// Topology (as sim-core/src/sim/build.rs): every flow has its own sender node and its own
+// access link (rate, one-way delay) to a router; the router reaches the one receiver node over
+// the bottleneck (rate, delay). The studied queue disc sits on the router's bottleneck device,
+// over a DropTail device queue of `--nicQueue` packets (ns-3's minimum is 1; its default 100).
+// Host and reverse-path devices have no queue disc and a `--hostQueue`-packet device queue,
+// as AQM Lab's host links (a large tail-drop FIFO).
+//
+// Flows: `--flows="cca,count,accessRateBps,accessDelayMs,startS;..."`, cca one of newreno,
+// cubic, vegas, bbr. Each flow is a bulk sender (its socket created before the run so that
+// only BBR sockets pace) and a PacketSink on its own port.
+//
+// Output (`--out=FILE`, JSON, the fields AQM Lab's summary.json has where they exist): per-flow
+// goodput (bytes the sink received after the warm-up), timeouts and fast recoveries (entries
+// into CA_LOSS / CA_RECOVERY), ssthresh cuts with their times, per-packet queueing delay at
+// the bottleneck (queue-disc enqueue to the start of transmission) P50/P95/mean; the
+// queue-disc length sampled every `--sample` s (mean, std, median, p90, p99, empty %);
+// drops at the bottleneck queue disc after the warm-up (total, early/forced for RED, median
+// interval); Jain's index.
+//
+// Build with build.sh beside this file; runs take about a second.
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+struct Group
+{
+    std::string cca;
+    uint32_t count;
+    uint64_t rateBps;
+    double delayMs;
+    double startS;
+};
+
+struct FlowStats
+{
+    std::string cca;
+    uint64_t rxBytes = 0;       // after the warm-up
+    uint64_t rxBytesAll = 0;    // whole run
+    uint32_t timeouts = 0;      // entries into CA_LOSS (whole run)
+    uint32_t recoveries = 0;    // entries into CA_RECOVERY (whole run)
+    std::vector<double> cuts;   // times of ssthresh reductions after the warm-up
+    std::vector<double> delays; // queueing delay samples at the bottleneck (s)
+    uint32_t cwnd = 0;
+    double cwndSum = 0;         // for the sampled mean cwnd
+    uint32_t cwndSamples = 0;
+};
+
+std::vector<FlowStats> g_flows;
+double g_warmup = 1.0;
+std::map<uint32_t, uint32_t> g_addrToFlow;                 // sender IPv4 address -> flow
+std::vector<double> g_dropTimes;
+uint64_t g_dropsAll = 0;
+uint64_t g_dropsEarly = 0, g_dropsForced = 0, g_dropsOverflow = 0, g_dropsOther = 0;
+std::vector<double> g_queueSamples, g_nicSamples;
+
+/// Enqueue time and flow, carried by a packet through the bottleneck (packet UIDs are shared
+/// by the segments cut from one application write, so they cannot key a map).
+class EnqTag : public Tag
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("EnqTag").SetParent<Tag>().AddConstructor<EnqTag>();
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return 12;
+    }
+
+    void Serialize(TagBuffer b) const override
+    {
+        b.WriteU64(t);
+        b.WriteU32(flow);
+    }
+
+    void Deserialize(TagBuffer b) override
+    {
+        t = b.ReadU64();
+        flow = b.ReadU32();
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << t << " " << flow;
+    }
+
+    uint64_t t{0};
+    uint32_t flow{0};
+};
+
+bool
+AfterWarmup()
+{
+    return Simulator::Now().GetSeconds() >= g_warmup;
+}
+
+void
+OnEnqueue(Ptr<const QueueDiscItem> item)
+{
+    auto ip = DynamicCast<const Ipv4QueueDiscItem>(item);
+    uint32_t flow = UINT32_MAX;
+    if (ip)
+    {
+        auto it = g_addrToFlow.find(ip->GetHeader().GetSource().Get());
+        if (it != g_addrToFlow.end())
+        {
+            flow = it->second;
+        }
+    }
+    EnqTag tag;
+    tag.t = Simulator::Now().GetTimeStep();
+    tag.flow = flow;
+    item->GetPacket()->ReplacePacketTag(tag);
+}
+
+void
+OnTxBegin(Ptr<const Packet> p)
+{
+    EnqTag tag;
+    if (!p->PeekPacketTag(tag))
+    {
+        return;
+    }
+    if (AfterWarmup() && tag.flow != UINT32_MAX)
+    {
+        g_flows[tag.flow].delays.push_back(
+            (Simulator::Now() - TimeStep(tag.t)).GetSeconds());
+    }
+}
+
+void
+OnDrop(Ptr<const QueueDiscItem> item, const char* reason)
+{
+    g_dropsAll++;
+    if (!AfterWarmup())
+    {
+        return;
+    }
+    g_dropTimes.push_back(Simulator::Now().GetSeconds());
+    std::string r(reason);
+    if (r == "Unforced drop")
+    {
+        g_dropsEarly++;
+    }
+    else if (r == "Forced drop")
+    {
+        g_dropsForced++;
+    }
+    else if (r == "Queue disc limit exceeded" || r == "Overlimit drop")
+    {
+        g_dropsOverflow++;
+    }
+    else
+    {
+        g_dropsOther++;
+    }
+}
+
+void
+OnRx(uint32_t flow, Ptr<const Packet> p, const Address&)
+{
+    g_flows[flow].rxBytesAll += p->GetSize();
+    if (AfterWarmup())
+    {
+        g_flows[flow].rxBytes += p->GetSize();
+    }
+}
+
+void
+OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{
+    // Whole run, as AQM Lab's summary counts them.
+    if (now == TcpSocketState::CA_LOSS)
+    {
+        g_flows[flow].timeouts++;
+    }
+    else if (now == TcpSocketState::CA_RECOVERY)
+    {
+        g_flows[flow].recoveries++;
+    }
+}
+
+void
+OnSsThresh(uint32_t flow, uint32_t old, uint32_t now)
+{
+    if (AfterWarmup() && now < old)
+    {
+        g_flows[flow].cuts.push_back(Simulator::Now().GetSeconds());
+    }
+}
+
+void
+OnCwnd(uint32_t flow, uint32_t, uint32_t now)
+{
+    g_flows[flow].cwnd = now;
+}
+
+std::ofstream g_trace;
+
+void
+TraceU32(std::string name, uint32_t, uint32_t now)
+{
+    g_trace << Simulator::Now().GetSeconds() << "," << name << "," << now << "\n";
+}
+
+void
+TraceRate(DataRate, DataRate now)
+{
+    g_trace << Simulator::Now().GetSeconds() << ",pacing_bps," << now.GetBitRate() << "\n";
+}
+
+void
+TraceTime(std::string name, Time, Time now)
+{
+    g_trace << Simulator::Now().GetSeconds() << "," << name << "," << now.GetSeconds() << "\n";
+}
+
+void
+Sample(Ptr<QueueDisc> qd, Ptr<Queue<Packet>> nic, Time interval, Time end)
+{
+    if (Simulator::Now().GetSeconds() > g_warmup + 1e-9)
+    {
+        g_queueSamples.push_back(qd->GetNPackets());
+        g_nicSamples.push_back(nic->GetNPackets());
+        for (auto& f : g_flows)
+        {
+            f.cwndSum += f.cwnd;
+            f.cwndSamples++;
+        }
+    }
+    if (Simulator::Now() + interval <= end)
+    {
+        Simulator::Schedule(interval, &Sample, qd, nic, interval, end);
+    }
+}
+
+/// A bulk sender whose socket is made before the run (so each can have its own type and
+/// pacing setting) and keeps the send buffer full.
+class BulkApp : public Application
+{
+  public:
+    void Setup(Ptr<Socket> s, Address peer)
+    {
+        m_socket = s;
+        m_peer = peer;
+    }
+
+  private:
+    void StartApplication() override
+    {
+        m_socket->Bind();
+        m_socket->Connect(m_peer);
+        m_socket->SetConnectCallback(MakeCallback(&BulkApp::Connected, this),
+                                     MakeNullCallback<void, Ptr<Socket>>());
+        m_socket->SetSendCallback(MakeCallback(&BulkApp::Space, this));
+    }
+
+    void StopApplication() override
+    {
+    }
+
+    void Connected(Ptr<Socket>)
+    {
+        m_connected = true;
+        Fill();
+    }
+
+    void Space(Ptr<Socket>, uint32_t)
+    {
+        if (m_connected)
+        {
+            Fill();
+        }
+    }
+
+    void Fill()
+    {
+        while (m_socket->GetTxAvailable() > 0)
+        {
+            uint32_t n = std::min<uint32_t>(m_socket->GetTxAvailable(), 1448 * 8);
+            if (m_socket->Send(Create<Packet>(n)) < 0)
+            {
+                break;
+            }
+        }
+    }
+
+    Ptr<Socket> m_socket;
+    Address m_peer;
+    bool m_connected{false};
+};
+
+double
+Quantile(std::vector<double> v, double q)
+{
+    if (v.empty())
+    {
+        return 0;
+    }
+    std::sort(v.begin(), v.end());
+    double pos = q * (v.size() - 1);
+    size_t i = static_cast<size_t>(pos);
+    double f = pos - i;
+    return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+}
+
+double
+Mean(const std::vector<double>& v)
+{
+    double s = 0;
+    for (double x : v)
+    {
+        s += x;
+    }
+    return v.empty() ? 0 : s / v.size();
+}
+
+double
+Std(const std::vector<double>& v)
+{
+    double m = Mean(v), s = 0;
+    for (double x : v)
+    {
+        s += (x - m) * (x - m);
+    }
+    return v.empty() ? 0 : std::sqrt(s / v.size());
+}
+
+TypeId
+CcaType(const std::string& cca)
+{
+    if (cca == "newreno")
+    {
+        return TcpNewReno::GetTypeId();
+    }
+    if (cca == "cubic")
+    {
+        return TcpCubic::GetTypeId();
+    }
+    if (cca == "vegas")
+    {
+        return TcpVegas::GetTypeId();
+    }
+    if (cca == "bbr")
+    {
+        return TcpBbr::GetTypeId();
+    }
+    NS_FATAL_ERROR("unknown cca " << cca);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string flowsSpec = "cubic,10,1000000,2,0";
+    uint64_t bottleneckRate = 2000000;
+    double bottleneckDelayMs = 10;
+    uint32_t nicQueue = 100;
+    uint32_t hostQueue = 10000;
+    std::string qdisc = "red";
+    uint32_t limit = 100;
+    double minTh = 5, maxTh = 10, qW = 0.002, maxP = 0.02;
+    bool gentle = false, ared = false;
+    uint32_t meanPktSize = 512;
+    double codelTargetMs = 5, codelIntervalMs = 100;
+    uint32_t mss = 536, delAck = 2, initCwnd = 10;
+    uint32_t sndBuf = 131072, rcvBuf = 131072;
+    double minRtoMs = 1000;
+    bool sack = true, timestamps = true;
+    double duration = 60, warmup = 1, sample = 0.1;
+    uint32_t seed = 1;
+    std::string out = "ns3.json";
+    std::string traceFile;
+    int32_t traceFlow = -1;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("flows", "groups: cca,count,accessRateBps,accessDelayMs,startS;...", flowsSpec);
+    cmd.AddValue("bottleneckRate", "bottleneck rate (bit/s)", bottleneckRate);
+    cmd.AddValue("bottleneckDelay", "bottleneck one-way delay (ms)", bottleneckDelayMs);
+    cmd.AddValue("nicQueue", "bottleneck device queue (packets, >= 1)", nicQueue);
+    cmd.AddValue("hostQueue", "host and reverse device queues (packets)", hostQueue);
+    cmd.AddValue("qdisc", "fifo|red|codel|fqcodel|pie", qdisc);
+    cmd.AddValue("limit", "queue disc limit (packets)", limit);
+    cmd.AddValue("minTh", "RED MinTh (packets)", minTh);
+    cmd.AddValue("maxTh", "RED MaxTh (packets)", maxTh);
+    cmd.AddValue("qW", "RED QW", qW);
+    cmd.AddValue("maxP", "RED initial max_p (LInterm = 1/maxP)", maxP);
+    cmd.AddValue("gentle", "RED Gentle", gentle);
+    cmd.AddValue("ared", "RED ARED", ared);
+    cmd.AddValue("meanPktSize", "RED/PIE MeanPktSize (bytes)", meanPktSize);
+    cmd.AddValue("codelTarget", "CoDel/FQ-CoDel target (ms)", codelTargetMs);
+    cmd.AddValue("codelInterval", "CoDel/FQ-CoDel interval (ms)", codelIntervalMs);
+    cmd.AddValue("mss", "TCP SegmentSize (bytes)", mss);
+    cmd.AddValue("delAck", "TCP DelAckCount", delAck);
+    cmd.AddValue("initCwnd", "TCP InitialCwnd (segments)", initCwnd);
+    cmd.AddValue("sndBuf", "TCP SndBufSize (bytes)", sndBuf);
+    cmd.AddValue("rcvBuf", "TCP RcvBufSize (bytes)", rcvBuf);
+    cmd.AddValue("minRto", "TCP MinRto (ms)", minRtoMs);
+    cmd.AddValue("sack", "TCP Sack", sack);
+    cmd.AddValue("timestamps", "TCP Timestamp", timestamps);
+    cmd.AddValue("duration", "simulated seconds", duration);
+    cmd.AddValue("warmup", "statistics ignore the first seconds", warmup);
+    cmd.AddValue("sample", "queue sample interval (s)", sample);
+    cmd.AddValue("seed", "RngRun", seed);
+    cmd.AddValue("out", "JSON output file", out);
+    cmd.AddValue("traceFlow", "write every cwnd, pacing-rate, in-flight and RTT change of this flow", traceFlow);
+    cmd.AddValue("traceFile", "...to this CSV file (time_s,name,value)", traceFile);
+    cmd.Parse(argc, argv);
+    g_warmup = warmup;
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(seed);
+
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initCwnd));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(sndBuf));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(minRtoMs)));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(timestamps));
+
+    std::vector<Group> groups;
+    {
+        std::stringstream ss(flowsSpec);
+        std::string g;
+        while (std::getline(ss, g, ';'))
+        {
+            std::stringstream gs(g);
+            std::string f;
+            std::vector<std::string> parts;
+            while (std::getline(gs, f, ','))
+            {
+                parts.push_back(f);
+            }
+            NS_ABORT_MSG_IF(parts.size() != 5, "flow group needs 5 fields: " << g);
+            groups.push_back({parts[0],
+                              static_cast<uint32_t>(std::stoul(parts[1])),
+                              std::stoull(parts[2]),
+                              std::stod(parts[3]),
+                              std::stod(parts[4])});
+        }
+    }
+    uint32_t n = 0;
+    for (auto& g : groups)
+    {
+        n += g.count;
+    }
+
+    NodeContainer senders, router, receiver;
+    senders.Create(n);
+    router.Create(1);
+    receiver.Create(1);
+    InternetStackHelper stack;
+    stack.InstallAll();
+
+    PointToPointHelper bottleneck;
+    bottleneck.SetDeviceAttribute("DataRate", DataRateValue(DataRate(bottleneckRate)));
+    bottleneck.SetChannelAttribute("Delay", TimeValue(MilliSeconds(bottleneckDelayMs)));
+    bottleneck.SetQueue("ns3::DropTailQueue",
+                        "MaxSize",
+                        QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, nicQueue)));
+    NetDeviceContainer bnDev = bottleneck.Install(router.Get(0), receiver.Get(0));
+    // The reverse direction (receiver -> router) gets a host-sized device queue.
+    bnDev.Get(1)->GetObject<PointToPointNetDevice>()->GetQueue()->SetMaxSize(
+        QueueSize(QueueSizeUnit::PACKETS, hostQueue));
+
+    TrafficControlHelper tch;
+    QueueSize qsize(QueueSizeUnit::PACKETS, limit);
+    if (qdisc == "fifo")
+    {
+        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(qsize));
+    }
+    else if (qdisc == "red")
+    {
+        tch.SetRootQueueDisc("ns3::RedQueueDisc",
+                             "MaxSize", QueueSizeValue(qsize),
+                             "MinTh", DoubleValue(minTh),
+                             "MaxTh", DoubleValue(maxTh),
+                             "QW", DoubleValue(qW),
+                             "LInterm", DoubleValue(1.0 / maxP),
+                             "Gentle", BooleanValue(gentle),
+                             "ARED", BooleanValue(ared),
+                             "MeanPktSize", UintegerValue(meanPktSize),
+                             "LinkBandwidth", DataRateValue(DataRate(bottleneckRate)),
+                             "LinkDelay", TimeValue(MilliSeconds(bottleneckDelayMs)));
+    }
+    else if (qdisc == "codel")
+    {
+        tch.SetRootQueueDisc("ns3::CoDelQueueDisc",
+                             "MaxSize", QueueSizeValue(qsize),
+                             "Target", StringValue(std::to_string(codelTargetMs) + "ms"),
+                             "Interval", StringValue(std::to_string(codelIntervalMs) + "ms"));
+    }
+    else if (qdisc == "fqcodel")
+    {
+        tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc",
+                             "MaxSize", QueueSizeValue(qsize),
+                             "Target", StringValue(std::to_string(codelTargetMs) + "ms"),
+                             "Interval", StringValue(std::to_string(codelIntervalMs) + "ms"));
+    }
+    else if (qdisc == "pie")
+    {
+        tch.SetRootQueueDisc("ns3::PieQueueDisc",
+                             "MaxSize", QueueSizeValue(qsize),
+                             "MeanPktSize", UintegerValue(meanPktSize));
+    }
+    else
+    {
+        NS_FATAL_ERROR("unknown qdisc " << qdisc);
+    }
+    QueueDiscContainer qdc = tch.Install(bnDev.Get(0));
+    Ptr<QueueDisc> qd = qdc.Get(0);
+
+    Ipv4AddressHelper addr;
+    addr.SetBase("10.0.0.0", "255.255.255.0");
+    Ipv4InterfaceContainer bnIf = addr.Assign(bnDev);
+    TrafficControlHelper::Default().Uninstall(bnDev.Get(1));
+
+    std::vector<Ipv4Address> senderAddr;
+    {
+        uint32_t i = 0;
+        for (auto& g : groups)
+        {
+            PointToPointHelper access;
+            access.SetDeviceAttribute("DataRate", DataRateValue(DataRate(g.rateBps)));
+            access.SetChannelAttribute("Delay", TimeValue(MicroSeconds(g.delayMs * 1000)));
+            access.SetQueue("ns3::DropTailQueue",
+                            "MaxSize",
+                            QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, hostQueue)));
+            for (uint32_t k = 0; k < g.count; ++k, ++i)
+            {
+                NetDeviceContainer d = access.Install(senders.Get(i), router.Get(0));
+                std::ostringstream base;
+                base << "10.1." << i << ".0";
+                addr.SetBase(base.str().c_str(), "255.255.255.0");
+                Ipv4InterfaceContainer ifs = addr.Assign(d);
+                TrafficControlHelper tc;
+                tc.Uninstall(d);
+                senderAddr.push_back(ifs.GetAddress(0));
+                g_addrToFlow[ifs.GetAddress(0).Get()] = i;
+                FlowStats fs;
+                fs.cca = g.cca;
+                g_flows.push_back(fs);
+            }
+        }
+    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+    // Sinks and senders.
+    uint32_t i = 0;
+    for (auto& g : groups)
+    {
+        for (uint32_t k = 0; k < g.count; ++k, ++i)
+        {
+            uint16_t port = 5000 + i;
+            PacketSinkHelper sink("ns3::TcpSocketFactory",
+                                  InetSocketAddress(Ipv4Address::GetAny(), port));
+            ApplicationContainer sa = sink.Install(receiver.Get(0));
+            sa.Start(Seconds(0));
+            sa.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, i));
+
+            // Only BBR paces (ns-3 requires it for BBR; AQM Lab paces only BBR).
+            Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(g.cca == "bbr"));
+            Ptr<TcpL4Protocol> tcp = senders.Get(i)->GetObject<TcpL4Protocol>();
+            Ptr<Socket> s = tcp->CreateSocket(CcaType(g.cca));
+            s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&OnCongState, i));
+            s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&OnSsThresh, i));
+            s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&OnCwnd, i));
+            if (static_cast<int32_t>(i) == traceFlow)
+            {
+                g_trace.open(traceFile);
+                s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&TraceU32, std::string("cwnd")));
+                s->TraceConnectWithoutContext("BytesInFlight", MakeBoundCallback(&TraceU32, std::string("inflight")));
+                s->TraceConnectWithoutContext("PacingRate", MakeCallback(&TraceRate));
+                s->TraceConnectWithoutContext("RTT", MakeBoundCallback(&TraceTime, std::string("rtt_s")));
+            }
+            Ptr<BulkApp> app = CreateObject<BulkApp>();
+            app->Setup(s, InetSocketAddress(bnIf.GetAddress(1), port));
+            senders.Get(i)->AddApplication(app);
+            app->SetStartTime(Seconds(g.startS));
+            app->SetStopTime(Seconds(duration + 1));
+        }
+    }
+
+    qd->TraceConnectWithoutContext("Enqueue", MakeCallback(&OnEnqueue));
+    qd->TraceConnectWithoutContext("DropBeforeEnqueue", MakeCallback(&OnDrop));
+    qd->TraceConnectWithoutContext("DropAfterDequeue", MakeCallback(&OnDrop));
+    Ptr<PointToPointNetDevice> bn = bnDev.Get(0)->GetObject<PointToPointNetDevice>();
+    bn->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&OnTxBegin));
+    Time interval = Seconds(sample);
+    Simulator::Schedule(interval, &Sample, qd, bn->GetQueue(), interval, Seconds(duration));
+
+    Simulator::Stop(Seconds(duration));
+    Simulator::Run();
+
+    // Summary.
+    double window = duration - warmup;
+    std::vector<double> tput;
+    std::vector<double> allDelays;
+    for (auto& f : g_flows)
+    {
+        tput.push_back(f.rxBytes * 8.0 / window);
+        allDelays.insert(allDelays.end(), f.delays.begin(), f.delays.end());
+    }
+    double sum = 0, sq = 0;
+    for (double t : tput)
+    {
+        sum += t;
+        sq += t * t;
+    }
+    double jfi = sq > 0 ? sum * sum / (tput.size() * sq) : 0;
+    std::vector<double> gaps;
+    for (size_t k = 1; k < g_dropTimes.size(); ++k)
+    {
+        gaps.push_back((g_dropTimes[k] - g_dropTimes[k - 1]) * 1e3);
+    }
+    uint32_t empty = 0;
+    for (double q : g_queueSamples)
+    {
+        empty += q == 0;
+    }
+
+    std::ofstream o(out);
+    o << std::setprecision(10);
+    o << "{\n  \"simulator\": \"ns-3.44\",\n  \"seed\": " << seed << ",\n";
+    o << "  \"window_s\": " << window << ",\n";
+    o << "  \"throughput_bps\": " << sum << ",\n";
+    o << "  \"utilisation\": " << sum / bottleneckRate << ",\n";
+    o << "  \"jfi\": " << jfi << ",\n";
+    o << "  \"delay_mean_s\": " << Mean(allDelays) << ",\n";
+    o << "  \"delay_p50_s\": " << Quantile(allDelays, 0.5) << ",\n";
+    o << "  \"delay_p95_s\": " << Quantile(allDelays, 0.95) << ",\n";
+    o << "  \"queue\": {\"mean_packets\": " << Mean(g_queueSamples)
+      << ", \"std_packets\": " << Std(g_queueSamples)
+      << ", \"median_packets\": " << Quantile(g_queueSamples, 0.5)
+      << ", \"p90_packets\": " << Quantile(g_queueSamples, 0.9)
+      << ", \"p99_packets\": " << Quantile(g_queueSamples, 0.99)
+      << ", \"empty_pct\": "
+      << (g_queueSamples.empty() ? 0 : 100.0 * empty / g_queueSamples.size())
+      << ", \"nic_mean_packets\": " << Mean(g_nicSamples) << "},\n";
+    o << "  \"drops\": {\"total\": " << g_dropTimes.size() << ", \"total_all\": " << g_dropsAll
+      << ", \"early\": " << g_dropsEarly << ", \"forced\": " << g_dropsForced
+      << ", \"overflow\": " << g_dropsOverflow << ", \"other\": " << g_dropsOther
+      << ", \"median_interval_ms\": " << Quantile(gaps, 0.5) << "},\n";
+    o << "  \"flows\": [\n";
+    for (size_t k = 0; k < g_flows.size(); ++k)
+    {
+        auto& f = g_flows[k];
+        o << "    {\"id\": " << k << ", \"cca\": \"" << f.cca << "\", \"throughput_bps\": " << tput[k]
+          << ", \"delivered_bytes_all\": " << f.rxBytesAll << ", \"timeouts\": " << f.timeouts
+          << ", \"fast_recoveries\": " << f.recoveries << ", \"cwnd_mean_bytes\": "
+          << (f.cwndSamples ? f.cwndSum / f.cwndSamples : 0) << ", \"delay_p50_s\": "
+          << Quantile(f.delays, 0.5) << ", \"delay_p95_s\": " << Quantile(f.delays, 0.95)
+          << ", \"cuts\": [";
+        for (size_t c = 0; c < f.cuts.size(); ++c)
+        {
+            o << (c ? ", " : "") << f.cuts[c];
+        }
+        o << "]}" << (k + 1 < g_flows.size() ? "," : "") << "\n";
+    }
+    o << "  ]\n}\n";
+    Simulator::Destroy();
+    return 0;
+}
