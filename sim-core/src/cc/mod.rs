@@ -192,8 +192,15 @@ mod tests {
                     );
                     prev = tcb.cwnd;
                 }
+                // A window that grows climbs to the top without wrapping (per-ACK growth of
+                // MSS²/cwnd rounds to 0 just below u32::MAX, so "at the top" is a band).
                 if tcb.cwnd != start {
-                    assert_eq!(tcb.cwnd, u32::MAX, "{}: a window that grows ends saturated", a.tag);
+                    assert!(
+                        tcb.cwnd > u32::MAX - 16 * tcb.mss,
+                        "{}: a growing window stopped at {}",
+                        a.tag,
+                        tcb.cwnd
+                    );
                 }
             }
         }

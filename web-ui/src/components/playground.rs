@@ -62,6 +62,28 @@ fn partition(values: &[f64], k: usize, objective: Objective) -> Result<Partition
         .map_err(|e| e.to_string())
 }
 
+/// "SSRE: {1, 2} {100, 110, 5000} · objective 1.1667": the groups `objective` makes.
+pub fn groups_line(values: &[f64], k: usize, objective: Objective, name: &str) -> String {
+    match partition(values, k, objective) {
+        Ok(p) => {
+            let groups: Vec<String> = (0..k)
+                .map(|q| {
+                    let m: Vec<String> = values
+                        .iter()
+                        .zip(&p.labels)
+                        .filter(|(_, &l)| l as usize == q)
+                        .map(|(v, _)| format!("{v:.0}"))
+                        .collect();
+                    format!("{{{}}}", m.join(", "))
+                })
+                .filter(|g| g != "{}")
+                .collect();
+            format!("{name}: {} · objective {:.4}", groups.join(" "), p.objective)
+        }
+        Err(e) => format!("{name}: {e}"),
+    }
+}
+
 impl Playground {
     fn x_max(&self) -> f64 {
         self.values.iter().copied().fold(1.0, f64::max) * 1.1
@@ -186,25 +208,7 @@ impl Component for Playground {
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let objective_line = |o: Objective, name: &str| match partition(&self.values, self.k, o) {
-            Ok(p) => {
-                let groups: Vec<String> = (0..self.k)
-                    .map(|q| {
-                        let m: Vec<String> = self
-                            .values
-                            .iter()
-                            .zip(&p.labels)
-                            .filter(|(_, &l)| l as usize == q)
-                            .map(|(v, _)| format!("{v:.0}"))
-                            .collect();
-                        format!("{{{}}}", m.join(", "))
-                    })
-                    .filter(|g| g != "{}")
-                    .collect();
-                format!("{name}: {} · objective {:.4}", groups.join(" "), p.objective)
-            }
-            Err(e) => format!("{name}: {e}"),
-        };
+        let objective_line = |o: Objective, name: &str| groups_line(&self.values, self.k, o, name);
         let offset = |e: &MouseEvent| e.offset_x() as f64;
         html! {
             <section class="playground" aria-label="Clustering playground">
@@ -231,5 +235,24 @@ impl Component for Playground {
         if let Err(e) = self.draw() {
             web_sys::console::warn_1(&format!("playground: {e}").into());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sse_splits_the_large_backlogs_and_ssre_the_small_outlier() {
+        let v = [1.0, 2.0, 100.0, 110.0, 5000.0];
+        assert!(groups_line(&v, 2, Objective::Sse, "SSE").starts_with("SSE: {1, 2, 100, 110} {5000}"));
+        assert!(groups_line(&v, 2, Objective::Ssre, "SSRE").starts_with("SSRE: {1, 2} {100, 110, 5000}"));
+    }
+
+    #[test]
+    fn typed_backlogs_are_checked() {
+        assert!(parse("1, -2").unwrap_err().contains("-2"));
+        assert!(parse("").is_err());
+        assert_eq!(parse("3 4,5").unwrap(), vec![3.0, 4.0, 5.0]);
     }
 }
