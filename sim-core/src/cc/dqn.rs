@@ -269,7 +269,7 @@ impl Dqn {
         let (action, q) = self.policy.act(&state);
         if matches!(tcb.state, CongState::Open | CongState::Disorder) {
             let w = tcb.cwnd as i64 + ACTIONS[action];
-            tcb.cwnd = w.clamp(2 * tcb.mss as i64, u32::MAX as i64 / 2) as u32;
+            tcb.cwnd = w.clamp(2 * tcb.mss as i64, u32::MAX as i64) as u32;
         }
         self.last_q = q;
         self.last_reward = reward;
