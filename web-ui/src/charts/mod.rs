@@ -4,9 +4,10 @@
 //! the right when there is room, below on a phone); ticks print without trailing ".0".
 
 mod layout;
+pub use layout::fmt_tick;
 
 use crate::chart_data::{Bars, ChartData, DensityChart, Heatmap, Line, Scatter, TimeChart};
-use layout::{fmt_tick, Layout};
+use layout::Layout;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
