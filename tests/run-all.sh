@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+echo "== setup (installs the wasm target, wasm-bindgen-cli and Chromium if missing)"
+tests/setup.sh
+
 echo "== native tests (cargo test --workspace)"
 cargo test --workspace --all-features
 
