@@ -11,6 +11,8 @@ echo "== native tests (cargo test --workspace)"
 cargo test --workspace --all-features
 
 echo "== browser tests (headless Chromium)"
+# A slow CI machine gets more than the runner's default 20 s per test.
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver || echo /usr/bin/chromedriver)}"
 # wasm-bindgen-test-runner reads webdriver.json from the working directory.
 (cd tests && cargo test -p aqm-tests --target wasm32-unknown-unknown --test browser)
