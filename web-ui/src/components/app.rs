@@ -218,7 +218,14 @@ impl App {
 
     fn markers(&self) -> Rc<Vec<(f64, String)>> {
         let run = self.run.borrow();
-        Rc::new(run.lanes.first().map(|l| l.scenario.markers()).unwrap_or_default())
+        // Every lane's (Warbler switches on in one lane of an A/B run), each once.
+        let mut all: Vec<(f64, String)> = Vec::new();
+        for m in run.lanes.iter().flat_map(|l| l.scenario.markers()) {
+            if !all.contains(&m) {
+                all.push(m);
+            }
+        }
+        Rc::new(all)
     }
 
     fn expected_jfi(&self) -> Option<(f64, AttrValue)> {
