@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project: native unit and integration tests, then the browser
-# tests (wasm-bindgen-test in headless Chromium). README command 2.
+# tests (wasm-bindgen-test in headless Chromium), then the deployed page (trunk build served
+# from a sub-folder, driven through chromedriver). README command 2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,3 +18,6 @@ export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver || echo /usr/bin/
 # wasm-bindgen-test-runner reads webdriver.json from the working directory.
 (cd tests && cargo test -p aqm-tests --target wasm32-unknown-unknown --test browser)
 (cd web-ui && cargo test -p web-ui --target wasm32-unknown-unknown --test app)
+
+echo "== the deployed page (tests/ui-check.py)"
+python3 tests/ui-check.py
