@@ -51,3 +51,78 @@ fn a_run_writes_the_three_traces_and_the_summary() {
     assert!(stdout.contains("Table 9"));
     std::fs::remove_dir_all(dir).ok();
 }
+
+fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_misspelt_key_is_refused_with_the_closest_valid_one() {
+    let out = aqmsim(&["run", "--preset", "red-study", "--set", "bottleneck.rate_bp=1"]);
+    assert!(!out.status.success());
+    let err = stderr_of(&out);
+    assert!(err.contains("'rate_bp'") && err.contains("did you mean 'rate_bps'"), "{err}");
+}
+
+#[test]
+fn misuse_of_files_and_arguments_gives_an_error_not_a_panic() {
+    let file = std::env::temp_dir().join(format!("aqmsim-cli-file-{}", std::process::id()));
+    std::fs::write(&file, "not a directory").unwrap();
+    let cases: Vec<(Vec<std::ffi::OsString>, &str)> = vec![
+        // An output "directory" that is a file.
+        (
+            ["run", "--preset", "red-study", "--set", "duration_s=3", "-q", "--out"]
+                .iter()
+                .map(Into::into)
+                .chain([file.clone().into_os_string()])
+                .collect(),
+            "cannot create the output directory",
+        ),
+        // An endless file is not read whole.
+        (vec!["run".into(), "/dev/zero".into()], "larger than"),
+        // Text that is not JSON.
+        (vec!["validate".into(), file.clone().into_os_string()], "not valid JSON"),
+        (vec!["run".into(), "--preset".into(), "nope".into()], "known: red-study"),
+    ];
+    for (args, expect) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_aqmsim")).args(&args).output().unwrap();
+        let err = stderr_of(&out);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(err.contains(expect), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    std::fs::remove_file(file).ok();
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        let bad = std::ffi::OsString::from_vec(vec![0xff, 0xfe]);
+        let out = Command::new(env!("CARGO_BIN_EXE_aqmsim")).arg("run").arg(bad).output().unwrap();
+        assert!(!out.status.success());
+        assert!(stderr_of(&out).contains("UTF-8"), "{}", stderr_of(&out));
+    }
+}
+
+#[test]
+fn a_reader_that_closes_early_does_not_make_it_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // 200 000 labels print as ~1.2 MB of JSON: far more than a pipe holds, so the writer meets
+    // the closed pipe.
+    let input = std::env::temp_dir().join(format!("aqmsim-cli-backlogs-{}.json", std::process::id()));
+    let backlogs: Vec<String> = (0..200_000).map(|i| (i % 5000).to_string()).collect();
+    std::fs::write(&input, format!("[{}]", backlogs.join(","))).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_aqmsim"))
+        .args(["cluster", "--k", "4", "--json"])
+        .arg(&input)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap(); // then dropped: the pipe closes
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child.wait().unwrap();
+    std::fs::remove_file(input).ok();
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -4,7 +4,7 @@
 
 use crate::io::{self, Outcome};
 use crate::run::{simulate, write_results};
-use crate::sweep::{jobs, run_all, variants_of};
+use crate::sweep::{jobs, run_all};
 use crate::{load, tables, ScenarioArgs};
 use clap::Args;
 use sim_core::metrics::ttest::welch;

@@ -154,7 +154,7 @@ pub fn run(a: &RunArgs) -> Outcome {
     let dir = a.out.as_deref().map(io::prepare_dir).transpose()?;
     let sim = simulate(&sc, &alg, a.quiet, dir.as_deref())?;
     let summary = sim.summary();
-    let paper = (preset == Some("cubic-bbr-vegas-3q")).then(|| match variant.as_deref() {
+    let paper = (preset == Some("cubic-bbr-vegas-3q")).then_some(match variant.as_deref() {
         Some("warbler") => published::WARBLER_WITH,
         _ => published::WARBLER_WITHOUT,
     });

@@ -92,8 +92,9 @@ pub fn fairness_tables(s: &Summary, paper: Option<published::WarblerTable2>) -> 
     let mut o = String::new();
     let col = |f: fn(&published::WarblerTable2) -> f64, prec: usize| pub_or_dash(paper.as_ref().map(f), prec);
     let _ =
-        writeln!(o, "Fairness, delay, buffer (the Warbler paper's Table 2 set; paper: §5.2 without Warbler)");
-    let rows: [(&str, Option<f64>, fn(&published::WarblerTable2) -> f64, usize); 4] = [
+        writeln!(o, "Fairness, delay, buffer (the Warbler paper's Table 2 set; paper: §5.2, with or without Warbler as run)");
+    type Row<'a> = (&'a str, Option<f64>, fn(&published::WarblerTable2) -> f64, usize);
+    let rows: [Row; 4] = [
         ("Jain's index", Some(s.jfi), |p| p.jfi, 4),
         ("mean queueing delay (s)", s.delay_mean_s, |p| p.delay_mean_s, 4),
         ("jitter: mean P95 - P50 (s)", s.jitter_s, |p| p.jitter_s, 4),
