@@ -229,7 +229,12 @@ pub fn explain(msg: &str) -> String {
             .replace("expected u64", "expected a whole number ≥ 0")
             .replace("expected u32", "expected a whole number ≥ 0")
             .replace("expected usize", "expected a whole number ≥ 0")
-            .replace("expected a boolean", "expected true or false");
+            .replace("expected a boolean", "expected true or false")
+            // An externally tagged choice ({"packets": 100}) given two keys.
+            .replace(
+                "invalid value: map, expected map with a single key",
+                "expected exactly one key, the unit (e.g. {\"packets\": 100})",
+            );
         return echo_long(&words);
     };
     let Some((key, tail)) = rest.split_once('`') else { return msg.to_string() };

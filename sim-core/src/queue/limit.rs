@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// A queue's capacity. A packet occupies ceil(bytes / cell_bytes) cells (Tofino's buffer unit).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum QueueLimit {
     Packets(u32),
     Bytes(u64),

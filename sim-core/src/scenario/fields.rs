@@ -87,6 +87,13 @@ pub const FLOW_FIELDS: &[Field] = &[
         "When the flow opens its connection.",
     ),
     Field::new(
+        "start_jitter_s",
+        "Start jitter",
+        "s",
+        Kind::Float(Range::closed(0.0, 3600.0)),
+        "Each flow starts up to this much later, drawn from the seeded random stream.",
+    ),
+    Field::new(
         "stop_s",
         "Stop",
         "s",

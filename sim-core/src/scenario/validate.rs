@@ -288,4 +288,20 @@ mod tests {
         assert_eq!(errs[0].field, "bottleneck.queue.limit.bytes");
         assert!(errs[0].allowed.contains("590 bytes"), "{}", errs[0].allowed);
     }
+
+    /// Found by the mutation campaign (tests/mutations.rs): a negative start jitter ran, and
+    /// an unknown key inside a cell limit was ignored.
+    #[test]
+    fn a_negative_start_jitter_and_a_stray_key_in_a_limit_are_refused_by_name() {
+        let mut s = Scenario::default();
+        s.flows[0].start_jitter_s = -1.0;
+        let errs = s.validate().unwrap_err();
+        assert_eq!(errs[0].field, "flows[0].start_jitter_s");
+
+        let mut v = serde_json::to_value(Scenario::default()).unwrap();
+        v["bottleneck"]["queue"]["limit"] =
+            serde_json::json!({"cells": {"cells": 900, "cell_bytes": 160, "celss": 1}});
+        let e = Scenario::from_value(v).unwrap_err();
+        assert!(e.contains("bottleneck.queue.limit") && e.contains("celss"), "{e}");
+    }
 }
