@@ -160,3 +160,61 @@ pub fn compare_table(runs: &[(String, Summary)]) -> String {
     }
     o
 }
+
+/// One variant of a fairness comparison: its summary and, when a control plane switches on
+/// mid-run (Warbler at 30 s in §5.1), Jain's index before it and from 10 s after it.
+pub struct FairnessRun {
+    pub variant: String,
+    pub summary: Summary,
+    pub jfi_before_after: Option<(f64, f64)>,
+}
+
+/// The Warbler paper's Table 2 set for every variant side by side, with the paper's figures
+/// where it gives them for that variant (§5.2's Table 2; the Jain's index of §5.1 and §5.3).
+pub fn fairness_compare_table(preset: &str, runs: &[FairnessRun]) -> String {
+    let table2 = |v: &str| match (preset, v) {
+        ("cubic-bbr-vegas-3q", "baseline") => Some(published::WARBLER_WITHOUT),
+        ("cubic-bbr-vegas-3q", "warbler") => Some(published::WARBLER_WITH),
+        _ => None,
+    };
+    type Row = (&'static str, usize, fn(&FairnessRun) -> Option<f64>, fn(&published::WarblerTable2) -> f64);
+    let rows: [Row; 6] = [
+        ("Jain's index", 3, |r| Some(r.summary.jfi), |p| p.jfi),
+        ("goodput (Mbit/s)", 1, |r| Some(r.summary.throughput.mean_bps / 1e6), |_| f64::NAN),
+        (
+            "mean queueing delay (ms)",
+            1,
+            |r| r.summary.delay_mean_s.map(|d| d * 1e3),
+            |p| p.delay_mean_s * 1e3,
+        ),
+        ("jitter P95 - P50 (ms)", 1, |r| r.summary.jitter_s.map(|d| d * 1e3), |p| p.jitter_s * 1e3),
+        ("buffer (cells)", 0, |r| r.summary.buffer_cells_mean, |p| p.buffer_cells),
+        ("drops", 0, |r| Some(r.summary.drops.total as f64), |_| f64::NAN),
+    ];
+    let mut o = String::new();
+    let _ = write!(o, "{:<28}", preset);
+    for r in runs {
+        let _ = write!(o, " {:>14} {:>7}", r.variant, "paper");
+    }
+    let _ = writeln!(o);
+    for (label, prec, ours, paper) in rows {
+        let _ = write!(o, "{label:<28}");
+        for r in runs {
+            let mut pv = table2(&r.variant).map(|p| paper(&p)).filter(|x| x.is_finite());
+            if label == "Jain's index" && pv.is_none() {
+                pv = published::expected_jfi(preset, &r.variant).map(|(j, _)| j);
+            }
+            let _ = write!(o, " {:>14} {:>7}", pub_or_dash(ours(r), prec), pub_or_dash(pv, prec.min(2)));
+        }
+        let _ = writeln!(o);
+    }
+    if runs.iter().any(|r| r.jfi_before_after.is_some()) {
+        let _ = write!(o, "{:<28}", "JFI before / 10 s after on");
+        for r in runs {
+            let cell = r.jfi_before_after.map_or("-".into(), |(b, a)| format!("{b:.3} / {a:.3}"));
+            let _ = write!(o, " {:>14} {:>7}", cell, "");
+        }
+        let _ = writeln!(o);
+    }
+    o
+}
