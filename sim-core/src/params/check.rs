@@ -25,7 +25,10 @@ pub fn fmt_num(v: f64) -> String {
         return format!("{v}");
     }
     let a = v.abs();
-    if a != 0.0 && !(1e-4..1e15).contains(&a) {
+    if v == u64::MAX as f64 {
+        // The largest seed: as f64 it is 2^64, which would print one too high.
+        "2^64 − 1".into()
+    } else if a != 0.0 && !(1e-4..1e15).contains(&a) {
         format!("{v:e}")
     } else {
         format!("{v}")
