@@ -554,7 +554,7 @@ pub fn robust_max(v: &[f64]) -> f64 {
 
 /// Rounds an axis maximum up to 1, 2 or 5 × 10^k so ticks land on round numbers.
 pub fn nice_max(v: f64) -> f64 {
-    if !(v > 0.0) || !v.is_finite() {
+    if !v.is_finite() || v <= 0.0 {
         return 1.0;
     }
     let p = 10f64.powi(v.log10().floor() as i32);
@@ -567,6 +567,7 @@ pub fn nice_max(v: f64) -> f64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)] // the values compared are exact by construction
 mod tests {
     use super::*;
     use sim_core::scenario::preset;

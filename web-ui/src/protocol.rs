@@ -26,6 +26,7 @@ pub enum RunState {
 
 /// What the page asks of the simulation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[allow(clippy::large_enum_variant)] // a handful of messages per run; boxing buys nothing
 pub enum ToSim {
     /// A new run: one lane per scenario (several in Compare), paused at t = 0.
     Load {

@@ -89,7 +89,7 @@ impl Series {
         Series {
             interval_s,
             in_cells,
-            mss: mss.max(1) as f64,
+            mss: f64::from(mss.max(1)),
             flow_mbps: vec![Vec::new(); n_flows],
             flow_cwnd: vec![Vec::new(); n_flows],
             flow_rtt_ms: vec![Vec::new(); n_flows],
@@ -160,11 +160,11 @@ impl Series {
         }
         for s in &u.samples {
             self.seen += 1;
-            if (self.seen - 1) % self.stride != 0 {
+            if !(self.seen - 1).is_multiple_of(self.stride) {
                 continue;
             }
             self.t.push(s.t_s);
-            self.queue.push(s.queue_packets as f64);
+            self.queue.push(f64::from(s.queue_packets));
             for (col, v) in self.named.iter_mut().zip(&s.series) {
                 col.push(*v);
             }
@@ -172,12 +172,12 @@ impl Series {
             self.arrival_mbps.push(s.arrival_bps / 1e6);
             for (f, v) in s.flow_goodput_bps.iter().enumerate() {
                 self.flow_mbps[f].push(v / 1e6);
-                self.flow_cwnd[f].push(s.flow_cwnd_bytes[f] as f64 / self.mss);
+                self.flow_cwnd[f].push(f64::from(s.flow_cwnd_bytes[f]) / self.mss);
                 self.flow_rtt_ms[f].push(s.flow_srtt_ms[f]);
                 let backlog = if self.in_cells {
                     s.flow_backlog_cells[f] as f64
                 } else {
-                    s.flow_backlog_packets[f] as f64
+                    f64::from(s.flow_backlog_packets[f])
                 };
                 self.flow_backlog[f].push(backlog);
             }
@@ -198,7 +198,7 @@ impl Series {
         }
         for d in u.drops.iter().filter(|d| d.link == 0) {
             self.drops_seen += 1;
-            if (self.drops_seen - 1) % self.drop_stride == 0 {
+            if (self.drops_seen - 1).is_multiple_of(self.drop_stride) {
                 self.drops.push((d.t_s, d.flow, d.reason));
                 if self.drops.len() > DROP_BUDGET {
                     halve(&mut self.drops);
@@ -323,6 +323,7 @@ pub fn decimate(xs: &[f64], ys: &[f64], max: usize) -> Vec<(f64, f64)> {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)] // the values compared are exact by construction
 mod tests {
     use super::*;
     use sim_core::scenario::preset;
@@ -409,7 +410,7 @@ mod tests {
 
     #[test]
     fn decimation_keeps_spikes_and_bounds_points() {
-        let xs: Vec<f64> = (0..10_000).map(|i| i as f64).collect();
+        let xs: Vec<f64> = (0..10_000).map(f64::from).collect();
         let mut ys = vec![1.0; 10_000];
         ys[5_123] = 99.0;
         let d = decimate(&xs, &ys, 500);

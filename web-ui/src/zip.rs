@@ -11,7 +11,7 @@ pub fn crc32(data: &[u8]) -> u32 {
         }
         *e = c;
     }
-    !data.iter().fold(!0u32, |c, &b| table[((c ^ b as u32) & 0xFF) as usize] ^ (c >> 8))
+    !data.iter().fold(!0u32, |c, &b| table[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8))
 }
 
 fn u16le(v: &mut Vec<u8>, x: u16) {

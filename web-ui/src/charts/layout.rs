@@ -103,6 +103,7 @@ pub fn wrap(text: &str, width: usize, lines: usize) -> Vec<String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)] // the values compared are exact by construction
 mod tests {
     use super::*;
 

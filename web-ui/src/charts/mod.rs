@@ -70,8 +70,9 @@ thread_local! {
 /// Sizes the canvas to its box × `scale` (devicePixelRatio, or 2 for a PNG export) and
 /// returns the whole area and the layout.
 fn prepare(canvas: &HtmlCanvasElement, scale: f64) -> Result<(Area, Layout), String> {
-    let (css_w, css_h) =
-        SIZE.with(|s| s.get()).unwrap_or((canvas.client_width() as f64, canvas.client_height() as f64));
+    let (css_w, css_h) = SIZE
+        .with(|s| s.get())
+        .unwrap_or((f64::from(canvas.client_width()), f64::from(canvas.client_height())));
     let css_w = css_w.max(280.0);
     let css_h = css_h.max(200.0);
     let (w, h) = ((css_w * scale).round() as u32, (css_h * scale).round() as u32);
@@ -148,16 +149,16 @@ fn legend(area: &Area, l: &Layout, entries: &[(String, Swatch)]) -> Result<Area,
         return Ok(area.clone());
     }
     let (plot, leg) = if l.legend_right() {
-        let (a, b) = area.split_horizontally((area.dim_in_pixel().0 as f64 - l.px(170.0)) as u32);
+        let (a, b) = area.split_horizontally((f64::from(area.dim_in_pixel().0) - l.px(170.0)) as u32);
         (a, b)
     } else {
         let rows = entries.len().div_ceil(l.legend_columns()) as f64;
-        let h = area.dim_in_pixel().1 as f64;
+        let h = f64::from(area.dim_in_pixel().1);
         let (a, b) = area.split_vertically((h - l.px(8.0 + 18.0 * rows)) as u32);
         (a, b)
     };
     let cols = if l.legend_right() { 1 } else { l.legend_columns() };
-    let col_w = leg.dim_in_pixel().0 as f64 / cols as f64;
+    let col_w = f64::from(leg.dim_in_pixel().0) / cols as f64;
     let font = (FONT, l.px(13.0)).into_font();
     for (i, (label, sw)) in entries.iter().enumerate() {
         let (c, r) = (i % cols, i / cols);
@@ -269,8 +270,8 @@ fn steps(p: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
 fn dashed_h(y: f64, x_max: f64, st: ShapeStyle) -> impl Iterator<Item = PathElement<(f64, f64)>> {
     let n = 40;
     (0..n).step_by(2).map(move |i| {
-        let a = x_max * i as f64 / n as f64;
-        PathElement::new(vec![(a, y), (a + x_max / n as f64, y)], st)
+        let a = x_max * f64::from(i) / f64::from(n);
+        PathElement::new(vec![(a, y), (a + x_max / f64::from(n), y)], st)
     })
 }
 

@@ -337,7 +337,7 @@ impl App {
             EditMsg::RemoveFlow(i) => e.remove_flow_group(i),
             EditMsg::QueueType(key) => e.swap_disc(&key),
             EditMsg::LimitUnit(path, unit) => {
-                let pkt = e.scenario().map_or(1500, |s| s.full_packet_bytes()) as u64;
+                let pkt = u64::from(e.scenario().map_or(1500, |s| s.full_packet_bytes()));
                 let bytes = match e.value(&path) {
                     Some(v) if v.get("packets").is_some() => v["packets"].as_u64().unwrap_or(100) * pkt,
                     Some(v) if v.get("bytes").is_some() => v["bytes"].as_u64().unwrap_or(150_000),
@@ -500,7 +500,7 @@ impl App {
             TrainMsg::Stop => self.link.send(ToSim::StopTraining),
             TrainMsg::Test { model, seeds } => {
                 let mut runs = Vec::new();
-                for seed in 1..=seeds as u64 {
+                for seed in 1..=u64::from(seeds) {
                     for v in ["dqn", "cubic", "newreno"] {
                         let mut sc = preset("dqn-dumbbell", Some(v)).expect("preset");
                         sc.seed = seed;

@@ -46,7 +46,8 @@ impl Component for ChartCard {
             let c: HtmlCanvasElement =
                 wasm_bindgen::JsCast::dyn_into(doc.create_element("canvas").map_err(|_| "no canvas")?)
                     .map_err(|_| "no canvas")?;
-            let (w, h) = (shown.client_width().max(720) as f64, shown.client_height().max(360) as f64);
+            let (w, h) =
+                (f64::from(shown.client_width().max(720)), f64::from(shown.client_height().max(360)));
             charts::draw_at(&c, &p.data, w, h, 2.0)?;
             dom::download_png(&format!("{}.png", p.id), &c)
         })();

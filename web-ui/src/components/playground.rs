@@ -92,7 +92,7 @@ impl Playground {
     /// The data value under canvas x (CSS pixels).
     fn value_at(&self, x: f64) -> f64 {
         let Some(c) = self.canvas.cast::<HtmlCanvasElement>() else { return 0.0 };
-        let w = c.client_width() as f64;
+        let w = f64::from(c.client_width());
         ((x - LEFT) / (w - LEFT - RIGHT) * self.x_max()).max(0.0)
     }
 
@@ -103,7 +103,7 @@ impl Playground {
     fn draw(&self) -> Result<(), String> {
         let c = self.canvas.cast::<HtmlCanvasElement>().ok_or("no canvas")?;
         let s = crate::dom::pixel_ratio();
-        let (w, h) = (c.client_width().max(300) as f64, c.client_height().max(200) as f64);
+        let (w, h) = (f64::from(c.client_width().max(300)), f64::from(c.client_height().max(200)));
         c.set_width((w * s) as u32);
         c.set_height((h * s) as u32);
         let root = CanvasBackend::with_canvas_object(c).ok_or("no 2D context")?.into_drawing_area();
@@ -209,7 +209,7 @@ impl Component for Playground {
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let objective_line = |o: Objective, name: &str| groups_line(&self.values, self.k, o, name);
-        let offset = |e: &MouseEvent| e.offset_x() as f64;
+        let offset = |e: &MouseEvent| f64::from(e.offset_x());
         html! {
             <section class="playground" aria-label="Clustering playground">
                 <h3>{ "Why relative error (the Warbler paper's Fig. 2)" }</h3>

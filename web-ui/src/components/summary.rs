@@ -132,7 +132,9 @@ pub fn summary_panel(p: &SummaryProps) -> Html {
         return html! {};
     }
     let origin = p.origin.as_ref().filter(|_| !p.modified);
-    let columns: Vec<(&str, Vec<(&'static str, String)>, Option<Vec<String>>)> = summaries
+    // Per lane: its label, (row, value) pairs and the paper's value per row where it applies.
+    type Column<'a> = (&'a str, Vec<(&'static str, String)>, Option<Vec<String>>);
+    let columns: Vec<Column> = summaries
         .iter()
         .map(|(label, s)| {
             let variant =

@@ -136,10 +136,10 @@ fn line(label: &str, color: usize, points: Vec<(f64, f64)>) -> Line {
 /// The learning curve: return per episode, ε and the mean TD loss, and the action mix.
 fn curve_charts(t: &TrainView) -> Vec<(String, Rc<ChartData>)> {
     let n = t.curve.len() as f64;
-    let ret: Vec<(f64, f64)> = t.curve.iter().map(|r| (r.episode as f64, r.episode_return)).collect();
-    let eps: Vec<(f64, f64)> = t.curve.iter().map(|r| (r.episode as f64, r.epsilon)).collect();
+    let ret: Vec<(f64, f64)> = t.curve.iter().map(|r| (f64::from(r.episode), r.episode_return)).collect();
+    let eps: Vec<(f64, f64)> = t.curve.iter().map(|r| (f64::from(r.episode), r.epsilon)).collect();
     let loss: Vec<(f64, f64)> =
-        t.curve.iter().filter_map(|r| r.mean_loss.map(|l| (r.episode as f64, l))).collect();
+        t.curve.iter().filter_map(|r| r.mean_loss.map(|l| (f64::from(r.episode), l))).collect();
     let tail = &t.curve[t.curve.len().saturating_sub(10)..];
     let total: u64 = tail.iter().map(|r| r.actions.iter().sum::<u64>()).sum();
     let names = ["hold (0)", "+1500 bytes", "−150 bytes", "+4000 bytes"];
