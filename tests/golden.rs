@@ -24,8 +24,10 @@ use sim_core::scenario::{preset, preset_list};
 const BAND: f64 = 0.10;
 
 /// (preset, variant, [(figure, value)]).
+type Golden = (&'static str, &'static str, &'static [(&'static str, f64)]);
+
 #[rustfmt::skip]
-const GOLDEN: &[(&str, &str, &[(&str, f64)])] = &[
+const GOLDEN: &[Golden] = &[
     ("red-study", "red", &[("queue_mean", 7.62881), ("drops", 909.0), ("cv_pct", 42.0517), ("zone0_pct", 9.66102), ("zone1_pct", 86.7797), ("zone2_pct", 3.55932), ("zone3_pct", 0.0)]),
     ("red-study", "ared", &[("queue_mean", 9.5), ("drops", 442.0), ("cv_pct", 49.3154), ("zone0_pct", 6.61017), ("zone1_pct", 85.9322), ("zone2_pct", 7.45763), ("zone3_pct", 0.0)]),
     ("red-study", "gentle", &[("queue_mean", 7.50169), ("drops", 625.0), ("cv_pct", 54.1115), ("zone0_pct", 29.661), ("zone1_pct", 46.1017), ("zone2_pct", 24.2373), ("zone3_pct", 0.0)]),

@@ -44,7 +44,7 @@ pub fn warbler_probe_scenario() -> Scenario {
 pub fn warbler_digest() -> u64 {
     let (sim, s) = run(&warbler_probe_scenario());
     let log = serde_json::to_string(&sim.recorder().log.kept).expect("log serialises");
-    let fnv = |h: u64, b: u8| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    let fnv = |h: u64, b: u8| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
     log.bytes().fold(summary_digest(&s), fnv)
 }
 

@@ -246,7 +246,7 @@ fn short_base(name: &str, variant: &str) -> Scenario {
     sc
 }
 
-fn panic_text(p: Box<dyn std::any::Any + Send>) -> String {
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     p.downcast_ref::<String>()
         .cloned()
         .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
@@ -344,7 +344,8 @@ fn every_mutant_of_the_preset_families_is_refused_by_name_or_runs_in_bounds() {
     let t = tally(&all, |(base, m)| {
         let (v, path, key) = apply(base, &m.edit);
         let label = format!("{} {} {:?}", m.base, m.kind, m.edit).chars().take(300).collect::<String>();
-        let outcome = catch_unwind(AssertUnwindSafe(|| judge(v, &path, key.as_deref()))).map_err(panic_text);
+        let outcome =
+            catch_unwind(AssertUnwindSafe(|| judge(v, &path, key.as_deref()))).map_err(|p| panic_text(&*p));
         (label, m.impossible, outcome)
     });
     std::panic::set_hook(hook);
@@ -373,7 +374,7 @@ fn random_valid_scenarios_all_finish_in_bounds() {
     let t = tally(&scenarios, |sc| {
         let label = format!("random {}", serde_json::to_string(sc).unwrap());
         let outcome = catch_unwind(AssertUnwindSafe(|| judge(serde_json::to_value(sc).unwrap(), "", None)))
-            .map_err(panic_text);
+            .map_err(|p| panic_text(&*p));
         (label, false, outcome)
     });
     std::panic::set_hook(hook);

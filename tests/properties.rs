@@ -146,9 +146,9 @@ fn drive(spec: &QueueDiscSpec, rate_bps: u64, seed: u64, ops: &[Op]) -> Result<(
             prop_assert_eq!(accepted, held.contains_key(&id), "step {}: enqueue's answer", step);
         }
         let occ = q.occupancy();
-        prop_assert_eq!(sent, dequeued + dropped + occ.packets as u64, "step {}: conservation", step);
+        prop_assert_eq!(sent, dequeued + dropped + u64::from(occ.packets), "step {}: conservation", step);
         prop_assert_eq!(occ.packets as usize, held.len(), "step {}", step);
-        prop_assert_eq!(occ.bytes, held.values().map(|i| i.bytes as u64).sum::<u64>(), "step {}", step);
+        prop_assert_eq!(occ.bytes, held.values().map(|i| u64::from(i.bytes)).sum::<u64>(), "step {}", step);
         let cells: u64 = held.values().map(|i| limit.cells_of(i.bytes)).sum();
         prop_assert_eq!(occ.cells, cells, "step {}: cells", step);
         prop_assert!(!limit.exceeded_by(&occ), "step {}: {:?} over {:?}", step, occ, limit);

@@ -66,6 +66,7 @@ fn dwrr_weights_two_to_one_split_bytes_two_to_one() {
 }
 
 #[test]
+#[allow(clippy::float_cmp)] // cells are whole numbers: exact
 fn backlog_is_counted_in_cells_of_the_ports_cell_size() {
     let (sim, s) = run(&two_queue_port(SchedulerSpec::Wrr(Default::default()), vec![1, 1]));
     // Two CUBIC flows each fill their own 3000-cell queue most of the time.

@@ -115,7 +115,7 @@ fn a_long_loss_free_newreno_flow_saturates_cwnd_and_stays_within_rwnd() {
     let mut sim = Simulation::new(&sc).unwrap();
     let mut prev = 0;
     for step in 1..=100 {
-        sim.step_until(SimTime::from_secs_f64(step as f64 * 0.1));
+        sim.step_until(SimTime::from_secs_f64(f64::from(step) * 0.1));
         let s = sim.sender(0);
         assert!(s.cwnd() >= prev, "cwnd fell from {prev} to {} at {step}00 ms without a loss", s.cwnd());
         assert!(s.bytes_in_flight() <= rwnd, "{} bytes in flight exceed rwnd {rwnd}", s.bytes_in_flight());
