@@ -329,7 +329,8 @@ impl Pie {
         let dq_time = (now - self.measurement_start).as_secs_f64();
         if dq_time > 0.0 {
             let rate = self.dq_count as f64 / dq_time;
-            self.avg_dq_rate = if self.avg_dq_rate == 0.0 { rate } else { 0.5 * self.avg_dq_rate + 0.5 * rate };
+            self.avg_dq_rate =
+                if self.avg_dq_rate == 0.0 { rate } else { 0.5 * self.avg_dq_rate + 0.5 * rate };
         }
         // A new cycle only while more than the threshold is left.
         self.in_measurement = self.occ.bytes > threshold;
@@ -380,7 +381,14 @@ impl Pie {
 
     /// Everything an update reads or writes, to detect a fixed point.
     fn control_state(&self) -> (f64, f64, SimDuration, BurstState, u32, f64) {
-        (self.drop_prob, self.qdelay_old, self.burst_allowance, self.burst_state, self.burst_quiet_updates, self.avg_dq_rate)
+        (
+            self.drop_prob,
+            self.qdelay_old,
+            self.burst_allowance,
+            self.burst_state,
+            self.burst_quiet_updates,
+            self.avg_dq_rate,
+        )
     }
 
     /// Applies every update period due by `now` (see the module docs).
@@ -444,7 +452,8 @@ impl Pie {
         }
         self.drop_prob = prob.clamp(0.0, 1.0);
         // §4.4: the allowance runs down by T_UPDATE per update.
-        self.burst_allowance = SimDuration(self.burst_allowance.as_nanos().saturating_sub(self.tupdate.as_nanos()));
+        self.burst_allowance =
+            SimDuration(self.burst_allowance.as_nanos().saturating_sub(self.tupdate.as_nanos()));
         let quiet = self.drop_prob == 0.0 && qdelay < target / 2.0 && self.qdelay_old < target / 2.0;
         if !ns3 {
             // RFC: restored in full once p is 0 and both delays are below half the target.

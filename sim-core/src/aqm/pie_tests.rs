@@ -247,7 +247,10 @@ fn pie_defaults_are_ns3_pie_queue_disc() {
     assert_eq!(c.rules, PieRules::Ns3);
     assert!(!c.use_dequeue_rate_estimator, "ns-3.44 UseDequeueRateEstimator is false");
     assert!(!c.derandomize, "ns-3.44 UseDerandomization is false");
-    assert_eq!((c.alpha, c.beta, c.target_ms, c.tupdate_ms, c.max_burst_ms), (0.125, 1.25, 15.0, 15.0, 150.0));
+    assert_eq!(
+        (c.alpha, c.beta, c.target_ms, c.tupdate_ms, c.max_burst_ms),
+        (0.125, 1.25, 15.0, 15.0, 150.0)
+    );
     assert_eq!((c.dq_threshold_bytes, c.mean_pkt_size_bytes), (16_384, 1000));
 }
 
