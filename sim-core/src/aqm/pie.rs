@@ -38,7 +38,7 @@ pub enum PieRules {
     ///   and both delays below QDELAY_REF/2, and the next early-drop check re-arms it.
     /// - §4.1 safeguard: with a limit in packets, no early drop while at most 2 packets are
     ///   queued (bytes: at most 2·MEAN_PKTSIZE); with a limit in bytes, p is scaled by
-    ///   packet size / MEAN_PKTSIZE (§5.3 of the ns-2 code ns-3 ported).
+    ///   packet size / MEAN_PKTSIZE (`PieQueueDisc::DropEarly`).
     /// - §5.2 departure rate: a byte rate averaged with weight 1/2, the measurement restarted
     ///   only while more than DQ_THRESHOLD is queued, the estimate discarded whenever p = 0 and
     ///   both delays are below QDELAY_REF/2; no estimate yet = a delay of 0.

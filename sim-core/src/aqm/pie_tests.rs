@@ -324,3 +324,15 @@ fn pie_ns3_departure_rate_is_a_byte_rate_averaged_by_halves() {
     assert!((p.avg_dq_rate - (0.5 * first + 0.5 * second)).abs() < 1e-6, "{}", p.avg_dq_rate);
     assert!((p.current_qdelay() - p.occupancy().bytes as f64 / p.avg_dq_rate).abs() < 1e-12);
 }
+
+#[test]
+fn pie_ns3_byte_limit_scales_p_by_packet_size() {
+    // Byte limit: p = 0.5 becomes 0.25 for a 500-byte packet (MEAN_PKTSIZE 1000).
+    let mut p = pie(PieConfig { limit: QueueLimit::Bytes(10_000_000), ..PieConfig::default() });
+    p.burst_state = BurstState::Protecting;
+    p.drop_prob = 0.5;
+    p.qdelay_old = 1.0;
+    assert!(offer(&mut p, 5, 500, SimTime::ZERO).is_empty(), "≤ 2000 bytes queued: no drop");
+    let drops = offer(&mut p, 20_000, 500, SimTime::ZERO).len() as f64;
+    assert!((drops / 20_000.0 - 0.25).abs() < 0.02, "drop share {}", drops / 20_000.0);
+}
