@@ -9,7 +9,7 @@ use sim_core::sim::Simulation;
 
 /// Digest of [`determinism_probe`]'s summary. Native and wasm builds must both produce it;
 /// if a deliberate model change moves it, update it here (the browser test checks the same).
-pub const PROBE_DIGEST: u64 = 0x4ff3_daba_556c_754a;
+pub const PROBE_DIGEST: u64 = 0xfb4b_291a_64a8_cee0;
 
 /// A 10 s run of the RED study: short enough for a browser test, long enough to drop.
 pub fn determinism_probe_scenario() -> Scenario {
@@ -30,7 +30,7 @@ pub fn probe_digest() -> u64 {
 }
 
 /// Digest of [`warbler_probe_scenario`]'s summary and decision log (same contract).
-pub const WARBLER_DIGEST: u64 = 0x77d0_135e_34ce_31bc;
+pub const WARBLER_DIGEST: u64 = 0x2815_dab9_38ee_983d;
 
 /// 10 s of Warbler §5.2: the clustering (random initialisation included) must decide alike
 /// natively and in the browser.

@@ -155,10 +155,26 @@ OnTxBegin(Ptr<const Packet> p)
     }
 }
 
+std::ofstream g_trace;
+uint32_t g_traceFlow = UINT32_MAX;
+
 void
 OnDrop(Ptr<const QueueDiscItem> item, const char* reason)
 {
     g_dropsAll++;
+    if (g_trace.is_open())
+    {
+        // Every drop of any flow: time, "drop", flow:sequence number.
+        auto ip = DynamicCast<const Ipv4QueueDiscItem>(item);
+        TcpHeader tcp;
+        if (ip && item->GetPacket()->PeekHeader(tcp))
+        {
+            auto it = g_addrToFlow.find(ip->GetHeader().GetSource().Get());
+            uint32_t flow = it != g_addrToFlow.end() ? it->second : UINT32_MAX;
+            g_trace << Simulator::Now().GetSeconds() << ",drop," << flow << ":"
+                    << tcp.GetSequenceNumber().GetValue() << "\n";
+        }
+    }
     if (!AfterWarmup())
     {
         return;
@@ -196,6 +212,10 @@ OnRx(uint32_t flow, Ptr<const Packet> p, const Address&)
 void
 OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
 {
+    if (g_trace.is_open() && flow == g_traceFlow)
+    {
+        g_trace << Simulator::Now().GetSeconds() << ",state," << int(now) << "\n";
+    }
     // Whole run, as AQM Lab's summary counts them.
     if (now == TcpSocketState::CA_LOSS)
     {
@@ -221,8 +241,6 @@ OnCwnd(uint32_t flow, uint32_t, uint32_t now)
 {
     g_flows[flow].cwnd = now;
 }
-
-std::ofstream g_trace;
 
 void
 TraceU32(std::string name, uint32_t, uint32_t now)
@@ -431,7 +449,7 @@ main(int argc, char* argv[])
     cmd.AddValue("sample", "queue sample interval (s)", sample);
     cmd.AddValue("seed", "RngRun", seed);
     cmd.AddValue("out", "JSON output file", out);
-    cmd.AddValue("traceFlow", "write every cwnd, pacing-rate, in-flight and RTT change of this flow", traceFlow);
+    cmd.AddValue("traceFlow", "write every cwnd, pacing-rate, in-flight, RTT and congestion-state change of this flow, and every drop (flow:seq)", traceFlow);
     cmd.AddValue("traceFile", "...to this CSV file (time_s,name,value)", traceFile);
     cmd.Parse(argc, argv);
     g_warmup = warmup;
@@ -597,6 +615,7 @@ main(int argc, char* argv[])
             if (static_cast<int32_t>(i) == traceFlow)
             {
                 g_trace.open(traceFile);
+                g_traceFlow = i;
                 s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&TraceU32, std::string("cwnd")));
                 s->TraceConnectWithoutContext("BytesInFlight", MakeBoundCallback(&TraceU32, std::string("inflight")));
                 s->TraceConnectWithoutContext("PacingRate", MakeCallback(&TraceRate));

@@ -12,7 +12,11 @@
 //! estimate), so the result is the same as a timer's, without timer events. Once an update
 //! leaves the state unchanged (an idle queue with p = 0), the remaining periods are skipped.
 //!
-//! Where the RFC, Linux and ns-3 differ, the choice is noted next to the code.
+//! Where the RFC, Linux and ns-3 differ, the choice is noted next to the code. The defaults
+//! are ns-3.44's `PieQueueDisc` (the papers this lab reproduces ran ns-3): the delay from the
+//! sojourn time (`UseDequeueRateEstimator` false) and [`PieRules::Ns3`]; `rules = rfc8033`
+//! with `use_dequeue_rate_estimator` gives RFC 8033's Appendix A. ns-3's `ActiveThreshold`
+//! (off by default) and its L4S/ECN marking are not modelled.
 
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::params::{Algorithm, Described, Field, Kind, Range};
@@ -22,7 +26,48 @@ use crate::trace::SeriesInfo;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-/// PIE parameters. Defaults are RFC 8033's (limit and mean packet size: ns-3's).
+/// Where ns-3.44 and RFC 8033 part ways (every difference except the delay estimator,
+/// which is its own switch in both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PieRules {
+    /// ns-3.44 `PieQueueDisc`:
+    /// - §4.4 burst allowance: armed (MAX_BURST) by the first early-drop check while no burst
+    ///   is being protected; while any allowance is left the update holds p at 0 (it is not
+    ///   integrated); protection ends after BURST_RESET_TIMEOUT = 1.5 s of updates with p = 0
+    ///   and both delays below QDELAY_REF/2, and the next early-drop check re-arms it.
+    /// - §4.1 safeguard: with a limit in packets, no early drop while at most 2 packets are
+    ///   queued (bytes: at most 2·MEAN_PKTSIZE); with a limit in bytes, p is scaled by
+    ///   packet size / MEAN_PKTSIZE (`PieQueueDisc::DropEarly`).
+    /// - §5.2 departure rate: a byte rate averaged with weight 1/2, the measurement restarted
+    ///   only while more than DQ_THRESHOLD is queued, the estimate discarded whenever p = 0 and
+    ///   both delays are below QDELAY_REF/2; no estimate yet = a delay of 0.
+    Ns3,
+    /// RFC 8033 text and Appendix A pseudocode:
+    /// - §4.4: the allowance counts down from MAX_BURST at start and is restored in full by any
+    ///   update that sees p = 0 and both delays below QDELAY_REF/2; p is updated throughout.
+    /// - §4.1: no early drop while at most 2·MEAN_PKTSIZE bytes (or one packet) are queued.
+    /// - §5.2: the time to drain DQ_THRESHOLD averaged with weight DQ_THRESHOLD/2^16; no
+    ///   estimate yet = the sojourn time.
+    Rfc8033,
+}
+
+/// ns-3's BURST_RESET_TIMEOUT: quiet time before the burst allowance can be re-armed, s.
+const NS3_BURST_RESET_TIMEOUT_S: f64 = 1.5;
+
+/// ns-3's burst protection state (`BurstStateT`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BurstState {
+    /// The next early-drop check arms the allowance.
+    NoBurst,
+    /// Allowance armed (or spent, with the queue not yet quiet).
+    Protecting,
+    /// Quiet since the allowance ran out; counts updates towards the reset.
+    Quiet,
+}
+
+/// PIE parameters. Defaults are ns-3.44's `PieQueueDisc` (the limit: the lab's 1000 packets,
+/// ns-3's attribute default is 25).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PieConfig {
@@ -41,9 +86,10 @@ pub struct PieConfig {
     /// DQ_THRESHOLD: bytes per departure-rate measurement cycle (16 KiB, §5.2).
     pub dq_threshold_bytes: u32,
     /// Delay by departure rate and Little's law (RFC §4.3/§5.2); false = sojourn time of
-    /// the last dequeued packet (Linux default). Until the first rate estimate exists the
-    /// sojourn time is used either way.
+    /// the last dequeued packet (ns-3.44's `UseDequeueRateEstimator` default, and Linux's).
     pub use_dequeue_rate_estimator: bool,
+    /// ns-3.44's or RFC 8033's burst allowance, safeguard and rate average ([`PieRules`]).
+    pub rules: PieRules,
     /// Derandomization (§5.4): drops spaced by an accumulated probability.
     pub derandomize: bool,
     /// MEAN_PKTSIZE: no early drop while the queue holds at most 2 of these (§4.1).
@@ -60,7 +106,8 @@ impl Default for PieConfig {
             beta: 1.25,
             max_burst_ms: 150.0,
             dq_threshold_bytes: 16_384,
-            use_dequeue_rate_estimator: true,
+            use_dequeue_rate_estimator: false,
+            rules: PieRules::Ns3,
             derandomize: false,
             mean_pkt_size_bytes: 1000,
         }
@@ -81,7 +128,8 @@ impl Described for PieConfig {
             Field::new("beta", "β", "Hz", Kind::Float(Range::closed(0.0, 1_000.0)), "Gain on the delay trend (1.25)."),
             Field::new("max_burst_ms", "Max burst", "ms", Kind::Float(Range::closed(0.0, 60_000.0)), "Bursts this long pass without drops (150 ms)."),
             Field::new("dq_threshold_bytes", "Rate threshold", "bytes", Kind::Int(Range::closed(64.0, 1_073_741_824.0)), "Departure-rate measurement needs this much queued (16 KiB)."),
-            Field::new("use_dequeue_rate_estimator", "Departure-rate estimate", "", Kind::Bool, "RFC 8033 §5.2 delay from queue/rate; off = sojourn time (Linux)."),
+            Field::new("use_dequeue_rate_estimator", "Departure-rate estimate", "", Kind::Bool, "RFC 8033 §5.2 delay from queue/rate; off = sojourn time (ns-3.44 and Linux default)."),
+            Field::new("rules", "Rules", "", Kind::Choice(&[("ns3", "ns-3.44"), ("rfc8033", "RFC 8033")]), "Burst allowance, small-queue safeguard and rate average as ns-3.44's PieQueueDisc or as RFC 8033's pseudocode."),
             Field::new("derandomize", "Derandomize", "", Kind::Bool, "RFC 8033 §5.4: accumulate probability to space drops."),
             Field::new("mean_pkt_size_bytes", "Mean packet size", "bytes", Kind::Int(Range::closed(1.0, 65_535.0)), "Used by the small-queue safeguard."),
         ],
@@ -117,14 +165,20 @@ pub struct Pie {
     rng: SimRng,
     target_s: f64,
     tupdate: SimDuration,
-    max_burst_s: f64,
+    max_burst: SimDuration,
     /// Time of the next probability update (on the grid k·Tupdate).
     next_update: SimTime,
     drop_prob: f64,
     /// Delay used by the previous update, seconds.
     qdelay_old: f64,
-    /// Remaining burst allowance, seconds.
-    burst_allowance: f64,
+    /// Remaining burst allowance (integer ns, as ns-3's `Time`: 10 updates spend 150 ms
+    /// exactly).
+    burst_allowance: SimDuration,
+    /// ns-3 rules: burst protection state and its count of quiet updates.
+    burst_state: BurstState,
+    burst_quiet_updates: u32,
+    /// ns-3 rules: quiet updates after which protection ends (1.5 s / T_UPDATE).
+    burst_reset_limit: u32,
     accu_prob: f64,
     /// Sojourn time of the last dequeued packet (0 once the queue empties), seconds.
     sojourn: f64,
@@ -132,8 +186,10 @@ pub struct Pie {
     in_measurement: bool,
     measurement_start: SimTime,
     dq_count: u64,
-    /// Smoothed time to drain DQ_THRESHOLD bytes, seconds; 0 = no estimate yet.
+    /// RFC rules: smoothed time to drain DQ_THRESHOLD bytes, seconds; 0 = no estimate yet.
     avg_dq_time: f64,
+    /// ns-3 rules: smoothed departure rate, bytes per second; 0 = no estimate yet.
+    avg_dq_rate: f64,
     stats: PieStats,
 }
 
@@ -147,17 +203,25 @@ impl Pie {
             rng,
             target_s: cfg.target_ms / 1e3,
             tupdate,
-            max_burst_s: cfg.max_burst_ms / 1e3,
+            max_burst: SimDuration::from_secs_f64(cfg.max_burst_ms / 1e3),
             next_update: SimTime::ZERO + tupdate,
             drop_prob: 0.0,
             qdelay_old: 0.0,
-            burst_allowance: cfg.max_burst_ms / 1e3,
+            // ns-3 starts with no allowance: the first early-drop check arms it.
+            burst_allowance: match cfg.rules {
+                PieRules::Ns3 => SimDuration::ZERO,
+                PieRules::Rfc8033 => SimDuration::from_secs_f64(cfg.max_burst_ms / 1e3),
+            },
+            burst_state: BurstState::NoBurst,
+            burst_quiet_updates: 0,
+            burst_reset_limit: (NS3_BURST_RESET_TIMEOUT_S / tupdate.as_secs_f64()) as u32,
             accu_prob: 0.0,
             sojourn: 0.0,
             in_measurement: false,
             measurement_start: SimTime::ZERO,
             dq_count: 0,
             avg_dq_time: 0.0,
+            avg_dq_rate: 0.0,
             stats: PieStats::default(),
         }
     }
@@ -172,7 +236,7 @@ impl Pie {
             return false;
         }
         // §4.4: no early drop while burst allowance is left.
-        if self.burst_allowance <= 0.0 && self.drop_early() {
+        if self.drop_early(item.bytes) {
             self.accu_prob = 0.0;
             self.stats.early += 1;
             cx.drop(item, DropReason::Early, false);
@@ -189,19 +253,45 @@ impl Pie {
         self.occ.remove(item.bytes, self.cfg.limit.cells_of(item.bytes));
         // §4.3 with timestamps (Linux `pie_process_dequeue`): 0 once the queue is empty.
         self.sojourn = if self.occ.packets == 0 { 0.0 } else { (now - item.enqueued_at).as_secs_f64() };
-        self.estimate_departure_rate(item.bytes, now);
+        if self.cfg.use_dequeue_rate_estimator || self.cfg.rules == PieRules::Rfc8033 {
+            match self.cfg.rules {
+                PieRules::Ns3 => self.estimate_departure_rate_ns3(item.bytes, now),
+                PieRules::Rfc8033 => self.estimate_departure_rate(item.bytes, now),
+            }
+        }
         Some(item)
     }
 
-    /// §4.1 random drop with the work-conserving safeguards; §5.4 derandomization.
-    fn drop_early(&mut self) -> bool {
-        // §4.1: the queue is not congested (old delay low and p small) ...
-        if self.qdelay_old < self.target_s / 2.0 && self.drop_prob < 0.2 {
+    /// §4.4 burst allowance, §4.1 random drop with the work-conserving safeguards, §5.4
+    /// derandomization. Called for a packet that fits under the limit.
+    fn drop_early(&mut self, bytes: u32) -> bool {
+        if self.burst_allowance > SimDuration::ZERO {
             return false;
         }
-        // ... or holds fewer than two packets (RFC: ≤ 2·MEAN_PKTSIZE bytes; both apply here).
+        let mut p = self.drop_prob;
         let two_pkts = 2 * self.cfg.mean_pkt_size_bytes as u64;
-        if self.occ.packets < 2 || self.occ.bytes <= two_pkts {
+        let small = match self.cfg.rules {
+            PieRules::Ns3 => {
+                // ns-3: the check that finds no allowance arms it when no burst is being
+                // protected, and goes on to decide this packet.
+                if self.burst_state == BurstState::NoBurst {
+                    self.burst_state = BurstState::Protecting;
+                    self.burst_allowance = self.max_burst;
+                }
+                match self.cfg.limit {
+                    QueueLimit::Packets(_) => self.occ.packets <= 2,
+                    _ => {
+                        // Byte mode: p in proportion to the packet's size.
+                        p = p * bytes as f64 / self.cfg.mean_pkt_size_bytes as f64;
+                        self.occ.bytes <= two_pkts
+                    }
+                }
+            }
+            // RFC: ≤ 2·MEAN_PKTSIZE bytes; fewer than two packets as well.
+            PieRules::Rfc8033 => self.occ.packets < 2 || self.occ.bytes <= two_pkts,
+        };
+        // §4.1: the queue is not congested (old delay low and p small) or nearly empty.
+        if (self.qdelay_old < self.target_s / 2.0 && self.drop_prob < 0.2) || small {
             return false;
         }
         if self.cfg.derandomize {
@@ -217,7 +307,35 @@ impl Pie {
                 return true;
             }
         }
-        self.rng.uniform() < self.drop_prob
+        self.rng.uniform() < p
+    }
+
+    /// §5.2 as ns-3.44 measures it: a byte rate, averaged with weight 1/2; a cycle starts
+    /// when a dequeue leaves at least DQ_THRESHOLD queued and counts that packet.
+    fn estimate_departure_rate_ns3(&mut self, bytes: u32, now: SimTime) {
+        let threshold = self.cfg.dq_threshold_bytes as u64;
+        if self.occ.bytes >= threshold && !self.in_measurement {
+            self.in_measurement = true;
+            self.measurement_start = now;
+            self.dq_count = 0;
+        }
+        if !self.in_measurement {
+            return;
+        }
+        self.dq_count += bytes as u64;
+        if self.dq_count < threshold {
+            return;
+        }
+        let dq_time = (now - self.measurement_start).as_secs_f64();
+        if dq_time > 0.0 {
+            let rate = self.dq_count as f64 / dq_time;
+            self.avg_dq_rate =
+                if self.avg_dq_rate == 0.0 { rate } else { 0.5 * self.avg_dq_rate + 0.5 * rate };
+        }
+        // A new cycle only while more than the threshold is left.
+        self.in_measurement = self.occ.bytes > threshold;
+        self.measurement_start = now;
+        self.dq_count = 0;
     }
 
     /// §5.2 (Appendix B `deque`): time to drain DQ_THRESHOLD bytes, smoothed with weight
@@ -246,21 +364,40 @@ impl Pie {
 
     /// The queueing delay the controller acts on (§4.3).
     fn current_qdelay(&self) -> f64 {
-        if self.cfg.use_dequeue_rate_estimator && self.avg_dq_time > 0.0 {
-            // Little's law: qdelay = queue bytes · avg_dq_time / DQ_THRESHOLD.
-            self.occ.bytes as f64 * self.avg_dq_time / self.cfg.dq_threshold_bytes as f64
-        } else {
-            self.sojourn
+        if !self.cfg.use_dequeue_rate_estimator {
+            return self.sojourn;
         }
+        match self.cfg.rules {
+            // Little's law on the byte rate; no estimate yet reads as no delay.
+            PieRules::Ns3 if self.avg_dq_rate > 0.0 => self.occ.bytes as f64 / self.avg_dq_rate,
+            PieRules::Ns3 => 0.0,
+            // Little's law: qdelay = queue bytes · avg_dq_time / DQ_THRESHOLD.
+            PieRules::Rfc8033 if self.avg_dq_time > 0.0 => {
+                self.occ.bytes as f64 * self.avg_dq_time / self.cfg.dq_threshold_bytes as f64
+            }
+            PieRules::Rfc8033 => self.sojourn,
+        }
+    }
+
+    /// Everything an update reads or writes, to detect a fixed point.
+    fn control_state(&self) -> (f64, f64, SimDuration, BurstState, u32, f64) {
+        (
+            self.drop_prob,
+            self.qdelay_old,
+            self.burst_allowance,
+            self.burst_state,
+            self.burst_quiet_updates,
+            self.avg_dq_rate,
+        )
     }
 
     /// Applies every update period due by `now` (see the module docs).
     fn catch_up(&mut self, now: SimTime) {
         while self.next_update <= now {
-            let before = (self.drop_prob, self.qdelay_old, self.burst_allowance);
+            let before = self.control_state();
             self.update_probability();
             self.next_update += self.tupdate;
-            if before == (self.drop_prob, self.qdelay_old, self.burst_allowance) && self.next_update <= now {
+            if before == self.control_state() && self.next_update <= now {
                 // A fixed point: the remaining periods would change nothing.
                 let t = self.tupdate.as_nanos();
                 let k = (now.as_nanos() - self.next_update.as_nanos()) / t + 1;
@@ -275,6 +412,12 @@ impl Pie {
         self.stats.updates += 1;
         let qdelay = self.current_qdelay();
         let target = self.target_s;
+        let ns3 = self.cfg.rules == PieRules::Ns3;
+        // ns-3 (§4.4 as ported from ns-2): while burst allowance is left, p is held at 0.
+        let held = ns3 && self.burst_allowance > SimDuration::ZERO;
+        if held {
+            self.drop_prob = 0.0;
+        }
         // §4.2: p = α·(qdelay − QDELAY_REF) + β·(qdelay − qdelay_old).
         let mut p = self.cfg.alpha * (qdelay - target) + self.cfg.beta * (qdelay - self.qdelay_old);
         // §4.2 auto-tuning: scale the step down while the probability is small.
@@ -298,6 +441,9 @@ impl Pie {
         if dp >= 0.1 && p > 0.02 {
             p = 0.02;
         }
+        if held {
+            p = 0.0;
+        }
         let mut prob = dp + p;
         // §4.2: decay exponentially while the queue stays idle. The RFC text, Linux and
         // ns-3 test qdelay == 0 and qdelay_old == 0 (Appendix B tests < QDELAY_REF/2).
@@ -305,11 +451,39 @@ impl Pie {
             prob *= 0.98;
         }
         self.drop_prob = prob.clamp(0.0, 1.0);
-        // §4.4: the allowance runs down by T_UPDATE per update and is restored in full once
-        // p is 0 and both delays are below half the target.
-        self.burst_allowance = (self.burst_allowance - self.tupdate.as_secs_f64()).max(0.0);
-        if self.drop_prob == 0.0 && qdelay < target / 2.0 && self.qdelay_old < target / 2.0 {
-            self.burst_allowance = self.max_burst_s;
+        // §4.4: the allowance runs down by T_UPDATE per update.
+        self.burst_allowance =
+            SimDuration(self.burst_allowance.as_nanos().saturating_sub(self.tupdate.as_nanos()));
+        let quiet = self.drop_prob == 0.0 && qdelay < target / 2.0 && self.qdelay_old < target / 2.0;
+        if !ns3 {
+            // RFC: restored in full once p is 0 and both delays are below half the target.
+            if quiet {
+                self.burst_allowance = self.max_burst;
+            }
+        } else {
+            // ns-3: a quiet queue forgets its departure rate (unless none was measured) ...
+            if quiet && self.cfg.use_dequeue_rate_estimator && self.avg_dq_rate > 0.0 {
+                self.avg_dq_rate = 0.0;
+            }
+            // ... and 1.5 s of quiet updates after the allowance ran out end the protection.
+            if quiet && self.burst_allowance == SimDuration::ZERO {
+                match self.burst_state {
+                    BurstState::Protecting => {
+                        self.burst_state = BurstState::Quiet;
+                        self.burst_quiet_updates = 0;
+                    }
+                    BurstState::Quiet => {
+                        self.burst_quiet_updates += 1;
+                        if self.burst_quiet_updates > self.burst_reset_limit {
+                            self.burst_quiet_updates = 0;
+                            self.burst_state = BurstState::NoBurst;
+                        }
+                    }
+                    BurstState::NoBurst => {}
+                }
+            } else if self.burst_state == BurstState::Quiet {
+                self.burst_quiet_updates = 0;
+            }
         }
         self.qdelay_old = qdelay;
     }
@@ -333,7 +507,7 @@ impl Pie {
 
     /// Remaining burst allowance, seconds.
     pub fn burst_allowance_s(&self) -> f64 {
-        self.burst_allowance
+        self.burst_allowance.as_secs_f64()
     }
 }
 

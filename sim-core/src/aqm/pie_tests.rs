@@ -2,6 +2,11 @@ use super::*;
 use crate::aqm::Dropped;
 use crate::rng::StreamId;
 
+/// RFC 8033's rules with its departure-rate estimator (the ns-3 defaults are tested below).
+fn rfc() -> PieConfig {
+    PieConfig { rules: PieRules::Rfc8033, use_dequeue_rate_estimator: true, ..PieConfig::default() }
+}
+
 fn pie(cfg: PieConfig) -> Pie {
     Pie::new(&cfg, SimRng::new(3, StreamId::Queue(0)))
 }
@@ -29,7 +34,7 @@ const AVG_DQ_TIME_10MBPS: f64 = 16_384.0 * 8.0 / 10e6;
 
 #[test]
 fn pie_probability_rises_while_delay_is_above_target() {
-    let mut p = pie(PieConfig::default());
+    let mut p = pie(rfc());
     // 40 kB queued at 10 Mbit/s: Little's law gives 32 ms, above the 15 ms target.
     assert!(offer(&mut p, 40, 1000, SimTime::ZERO).is_empty());
     p.avg_dq_time = AVG_DQ_TIME_10MBPS;
@@ -47,7 +52,7 @@ fn pie_probability_rises_while_delay_is_above_target() {
 
 #[test]
 fn pie_probability_falls_back_when_delay_is_below_target() {
-    let mut p = pie(PieConfig::default());
+    let mut p = pie(rfc());
     // Two 1 kB packets at 10 Mbit/s: 1.6 ms of delay, well below target.
     assert!(offer(&mut p, 2, 1000, SimTime::ZERO).is_empty());
     p.avg_dq_time = AVG_DQ_TIME_10MBPS;
@@ -68,9 +73,9 @@ fn pie_probability_falls_back_when_delay_is_below_target() {
 
 #[test]
 fn pie_probability_decays_to_zero_over_an_idle_period() {
-    let mut p = pie(PieConfig::default());
+    let mut p = pie(rfc());
     p.drop_prob = 0.5;
-    p.burst_allowance = 0.0;
+    p.burst_allowance = SimDuration::ZERO;
     // An empty queue for 100 s: lazily applied, skipping the periods that change nothing.
     let mut drops = Vec::new();
     let mut cx = QdiscCtx::new(SimTime::from_secs_f64(100.0), &mut drops);
@@ -83,7 +88,7 @@ fn pie_probability_decays_to_zero_over_an_idle_period() {
 
 #[test]
 fn pie_burst_allowance_suppresses_drops_at_start() {
-    let mut p = pie(PieConfig::default());
+    let mut p = pie(rfc());
     assert!(offer(&mut p, 50, 1000, SimTime::ZERO).is_empty());
     // Heavy congestion: 40 ms of delay and the probability forced to 1.
     p.avg_dq_time = AVG_DQ_TIME_10MBPS;
@@ -102,10 +107,10 @@ fn pie_burst_allowance_suppresses_drops_at_start() {
 #[test]
 fn pie_never_drops_with_fewer_than_two_packets_queued() {
     // A small MEAN_PKTSIZE so the byte rule of §4.1 does not hide the packet rule.
-    let mut p = pie(PieConfig { mean_pkt_size_bytes: 64, ..PieConfig::default() });
+    let mut p = pie(PieConfig { mean_pkt_size_bytes: 64, ..rfc() });
     p.drop_prob = 1.0;
     p.qdelay_old = 1.0;
-    p.burst_allowance = 0.0;
+    p.burst_allowance = SimDuration::ZERO;
     let mut rng = SimRng::new(9, StreamId::Other(0));
     let (mut small_arrivals, mut drops_seen) = (0, 0);
     for id in 0..2000 {
@@ -130,7 +135,7 @@ fn pie_never_drops_with_fewer_than_two_packets_queued() {
 
 #[test]
 fn pie_tail_drops_at_the_limit_and_resets_the_accumulated_probability() {
-    let mut p = pie(PieConfig { limit: QueueLimit::Packets(3), derandomize: true, ..PieConfig::default() });
+    let mut p = pie(PieConfig { limit: QueueLimit::Packets(3), derandomize: true, ..rfc() });
     p.accu_prob = 0.7;
     let drops = offer(&mut p, 4, 1000, SimTime::ZERO);
     assert_eq!(drops.len(), 1);
@@ -140,11 +145,11 @@ fn pie_tail_drops_at_the_limit_and_resets_the_accumulated_probability() {
 
 #[test]
 fn pie_derandomization_spaces_drops_by_accumulated_probability() {
-    let mut p = pie(PieConfig { derandomize: true, ..PieConfig::default() });
+    let mut p = pie(PieConfig { derandomize: true, ..rfc() });
     assert!(offer(&mut p, 10, 1000, SimTime::ZERO).is_empty());
     p.drop_prob = 0.1;
     p.qdelay_old = 1.0;
-    p.burst_allowance = 0.0;
+    p.burst_allowance = SimDuration::ZERO;
     // accu_prob reaches 0.85 only at the 9th arrival: the first 8 are always accepted.
     for id in 0..8 {
         let mut drops = Vec::new();
@@ -157,7 +162,7 @@ fn pie_derandomization_spaces_drops_by_accumulated_probability() {
 
 #[test]
 fn pie_sojourn_estimator_reads_the_last_packets_waiting_time() {
-    let mut p = pie(PieConfig { use_dequeue_rate_estimator: false, ..PieConfig::default() });
+    let mut p = pie(PieConfig { use_dequeue_rate_estimator: false, ..rfc() });
     assert!(offer(&mut p, 3, 1000, SimTime::ZERO).is_empty());
     p.dequeue(ms(20.0));
     assert!((p.current_qdelay() - 0.020).abs() < 1e-12);
@@ -168,7 +173,7 @@ fn pie_sojourn_estimator_reads_the_last_packets_waiting_time() {
 
 #[test]
 fn pie_departure_rate_is_measured_over_dq_threshold_bytes() {
-    let mut p = pie(PieConfig::default());
+    let mut p = pie(rfc());
     assert!(offer(&mut p, 40, 1000, SimTime::ZERO).is_empty());
     // 1000-byte packets leave every 0.8 ms (10 Mbit/s).
     for k in 1..=40u64 {
@@ -206,7 +211,7 @@ fn pie_occupancy_matches_the_packets_it_holds() {
 
 #[test]
 fn pie_auto_tuning_scales_the_step_by_the_probability_range() {
-    let mut p = pie(PieConfig::default());
+    let mut p = pie(rfc());
     assert!(offer(&mut p, 40, 1000, SimTime::ZERO).is_empty());
     p.avg_dq_time = AVG_DQ_TIME_10MBPS; // 32 ms of delay
     let step = 0.125 * (0.032 - 0.015); // α·(qdelay − target) with a flat trend
@@ -234,4 +239,100 @@ fn pie_spec_is_tagged_pie_and_fills_missing_fields_with_defaults() {
     assert_eq!(spec, QueueDiscSpec::Pie(want));
     assert_eq!(spec.name(), "pie");
     assert_eq!(serde_json::from_str::<QueueDiscSpec>(&serde_json::to_string(&spec).unwrap()).unwrap(), spec);
+}
+
+#[test]
+fn pie_defaults_are_ns3_pie_queue_disc() {
+    let c = PieConfig::default();
+    assert_eq!(c.rules, PieRules::Ns3);
+    assert!(!c.use_dequeue_rate_estimator, "ns-3.44 UseDequeueRateEstimator is false");
+    assert!(!c.derandomize, "ns-3.44 UseDerandomization is false");
+    assert_eq!(
+        (c.alpha, c.beta, c.target_ms, c.tupdate_ms, c.max_burst_ms),
+        (0.125, 1.25, 15.0, 15.0, 150.0)
+    );
+    assert_eq!((c.dq_threshold_bytes, c.mean_pkt_size_bytes), (16_384, 1000));
+}
+
+#[test]
+fn pie_ns3_first_check_arms_the_allowance_and_updates_hold_p_at_zero() {
+    let mut p = pie(PieConfig::default());
+    assert_eq!(p.burst_allowance_s(), 0.0, "ns-3 starts with no allowance");
+    // The first arrival's check arms 150 ms of allowance.
+    assert!(offer(&mut p, 50, 1000, SimTime::ZERO).is_empty());
+    assert_eq!(p.burst_allowance_s(), 0.15);
+    // 40 ms of sojourn time, far above target: p stays 0 while allowance is left ...
+    p.dequeue(ms(40.0));
+    for k in 1..=10 {
+        p.catch_up(ms(15.0 * k as f64));
+        assert_eq!(p.drop_prob(), 0.0, "update {k}");
+    }
+    assert_eq!(p.burst_allowance_s(), 0.0);
+    // ... and integrates from the first update after it ran out.
+    p.catch_up(ms(165.0));
+    assert!(p.drop_prob() > 0.0);
+}
+
+#[test]
+fn pie_ns3_protection_ends_after_1_5_s_of_quiet_updates() {
+    let mut p = pie(PieConfig::default());
+    assert!(offer(&mut p, 1, 1000, SimTime::ZERO).is_empty());
+    p.dequeue(SimTime::ZERO);
+    // Empty queue: the allowance runs out in 10 updates; then one update enters the quiet
+    // count and 101 more (> 1.5 s / 15 ms) end the protection.
+    p.catch_up(ms(15.0 * 10.0));
+    assert_eq!((p.burst_allowance_s(), p.burst_state), (0.0, BurstState::Quiet));
+    p.catch_up(ms(15.0 * 110.0));
+    assert_eq!(p.burst_state, BurstState::Quiet);
+    p.catch_up(ms(15.0 * 112.0));
+    assert_eq!(p.burst_state, BurstState::NoBurst);
+    // The next arrival re-arms it.
+    assert!(offer(&mut p, 1, 1000, ms(15.0 * 112.0 + 1.0)).is_empty());
+    assert_eq!(p.burst_allowance_s(), 0.15);
+}
+
+#[test]
+fn pie_ns3_packet_limit_spares_up_to_two_queued_packets() {
+    let mut p = pie(PieConfig::default());
+    p.burst_state = BurstState::Protecting;
+    p.drop_prob = 1.0;
+    p.qdelay_old = 1.0;
+    // Two 1500-byte packets (3000 B > 2·MEAN_PKTSIZE) still spare the third arrival.
+    assert!(offer(&mut p, 3, 1500, SimTime::ZERO).is_empty());
+    assert_eq!(offer(&mut p, 1, 1500, SimTime::ZERO).len(), 1);
+}
+
+#[test]
+fn pie_ns3_departure_rate_is_a_byte_rate_averaged_by_halves() {
+    let mut p = pie(PieConfig { use_dequeue_rate_estimator: true, ..PieConfig::default() });
+    assert!(offer(&mut p, 60, 1000, SimTime::ZERO).is_empty());
+    // 1000-byte packets leave every 0.8 ms (10 Mbit/s = 1.25 MB/s), then twice as fast.
+    let mut t = 0;
+    // The cycle starts at the first departure (which it counts) and ends at the 17th.
+    for _ in 0..17 {
+        t += 800_000;
+        p.dequeue(SimTime(t));
+    }
+    assert!((p.avg_dq_rate - 17_000.0 / (16.0 * 0.0008)).abs() < 1e-6, "{}", p.avg_dq_rate);
+    // 43 kB left: the next cycle starts there and counts the next 17 departures.
+    let first = p.avg_dq_rate;
+    for _ in 0..17 {
+        t += 400_000;
+        p.dequeue(SimTime(t));
+    }
+    let second = 17_000.0 / (17.0 * 0.0004);
+    assert!((p.avg_dq_rate - (0.5 * first + 0.5 * second)).abs() < 1e-6, "{}", p.avg_dq_rate);
+    assert!((p.current_qdelay() - p.occupancy().bytes as f64 / p.avg_dq_rate).abs() < 1e-12);
+}
+
+#[test]
+fn pie_ns3_byte_limit_scales_p_by_packet_size() {
+    // Byte limit: p = 0.5 becomes 0.25 for a 500-byte packet (MEAN_PKTSIZE 1000).
+    let mut p = pie(PieConfig { limit: QueueLimit::Bytes(10_000_000), ..PieConfig::default() });
+    p.burst_state = BurstState::Protecting;
+    p.drop_prob = 0.5;
+    p.qdelay_old = 1.0;
+    assert!(offer(&mut p, 5, 500, SimTime::ZERO).is_empty(), "≤ 2000 bytes queued: no drop");
+    let drops = offer(&mut p, 20_000, 500, SimTime::ZERO).len() as f64;
+    assert!((drops / 20_000.0 - 0.25).abs() < 0.02, "drop share {}", drops / 20_000.0);
 }

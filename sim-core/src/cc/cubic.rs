@@ -21,6 +21,13 @@ pub struct CubicConfig {
     pub fast_convergence: bool,
     /// Reno-friendly region via W_est (§4.3).
     pub tcp_friendliness: bool,
+    /// RFC 9438 §4.3: W_est grows with α = 1 once it reaches cwnd_prior. Off = α stays
+    /// 3(1 − β)/(1 + β) (ns-3.44's `TcpCubic`, RFC 8312 §4.2, Linux).
+    pub reno_alpha_switch: bool,
+    /// Until the first loss, congestion avoidance grows by at least one segment per this
+    /// many acknowledged (20: 5 % per RTT after a HyStart exit; ns-3.44 `CntClamp`, Linux
+    /// `tcp_cubic.c`). 0 = off (RFC 9438: only the cubic curve, flat at first).
+    pub no_loss_cnt_clamp: u32,
     pub hystart: bool,
     pub hystart_low_window_segments: u32,
     pub hystart_min_samples: u32,
@@ -41,6 +48,8 @@ impl Default for CubicConfig {
             beta: 0.7,
             fast_convergence: true,
             tcp_friendliness: true,
+            reno_alpha_switch: false,
+            no_loss_cnt_clamp: 20,
             hystart: true,
             hystart_low_window_segments: 16,
             hystart_min_samples: 8,
@@ -82,6 +91,20 @@ impl Described for CubicConfig {
                 "",
                 Kind::Bool,
                 "Never slower than Reno would be (§4.3).",
+            ),
+            Field::new(
+                "reno_alpha_switch",
+                "Reno α = 1 above prior",
+                "",
+                Kind::Bool,
+                "RFC 9438 §4.3: the Reno-friendly estimate grows 1 segment/RTT once past the window at the last loss (off: 0.53 always, ns-3.44 and RFC 8312).",
+            ),
+            Field::new(
+                "no_loss_cnt_clamp",
+                "Growth before any loss",
+                "segments",
+                Kind::Int(Range::closed(0.0, 1e6)),
+                "Before the first loss, grow at least 1 segment per this many acked (20 = 5 %/RTT, ns-3 and Linux); 0 = off (RFC 9438).",
             ),
             Field::new(
                 "hystart",
@@ -293,12 +316,20 @@ impl Cubic {
         let t = (now - epoch_start).as_secs_f64();
         let rtt = self.delay_min.or(tcb.srtt).map_or(0.0, |d| d.as_secs_f64());
 
+        // ns-3 `CntClamp` / Linux: with no loss yet (W_max = 0, so the curve starts flat at
+        // cwnd), grow at least 1/clamp segment per acknowledged segment.
+        let clamp = self.w_max == 0.0 && self.cfg.no_loss_cnt_clamp > 0;
         if self.cfg.tcp_friendliness {
-            // §4.3: W_est grows like Reno with α = 3(1 − β)/(1 + β) until it reaches cwnd_prior.
+            // §4.3: W_est grows like Reno with α = 3(1 − β)/(1 + β) (RFC 8312 §4.2, ns-3.44);
+            // RFC 9438 switches to α = 1 once W_est reaches cwnd_prior.
             let b = self.cfg.beta;
-            let alpha = if self.w_est >= self.cwnd_prior { 1.0 } else { 3.0 * (1.0 - b) / (1.0 + b) };
+            let alpha = if self.cfg.reno_alpha_switch && self.w_est >= self.cwnd_prior {
+                1.0
+            } else {
+                3.0 * (1.0 - b) / (1.0 + b)
+            };
             self.w_est += alpha * segments_acked as f64 / cwnd;
-            if self.w_cubic(t) < self.w_est {
+            if self.w_cubic(t) < self.w_est && !clamp {
                 if self.w_est >= cwnd + 1.0 {
                     tcb.cwnd = (self.w_est.floor() * mss) as u32;
                 }
@@ -308,7 +339,11 @@ impl Cubic {
         // §4.4/§4.5: target = W_cubic(t + RTT) within [cwnd, 1.5·cwnd]; grow by
         // (target − cwnd)/cwnd per acknowledged segment.
         let target = self.w_cubic(t + rtt).clamp(cwnd, 1.5 * cwnd);
-        self.pending += (target - cwnd) / cwnd * segments_acked as f64;
+        let mut per_segment = (target - cwnd) / cwnd;
+        if clamp {
+            per_segment = per_segment.max(1.0 / self.cfg.no_loss_cnt_clamp as f64);
+        }
+        self.pending += per_segment * segments_acked as f64;
         if self.pending >= 1.0 {
             let whole = self.pending.floor();
             self.pending -= whole;
@@ -482,8 +517,59 @@ mod tests {
                 c.grow_window(&mut t, 1, now);
             }
         }
-        // 100 RTTs at ≥ α ≈ 0.53 segment/RTT then 1/RTT beyond cwnd_prior.
+        // 100 RTTs at ≥ α ≈ 0.53 segment/RTT.
         assert!(t.cwnd_segments() >= 7 + 50, "cwnd {}", t.cwnd_segments());
+    }
+
+    /// Segments after 60 RTTs from a reduction at 40 segments (W_max 40, cwnd 28).
+    fn reno_friendly_after_60_rtts(switch: bool) -> u32 {
+        let mut c = Cubic::new(CubicConfig { reno_alpha_switch: switch, c: 1e-6, ..CubicConfig::default() });
+        let mut t = tcb(40, 40);
+        let ss = c.on_congestion(&t, 0, CongestionKind::DupAck);
+        t.cwnd = ss;
+        t.ssthresh = ss;
+        t.srtt = Some(SimDuration::from_millis(10));
+        let mut now = SimTime::ZERO;
+        for _ in 0..60 {
+            now += SimDuration::from_millis(10);
+            for _ in 0..t.cwnd_segments() {
+                c.grow_window(&mut t, 1, now);
+            }
+        }
+        t.cwnd_segments()
+    }
+
+    #[test]
+    fn before_any_loss_avoidance_grows_five_percent_per_rtt() {
+        let grow = |clamp: u32| {
+            let mut c = Cubic::new(CubicConfig { no_loss_cnt_clamp: clamp, ..CubicConfig::default() });
+            let mut t = tcb(100, 100); // cwnd = ssthresh = 100 segments: a HyStart exit
+            t.srtt = Some(SimDuration::from_millis(10));
+            let mut now = SimTime::ZERO;
+            for _ in 0..5 {
+                now += SimDuration::from_millis(10);
+                for _ in 0..t.cwnd_segments() {
+                    c.grow_window(&mut t, 1, now);
+                }
+            }
+            t.cwnd_segments()
+        };
+        // 1 segment per 20 acked: 100 → about 100·1.05^5 = 127.
+        let clamped = grow(20);
+        assert!((124..=129).contains(&clamped), "cwnd {clamped}");
+        // RFC 9438 alone: the curve from K = 0 is flat for the first RTTs; only the
+        // Reno-friendly 0.53 segment/RTT is left.
+        assert!(grow(0) <= 103, "cwnd {}", grow(0));
+    }
+
+    #[test]
+    fn reno_friendly_alpha_stays_below_one_unless_rfc_9438_switch_is_on() {
+        // ns-3.44 / RFC 8312: 60 RTTs at α ≈ 0.53 → about 28 + 31.
+        let plain = reno_friendly_after_60_rtts(false);
+        assert!((57..=61).contains(&plain), "cwnd {plain}");
+        // RFC 9438: α = 1 once past 40 (after ~23 RTTs), so ~37 more segments instead of ~20.
+        let switched = reno_friendly_after_60_rtts(true);
+        assert!(switched >= plain + 10, "switch {switched} vs plain {plain}");
     }
 
     #[test]

@@ -42,6 +42,10 @@ pub struct TcpConfig {
     /// (ns-3's CUBIC starves next to BBR). Off = RFC 7323 / Linux: every ACK with a
     /// timestamp gives a sample and only a sample clears the backoff.
     pub karn_with_timestamps: bool,
+    /// A pacing congestion control (BBR) paces the initial window too. Off = ns-3.44
+    /// (`TcpSocketState::PaceInitialWindow` false): the first `initial_cwnd_segments` leave
+    /// in one burst and pacing starts with the next. Linux paces from the first segment.
+    pub pace_initial_window: bool,
     pub headers: HeaderOverhead,
 }
 
@@ -64,6 +68,7 @@ impl Default for TcpConfig {
             recv_buffer_bytes: 131_072,
             rate_snapshot_before_ack: true,
             karn_with_timestamps: true,
+            pace_initial_window: false,
             headers: HeaderOverhead::default(),
         }
     }
@@ -182,6 +187,13 @@ impl TcpConfig {
             "",
             Kind::Bool,
             "No RTT sample from an ACK of a retransmitted segment even with timestamps; each new ACK clears the RTO backoff (ns-3); off = RFC 7323 / Linux.",
+        ),
+        Field::new(
+            "pace_initial_window",
+            "Pace initial window",
+            "",
+            Kind::Bool,
+            "A pacing sender (BBR) paces its first window too (Linux); off = ns-3.44, which sends it in one burst.",
         ),
         Field::new("headers.ip_bytes", "IP header", "bytes", Kind::Int(HEADER), "IPv4: 20."),
         Field::new("headers.tcp_bytes", "TCP header", "bytes", Kind::Int(HEADER), "Without options: 20."),

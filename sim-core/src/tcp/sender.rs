@@ -278,7 +278,7 @@ impl TcpSender {
                 self.rate.mark_app_limited(self.bytes_in_flight());
                 break;
             };
-            if self.cc.pacing_rate().is_some() && now < self.next_send_time {
+            if self.pacing() && now < self.next_send_time {
                 self.pace_timer.arm(self.next_send_time);
                 break;
             }
@@ -290,6 +290,14 @@ impl TcpSender {
         if self.sb.outstanding() > 0 && !self.rto_timer.is_armed() {
             self.rto_timer.arm(now + self.rtt.rto());
         }
+    }
+
+    /// Whether sends wait for the pacing rate: a pacing congestion control, and (ns-3.44
+    /// `PaceInitialWindow` false) once the initial window has gone out; the segment that
+    /// completes it starts the pacing clock.
+    fn pacing(&self) -> bool {
+        self.cc.pacing_rate().is_some()
+            && (self.cfg.pace_initial_window || self.sb.nxt() >= self.cfg.initial_cwnd_segments)
     }
 
     /// Sends segment `seq` again, or the next new segment when `None`.
@@ -322,7 +330,7 @@ impl TcpSender {
             self.prr.on_sent(payload);
         }
         self.cc.on_sent(&self.tcb, payload, now);
-        if let Some(rate) = self.cc.pacing_rate() {
+        if let Some(rate) = self.cc.pacing_rate().filter(|_| self.pacing()) {
             // Paced by payload bytes, as Linux (EDT, `skb->len`) and ns-3 (`SendDataPacket`)
             // do: the rate is a delivery rate of payload.
             let start = self.next_send_time.max(now);

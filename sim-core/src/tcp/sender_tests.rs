@@ -335,10 +335,38 @@ fn a_model_based_window_is_not_touched_by_prr_in_recovery() {
     assert_eq!(l.s.phase(), Phase::Completed);
 }
 
+/// Send times of the first `n` data segments of a BBR flow.
+fn first_send_times(cfg: TcpConfig, n: usize) -> Vec<SimTime> {
+    let mut l = Loopback::new(cfg, bbr(), n as u64);
+    let mut sent = Vec::new();
+    while sent.len() < n && l.now < SimTime::from_secs_f64(1.0) {
+        let t = l.now + SimDuration::from_micros(10);
+        l.run(t);
+        l.now = l.now.max(t);
+        for (_, (p, to_rx)) in l.wire.iter() {
+            if *to_rx && p.kind == PacketKind::Data && !sent.contains(&p.sent_at) {
+                sent.push(p.sent_at);
+            }
+        }
+    }
+    sent.sort();
+    sent
+}
+
+#[test]
+fn the_initial_window_leaves_in_one_burst_unless_paced() {
+    // ns-3.44 (PaceInitialWindow false): ten segments, one send time.
+    let burst = first_send_times(cfg(true), 10);
+    assert_eq!(burst.len(), 1, "{burst:?}");
+    // Linux: paced from the first segment.
+    let paced = first_send_times(TcpConfig { pace_initial_window: true, ..cfg(true) }, 10);
+    assert_eq!(paced.len(), 10);
+}
+
 #[test]
 fn pacing_spaces_segments_by_their_payload() {
     // BBR's first pacing rate: 2.89 × 10 segments of 1000 B / 20 ms handshake RTT, less 1 %.
-    let mut l = Loopback::new(cfg(true), bbr(), 10);
+    let mut l = Loopback::new(TcpConfig { pace_initial_window: true, ..cfg(true) }, bbr(), 10);
     let mut sent = Vec::new();
     while sent.len() < 10 && l.now < SimTime::from_secs_f64(1.0) {
         let t = l.now + SimDuration::from_micros(10);

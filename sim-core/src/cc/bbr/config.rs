@@ -45,6 +45,13 @@ pub struct BbrConfig {
     /// ProbeBW starts in a random one of the first this-many phases counted back from the
     /// end of the cycle, never in the 0.75 phase (ns-3 6, the default; Linux `bbr_cycle_rand` 7).
     pub random_phases: u32,
+    /// After a retransmission timeout, treat the loss state as Linux `tcp_bbr.c` does:
+    /// losses reported in it lower cwnd, leaving it restores the cwnd saved at the timeout,
+    /// and the timeout restarts full-bandwidth detection. Off (ns-3.44 `TcpBbr`, the
+    /// default): `TcpSocketBase` signals `CA_EVENT_COMPLETE_CWR` only on leaving fast
+    /// recovery, so after a timeout cwnd grows back from one segment by the bytes acked, and
+    /// only fast recovery subtracts losses (`ModulateCwndForRecovery`).
+    pub linux_rto_handling: bool,
 }
 
 impl Default for BbrConfig {
@@ -62,6 +69,7 @@ impl Default for BbrConfig {
             quantization_segments: 3,
             min_rtt_refresh_on_equal: true,
             random_phases: 6,
+            linux_rto_handling: false,
         }
     }
 }
@@ -97,6 +105,7 @@ impl Described for BbrConfig {
             Field::new("quantization_segments", "Quantization", "segments", Kind::Int(Range::closed(0.0, 100.0)), "Segments added to the window target for send quantization (3)."),
             Field::new("min_rtt_refresh_on_equal", "RTprop refresh on equal", "", Kind::Bool, "An RTT equal to RTprop postpones ProbeRTT (draft, ns-3); off = Linux."),
             Field::new("random_phases", "Random ProbeBW phases", "", Kind::Int(Range::closed(1.0, 7.0)), "ProbeBW starts in one of this many phases (Linux 7, ns-3 6)."),
+            Field::new("linux_rto_handling", "Linux timeout handling", "", Kind::Bool, "After a timeout restore the saved cwnd and restart full-bandwidth detection (Linux); off = ns-3.44, which does neither."),
         ],
         flavours: &[],
     };

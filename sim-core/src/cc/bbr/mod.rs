@@ -333,16 +333,22 @@ impl Bbr {
     /// Returns the window and whether conservation decides it.
     fn recover_or_restore(&mut self, tcb: &Tcb, rs: &RateSample, acked: u32) -> (u32, bool) {
         let mut cwnd = tcb.cwnd;
-        if rs.newly_lost > 0 {
+        let (state, prev) = (tcb.state, self.prev_state);
+        let linux = self.cfg.linux_rto_handling;
+        // Linux subtracts losses in any state; ns-3 only in fast recovery.
+        if rs.newly_lost > 0 && (linux || state == CongState::Recovery) {
             cwnd = cwnd.saturating_sub(rs.newly_lost.saturating_mul(tcb.mss)).max(tcb.mss);
         }
-        let (state, prev) = (tcb.state, self.prev_state);
         if state == CongState::Recovery && prev != CongState::Recovery {
             self.packet_conservation = true;
             self.next_round_delivered = self.delivered; // the round starts now
             cwnd = tcb.bytes_in_flight.saturating_add(acked);
         } else if recovering(prev) && !recovering(state) {
-            cwnd = cwnd.max(self.prior_cwnd);
+            // Linux restores after recovery and after a timeout; ns-3 (CA_EVENT_COMPLETE_CWR)
+            // only after fast recovery.
+            if linux || prev == CongState::Recovery {
+                cwnd = cwnd.max(self.prior_cwnd);
+            }
             self.packet_conservation = false;
         }
         self.prev_state = state;
@@ -393,11 +399,14 @@ impl CongestionControl for Bbr {
         tcb.ssthresh
     }
 
-    /// Linux `bbr_set_state`: a timeout ends the round and restarts full-pipe detection.
+    /// A timeout ends the round (ns-3 `CongestionStateSet(CA_LOSS)`); Linux `bbr_set_state`
+    /// also restarts full-pipe detection.
     fn on_state(&mut self, _tcb: &mut Tcb, state: CongState, _now: SimTime) {
         if state == CongState::Loss {
             self.prev_state = CongState::Loss;
-            self.full_bw = 0.0;
+            if self.cfg.linux_rto_handling {
+                self.full_bw = 0.0;
+            }
             self.round_start = true;
         }
     }

@@ -347,3 +347,28 @@ fn app_limited_samples_only_count_when_they_raise_the_estimate() {
     }
     assert_eq!(h.b.btl_bw_bps(), 50.0 * MBPS);
 }
+
+/// cwnd after a timeout at 28 kB, one ACK in the loss state and one after it.
+fn cwnd_after_timeout(linux: bool) -> u32 {
+    let mut h = Harness::new(BbrConfig { linux_rto_handling: linux, ..BbrConfig::default() });
+    h.reach_probe_bw();
+    h.t.cwnd = 28_000;
+    let _ = h.b.on_congestion(&h.t, 20_000, CongestionKind::Rto);
+    h.t.state = CongState::Loss;
+    h.b.on_state(&mut h.t, CongState::Loss, h.now);
+    h.t.cwnd = 1_000; // the sender's one segment after a timeout
+    h.t.bytes_in_flight = 1_000;
+    h.ack(1, 10.0 * MBPS, 10, false);
+    h.t.state = CongState::Open;
+    h.ack(1, 10.0 * MBPS, 10, false);
+    h.t.cwnd
+}
+
+#[test]
+fn bbr_after_a_timeout_grows_from_one_segment_as_ns3_or_restores_as_linux() {
+    // ns-3.44: no CA_EVENT_COMPLETE_CWR after CA_LOSS: 1 kB + 2 kB acked, raised to the
+    // 4-segment floor, + 2 kB.
+    assert_eq!(cwnd_after_timeout(false), 6_000);
+    // Linux: leaving the loss state restores the 28 kB saved at the timeout.
+    assert!(cwnd_after_timeout(true) >= 28_000, "{}", cwnd_after_timeout(true));
+}
