@@ -403,9 +403,19 @@ mod tests {
     fn the_scrubber_window_sees_only_its_stretch() {
         let (s, _) = series_of(3.0);
         let w = s.window(1.0, 2.0);
-        assert_eq!(w.flow_mbps.len(), 10);
-        assert!(w.drops <= s.drops.len());
-        assert!(w.jfi > 0.0 && w.jfi <= 1.0);
+        // Each flow's mean over the samples with 1 < t <= 2, by hand.
+        let inside: Vec<usize> = (0..s.len()).filter(|&i| s.t[i] > 1.0 && s.t[i] <= 2.0).collect();
+        assert_eq!(inside.len(), 10, "100 ms samples in one second");
+        let by_hand: Vec<f64> = s
+            .flow_mbps
+            .iter()
+            .map(|v| inside.iter().map(|&i| v[i]).sum::<f64>() / inside.len() as f64)
+            .collect();
+        assert_eq!(w.flow_mbps, by_hand);
+        assert_eq!(w.jfi, jain_index(&by_hand));
+        // Slow start ends in the first second: the window's share of the drops is smaller.
+        let all = s.window(0.0, 3.0);
+        assert!(w.drops < all.drops, "{} of {}", w.drops, all.drops);
     }
 
     #[test]

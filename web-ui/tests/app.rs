@@ -170,8 +170,15 @@ async fn the_cca_menu_shows_each_groups_algorithm() {
     choose_preset(&host, "vegas-newreno-mix/7v1n-fifo").await;
     let sc = sim_core::scenario::preset("vegas-newreno-mix", Some("7v1n-fifo")).unwrap();
     for (i, g) in sc.flows.iter().enumerate() {
-        let menu: HtmlSelectElement =
-            find(&host, &format!("select[name='flows[{i}].cca.type']")).dyn_into().unwrap();
+        let sel = format!("select[name='flows[{i}].cca.type']");
+        // The editor follows the load a few frames later on a busy machine.
+        for _ in 0..100 {
+            if find(&host, &sel).dyn_into::<HtmlSelectElement>().unwrap().value() == g.cca.tag() {
+                break;
+            }
+            settle().await;
+        }
+        let menu: HtmlSelectElement = find(&host, &sel).dyn_into().unwrap();
         assert_eq!(menu.value(), g.cca.tag(), "group {i}");
     }
     // Switching a group's algorithm keeps the rest of the scenario and shows the new one.
