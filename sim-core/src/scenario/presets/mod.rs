@@ -81,7 +81,7 @@ climbs to about 1 (Fig. 4). Watch the per-flow backlog in cells, the flow → qu
             description: "Three 5680-cell queues at 100 Mbit/s, six flows (RTT 10 ms), two algorithms per queue. \
 The paper's Table 2 baseline: JFI 0.69, mean delay 0.139 s, jitter 0.027 s, 1614 cells of buffer. CUBIC \
 saturates its queue and BBR inflates the one it shares with CUBIC; Vegas is squeezed. With Warbler (from the \
-start) the paper reports JFI 0.99, delay 84 ms, jitter 12.1 ms and 933 cells: each algorithm gets its own \
+start) the paper reports JFI 0.99, delay 84 ms, jitter 12.1 ms and 922 cells: each algorithm gets its own \
 queue. Compare the per-flow backlog KDEs per queue (Fig. 5), the cumulative backlog (Fig. 6) and the \
 shares (Fig. 7) between the two variants.",
             watch: &["The per-flow backlog KDE per queue (Fig. 5) and the cumulative backlog (Fig. 6).", "With Warbler: Vegas flows land in Q0, CUBIC in Q2 (lowest centroid → Q0), BBR between.", "Table 2's figures: Jain's index, mean delay, jitter and buffer, without vs with Warbler."],
