@@ -35,7 +35,8 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
     };
     let mut links = vec![Link::new(fwd, b.queue.build(cx)), host_link(rev, sc.host_queue_packets)];
 
-    let mut q = EventQueue::new();
+    // Calendar buckets about one full packet time of the bottleneck wide: a few events each.
+    let mut q = EventQueue::with_bucket_ns(b_rate.tx_time(sc.full_packet_bytes()).as_nanos());
     let mut flows = Vec::new();
     for (g, group) in sc.flows.iter().enumerate() {
         let rate = Rate(group.access_rate_bps);
