@@ -3,7 +3,9 @@
 use aqm_tests::run;
 use sim_core::aqm::QueueDiscSpec;
 use sim_core::cc::CcaSpec;
+use sim_core::queue::DropReason;
 use sim_core::scenario::{Bottleneck, FlowGroup, Scenario};
+use sim_core::sim::Simulation;
 use sim_core::switch::scheduler::DwrrConfig;
 use sim_core::switch::{SchedulerSpec, SwitchConfig};
 use sim_core::tcp::TcpConfig;
@@ -77,6 +79,38 @@ fn backlog_is_counted_in_cells_of_the_ports_cell_size() {
         // Each flow has its own queue: the queue's cells are the flow's backlog.
         for (f, &q) in queues.iter().enumerate() {
             assert_eq!(x.series[q], x.flow_backlog_cells[f] as f64, "t = {}", x.t_s);
+        }
+    }
+}
+
+#[test]
+fn a_port_queue_fills_to_its_cell_limit_and_the_first_drop_comes_exactly_there() {
+    // One 3000-cell queue for both flows: the port's occupancy is that queue's.
+    let mut sc = two_queue_port(SchedulerSpec::Wrr(Default::default()), vec![1]);
+    let QueueDiscSpec::Switch(port) = &mut sc.bottleneck.queue else { unreachable!() };
+    port.queues = 1;
+    port.initial_mapping = vec![0, 0];
+    sc.duration_s = 5.0;
+    sc.warmup_s = 0.0;
+    // 1448 B of payload + 54 B of headers = 1502 B on the wire: 10 cells of 160 B.
+    assert_eq!(sc.full_packet_bytes(), 1502);
+    let (limit, packet_cells) = (3000u64, 10u64);
+    let mut sim = Simulation::new(&sc).unwrap();
+    let mut peak = 0;
+    loop {
+        assert!(!sim.is_finished(), "no drop in 5 s: the queue peaked at {peak} cells");
+        sim.run_events(1);
+        let cells = sim.bottleneck_occupancy().cells;
+        assert!(cells <= limit, "{cells} cells in a {limit}-cell queue");
+        peak = peak.max(cells);
+        let drops = sim.poll().drops;
+        if let Some(d) = drops.first() {
+            assert_eq!((d.link, d.reason), (0, DropReason::Overflow), "{d:?}");
+            // The arrival did not fit: the queue was within one packet of its limit, and no
+            // earlier moment had it fuller.
+            assert!(cells + packet_cells > limit, "dropped with {cells} of {limit} cells");
+            assert_eq!(peak, cells);
+            break;
         }
     }
 }

@@ -56,6 +56,8 @@ pub struct Level {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimeChart {
     pub title: String,
+    /// "time (s)" for runs, "episode" for a learning curve.
+    pub x_label: String,
     pub y_label: String,
     pub x_max: f64,
     pub y_min: f64,
@@ -188,6 +190,7 @@ fn max_of<'a>(vals: impl Iterator<Item = &'a f64>) -> f64 {
 fn time(title: &str, y_label: &str, f: &Frame, lines: Vec<Line>, y_max: f64) -> TimeChart {
     TimeChart {
         title: title.into(),
+        x_label: "time (s)".into(),
         y_label: y_label.into(),
         x_max: f.x_max,
         y_min: 0.0,

@@ -13,18 +13,29 @@ pub fn discs() -> Vec<(&'static str, &'static str)> {
 /// new disc's unit, with the scenario's packet size) and, within one algorithm (RED → ARED),
 /// every parameter already set.
 pub fn with_disc(sc: &Scenario, key: &str) -> Scenario {
+    with_disc_remembered(sc, key, None)
+}
+
+/// As [`with_disc`], but a different algorithm starts from `remembered` (what the user had
+/// typed into it before switching away) instead of its defaults.
+pub fn with_disc_remembered(sc: &Scenario, key: &str, remembered: Option<&serde_json::Value>) -> Scenario {
     let mut out = sc.clone();
     let family = &QueueDiscSpec::FAMILY;
     let Some((_, _, tag)) = family.entries().into_iter().find(|e| e.0 == key) else { return out };
     let current = &sc.bottleneck.queue;
-    let mut v = if current.tag() == tag { current.to_value() } else { family.default_value_of(tag) };
+    let same = current.tag() == tag;
+    let mut v = match (same, remembered) {
+        (true, _) => current.to_value(),
+        (false, Some(r)) => r.clone(),
+        (false, None) => family.default_value_of(tag),
+    };
     if let Some(flags) = family.member(tag).and_then(|a| a.flavours.iter().find(|f| f.key == key)) {
         for (k, b) in flags.flags {
             v[*k] = serde_json::Value::Bool(*b);
         }
     }
     let Ok(mut spec) = QueueDiscSpec::from_value(v) else { return out };
-    if current.tag() != tag {
+    if !same && remembered.is_none() {
         spec.get_mut().set_limit(current.limit(), sc.full_packet_bytes());
     }
     out.bottleneck.queue = spec;
@@ -57,6 +68,16 @@ mod tests {
             assert_eq!(sc.validate(), Ok(()), "{key}");
             assert_eq!(sc.bottleneck.queue.name(), key);
         }
+    }
+
+    #[test]
+    fn cebinae_picked_for_rtt_unfair_is_the_presets_cebinae() {
+        // The library default is what the presets justify (20 ms rounds, recomputed every
+        // 10), so picking Cebinae in Compare runs the paper's Cebinae, not a starving one.
+        let fifo = preset("rtt-unfair", Some("fifo")).unwrap();
+        let picked = with_disc(&fifo, "cebinae");
+        let paper = preset("rtt-unfair", Some("cebinae")).unwrap();
+        assert_eq!(picked.bottleneck.queue.to_value(), paper.bottleneck.queue.to_value());
     }
 
     #[test]

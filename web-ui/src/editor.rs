@@ -5,6 +5,7 @@
 //! written into the JSON, and the scenario's own `validate()` names any out-of-range field.
 
 use serde_json::Value;
+use sim_core::aqm::QueueDiscSpec;
 use sim_core::scenario::{patch, Scenario, ScenarioError};
 use std::collections::BTreeMap;
 
@@ -33,6 +34,8 @@ pub struct Editor {
     errors: Vec<ScenarioError>,
     /// The input typed into last: a rule between fields is shown there too.
     last_edited: Option<String>,
+    /// Each queue disc as the user left it, by tag, so switching back restores it.
+    left_discs: BTreeMap<String, Value>,
     /// Bumped on every change, so views compare editors cheaply.
     pub version: u64,
 }
@@ -47,6 +50,7 @@ impl Editor {
             structure_error: None,
             errors: Vec::new(),
             last_edited: None,
+            left_discs: BTreeMap::new(),
             version: 0,
         };
         e.rebuild();
@@ -144,6 +148,19 @@ impl Editor {
             self.parse_errors.insert(path.to_string(), e);
         }
         self.rebuild();
+    }
+
+    /// Switches the bottleneck to picker entry `key`; coming back to an algorithm restores
+    /// what was typed into it (RED 7/21 → CoDel → RED is 7/21 again, a FIFO's 100 packets
+    /// stay 100 packets after a detour through the switch port).
+    pub fn swap_disc(&mut self, key: &str) {
+        let Some(sc) = self.scenario().cloned() else { return };
+        let current = &sc.bottleneck.queue;
+        self.left_discs.insert(current.tag().to_string(), current.to_value());
+        let tag = QueueDiscSpec::FAMILY.entries().into_iter().find(|e| e.0 == key).map(|e| e.2);
+        let remembered = tag.filter(|t| *t != current.tag()).and_then(|t| self.left_discs.get(t));
+        let swapped = crate::compare::with_disc_remembered(&sc, key, remembered).bottleneck.queue;
+        self.set("bottleneck.queue", swapped.to_value());
     }
 
     pub fn add_flow_group(&mut self) {
@@ -389,6 +406,20 @@ mod tests {
         assert_eq!(number_with_unit("5 ms", "ms"), Some(5.0));
         assert_eq!(number_with_unit("fast", "bit/s"), None);
         assert_eq!(number_with_unit("5 kg", "ms"), None);
+    }
+
+    #[test]
+    fn switching_discs_and_back_keeps_what_was_typed() {
+        let mut e = red();
+        e.edit("bottleneck.queue.min_th", "7", Kind::Float, "", "minTh");
+        e.edit("bottleneck.queue.max_th", "21", Kind::Float, "", "maxTh");
+        e.swap_disc("codel");
+        assert_eq!(e.scenario().unwrap().bottleneck.queue.tag(), "codel");
+        e.swap_disc("switch");
+        e.swap_disc("red");
+        let v = e.scenario().unwrap().bottleneck.queue.to_value();
+        assert_eq!((v["min_th"].as_f64(), v["max_th"].as_f64()), (Some(7.0), Some(21.0)));
+        assert_eq!(v["limit"], serde_json::json!({ "packets": 100 }));
     }
 
     #[test]

@@ -129,3 +129,50 @@ mod tests {
         assert!(parse_checked("[]").unwrap_err().contains("expected a JSON object"));
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use super::*;
+    use aqm_tests::random::valid_scenario;
+    use proptest::prelude::*;
+    use sim_core::scenario::preset_list;
+
+    fn origins() -> Vec<Origin> {
+        preset_list()
+            .iter()
+            .flat_map(|p| p.variants.iter().map(move |v| (p.name.to_string(), v.to_string())))
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(128)
+        ))]
+
+        /// An edited scenario travels as base64url JSON in the fragment: URL-safe characters
+        /// only, and it comes back equal, with its origin, flagged modified unless it equals
+        /// that preset.
+        #[test]
+        fn an_edited_scenario_survives_its_share_link(
+            sc in valid_scenario(),
+            origin in prop::option::of(prop::sample::select(origins())),
+        ) {
+            let f = to_fragment(&sc, origin.as_ref(), true);
+            prop_assert!(
+                f.chars().all(|c| c.is_ascii_alphanumeric() || "-_=&/.".contains(c)),
+                "not URL-safe: {f}"
+            );
+            let back = from_fragment(&format!("#{f}")).map_err(TestCaseError::fail)?.unwrap();
+            let is_preset = origin.as_ref().is_some_and(|(p, v)| preset(p, Some(v)).ok() == Some(sc.clone()));
+            prop_assert_eq!(back, Shared { scenario: sc, origin, modified: !is_preset });
+        }
+
+        /// An unmodified preset travels by name and comes back as that preset.
+        #[test]
+        fn an_unmodified_preset_survives_its_share_link(origin in prop::sample::select(origins())) {
+            let sc = preset(&origin.0, Some(&origin.1)).unwrap();
+            let back = from_fragment(&to_fragment(&sc, Some(&origin), false)).map_err(TestCaseError::fail)?;
+            prop_assert_eq!(back, Some(Shared { scenario: sc, origin: Some(origin), modified: false }));
+        }
+    }
+}

@@ -338,8 +338,9 @@ impl CongestionControl for Cubic {
             }
         }
         self.delay_min = Some(self.delay_min.map_or(rtt, |d| d.min(rtt)));
-        let low = self.cfg.hystart_low_window_segments * tcb.mss;
-        if self.cfg.hystart && tcb.cwnd <= tcb.ssthresh && tcb.cwnd >= low {
+        // In u64: a low window of 10^6 segments of 65 000 bytes is beyond any u32 window.
+        let low = self.cfg.hystart_low_window_segments as u64 * tcb.mss as u64;
+        if self.cfg.hystart && tcb.cwnd <= tcb.ssthresh && tcb.cwnd as u64 >= low {
             self.hystart_update(tcb, rtt, ack.now);
         }
     }
@@ -510,5 +511,29 @@ mod tests {
             );
         }
         assert_eq!(t.ssthresh, t.cwnd);
+    }
+
+    #[test]
+    fn a_hystart_low_window_beyond_any_u32_window_keeps_hystart_off() {
+        // 10^6 segments of 4295 bytes (both within their ranges): 4.295 GB, more than a u32
+        // window holds. The product overflowed: a panic in debug builds, and in release a
+        // threshold wrapped to 32 704 bytes that switched HyStart on far too early.
+        let cfg = CubicConfig { hystart_low_window_segments: 1_000_000, ..CubicConfig::default() };
+        let mut c = Cubic::new(cfg);
+        let mut t = tcb(10, u32::MAX / 1000);
+        t.mss = 4295;
+        c.init(&mut t, SimTime::ZERO);
+        t.cwnd = 200_000_000;
+        let mut now = SimTime::ZERO;
+        for rtt_ms in [10, 25, 25, 25, 25, 25, 25, 25, 25, 25] {
+            now += SimDuration::from_millis(5);
+            let rtt = Some(SimDuration::from_millis(rtt_ms));
+            c.on_ack(&mut t, &AckSample { now, segments_acked: 1, rtt, latest_rtt: None });
+        }
+        assert_eq!(
+            t.ssthresh,
+            u32::MAX / 1000 * 1000,
+            "HyStart must not end slow start below its low window"
+        );
     }
 }

@@ -8,5 +8,6 @@ pub mod registry;
 pub use check::{fmt_num, Checker, ScenarioError};
 pub use field::{check_fields, check_limit, Field, Kind, Range};
 pub use registry::{
-    closest, echo, explain, parse_member, split_tag, tagged_value, Algorithm, Described, Family, Flavour,
+    at_path, closest, echo, explain, parse_member, split_tag, tagged_value, Algorithm, Described, Family,
+    Flavour,
 };

@@ -202,9 +202,22 @@ pub fn parse_member<T: DeserializeOwned>(fields: Map<String, Value>) -> Result<T
         if path == "." || path.is_empty() {
             msg
         } else {
-            format!("{path}: {msg}")
+            at_path(&path, &msg)
         }
     })
+}
+
+/// `path: msg`, where a nested configuration's message that starts with its own relative
+/// path (`alpha: invalid value`) is joined into one path (`flows[0].cca.alpha: invalid value`).
+pub fn at_path(path: &str, msg: &str) -> String {
+    let is_path = |p: &str| {
+        p.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && p.chars().all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c))
+    };
+    match msg.split_once(": ") {
+        Some((inner, rest)) if is_path(inner) => format!("{path}.{inner}: {rest}"),
+        _ => format!("{path}: {msg}"),
+    }
 }
 
 /// Makes serde's messages readable: the closest valid key of an unknown one, types in
@@ -351,6 +364,14 @@ mod tests {
     fn serde_unknown_field_messages_gain_a_suggestion() {
         let m = explain("unknown field `max_tj`, expected one of `min_th`, `max_th`, `max_p`");
         assert_eq!(m, "unknown field 'max_tj'; did you mean 'max_th'?");
+    }
+
+    #[test]
+    fn a_nested_configurations_error_joins_the_outer_path() {
+        assert_eq!(at_path("flows[0].cca", "alpha: invalid value"), "flows[0].cca.alpha: invalid value");
+        assert_eq!(at_path("queue", "scheduler.quantum_bytes: x"), "queue.scheduler.quantum_bytes: x");
+        assert_eq!(at_path("queue", "invalid type: string \"a\""), "queue: invalid type: string \"a\"");
+        assert_eq!(at_path("queue", "\"type\" must be a string"), "queue: \"type\" must be a string");
     }
 
     #[test]

@@ -122,7 +122,7 @@ fn path_error<E: std::fmt::Display>(e: serde_path_to_error::Error<E>) -> String 
     if path == "." {
         format!("scenario: {msg}")
     } else {
-        format!("{path}: {msg}")
+        crate::params::at_path(&path, &msg)
     }
 }
 

@@ -13,7 +13,7 @@ use crate::cc::{CcFactory, CcMetrics, SpecFactory};
 use crate::engine::EventQueue;
 use crate::metrics::{FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, Update};
 use crate::net::{Link, Packet};
-use crate::queue::{Dropped, QdiscCtx, QueueLimit};
+use crate::queue::{Dropped, Occupancy, QdiscCtx, QueueLimit};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SimDuration, SimTime};
@@ -226,6 +226,11 @@ impl Simulation {
     /// A flow's congestion-control internals now (BBR mode and path model, Vegas BaseRTT...).
     pub fn cc_metrics(&self, flow: u32) -> Option<CcMetrics> {
         self.flows.get(flow as usize).map(|f| f.sender.cc().metrics())
+    }
+
+    /// What the bottleneck's disc holds now (packets, bytes, cells).
+    pub fn bottleneck_occupancy(&self) -> Occupancy {
+        self.links[BOTTLENECK as usize].qdisc.occupancy()
     }
 
     /// Unit of the bottleneck's buffer limit.

@@ -287,4 +287,132 @@ mod tests {
             assert_eq!(s.pick(&[1, 1, 1], |q| (q == 2).then_some(9000)), Some(2));
         }
     }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn dwrr(quantum_bytes: u32) -> SchedulerSpec {
+            SchedulerSpec::Dwrr(DwrrConfig { quantum_bytes })
+        }
+
+        /// Per queue: a weight and the sizes its packets cycle through (always backlogged).
+        fn queues() -> impl Strategy<Value = Vec<(u32, Vec<u32>)>> {
+            prop::collection::vec((1u32..=16, prop::collection::vec(40u32..=9000, 1..6)), 1..=8)
+        }
+
+        /// Serves `picks` packets from always-backlogged queues; bytes and packets per queue.
+        fn serve(spec: &SchedulerSpec, qs: &[(u32, Vec<u32>)], picks: usize) -> (Vec<u64>, Vec<u64>) {
+            let weights: Vec<u32> = qs.iter().map(|q| q.0).collect();
+            let mut s = Scheduler::new(spec, qs.len());
+            let mut next = vec![0usize; qs.len()];
+            let (mut bytes, mut pkts) = (vec![0u64; qs.len()], vec![0u64; qs.len()]);
+            for _ in 0..picks {
+                let q = {
+                    let next = &next;
+                    s.pick(&weights, |q| Some(qs[q].1[next[q] % qs[q].1.len()])).expect("backlogged")
+                };
+                bytes[q] += qs[q].1[next[q] % qs[q].1.len()] as u64;
+                pkts[q] += 1;
+                next[q] += 1;
+            }
+            (bytes, pkts)
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            /// WRR serves exactly `weight` packets per queue per round, whatever the sizes.
+            #[test]
+            fn wrr_packet_counts_follow_the_weights_exactly_after_whole_rounds(
+                qs in queues(), rounds in 1usize..20,
+            ) {
+                let total: usize = qs.iter().map(|q| q.0 as usize).sum();
+                let (_, pkts) = serve(&SchedulerSpec::Wrr(WrrConfig {}), &qs, rounds * total);
+                let want: Vec<u64> = qs.iter().map(|q| rounds as u64 * q.0 as u64).collect();
+                prop_assert_eq!(pkts, want);
+            }
+
+            /// Round robin ignores weights: one packet per queue per round.
+            #[test]
+            fn round_robin_serves_every_queue_equally_after_whole_rounds(
+                qs in queues(), rounds in 1usize..20,
+            ) {
+                let (_, pkts) = serve(&SchedulerSpec::RoundRobin(RoundRobinConfig {}), &qs, rounds * qs.len());
+                prop_assert_eq!(pkts, vec![rounds as u64; qs.len()]);
+            }
+
+            /// DWRR (Shreedhar & Varghese, Lemma 2): after any number of picks, the bytes each
+            /// backlogged queue received per unit of weight differ by at most one quantum plus
+            /// the largest packet, whatever the packet sizes and however small the quantum.
+            #[test]
+            fn dwrr_byte_shares_follow_the_weights_within_one_quantum_and_one_packet(
+                qs in queues(), quantum in prop_oneof![64u32..=256, 257u32..=20_000], picks in 1usize..3000,
+            ) {
+                let (bytes, _) = serve(&dwrr(quantum), &qs, picks);
+                let max_pkt = qs.iter().flat_map(|q| q.1.iter()).copied().max().unwrap() as f64;
+                let per_weight: Vec<f64> = bytes.iter().zip(&qs).map(|(&b, q)| b as f64 / q.0 as f64).collect();
+                let (lo, hi) = per_weight.iter().fold((f64::MAX, 0f64), |(l, h), &x| (l.min(x), h.max(x)));
+                prop_assert!(hi - lo <= quantum as f64 + 2.0 * max_pkt, "bytes per weight {per_weight:?}");
+            }
+
+            /// Strict priority, RR, WRR and DWRR all return a backlogged queue whenever there is
+            /// one, and nothing only when all are empty, as backlogs come and go at random.
+            #[test]
+            fn every_scheduler_serves_a_backlogged_queue_whenever_there_is_one(
+                rule in 0usize..4,
+                weights in prop::collection::vec(1u32..=1023, 1..=8),
+                quantum in 64u32..=2000,
+                pattern in prop::collection::vec(prop::collection::vec(prop::option::weighted(0.4, 40u32..=9000), 8), 1..300),
+            ) {
+                let spec = match rule {
+                    0 => SchedulerSpec::StrictPriority(StrictPriorityConfig {}),
+                    1 => SchedulerSpec::RoundRobin(RoundRobinConfig {}),
+                    2 => SchedulerSpec::Wrr(WrrConfig {}),
+                    _ => dwrr(quantum),
+                };
+                let n = weights.len();
+                let mut s = Scheduler::new(&spec, n);
+                for heads in &pattern {
+                    let got = s.pick(&weights, |q| heads[q]);
+                    match got {
+                        None => prop_assert!(heads[..n].iter().all(Option::is_none), "idle with {heads:?}"),
+                        Some(q) => {
+                            prop_assert!(q < n && heads[q].is_some(), "picked {q} of {heads:?}");
+                            if rule == 0 {
+                                prop_assert_eq!(Some(q), heads[..n].iter().position(Option::is_some));
+                            }
+                        }
+                    }
+                }
+            }
+
+            /// A queue that stays backlogged is served within a bounded number of picks under
+            /// DWRR: at most the others' credit for the rounds it needs to afford its head.
+            #[test]
+            fn dwrr_never_starves_a_backlogged_queue(qs in queues(), quantum in 64u32..=3000) {
+                let weights: Vec<u32> = qs.iter().map(|q| q.0).collect();
+                let min_pkt = qs.iter().flat_map(|q| q.1.iter()).copied().min().unwrap() as u64;
+                let max_pkt = qs.iter().flat_map(|q| q.1.iter()).copied().max().unwrap() as u64;
+                // Rounds any queue needs for its largest head, and what the others may send
+                // meanwhile (each round: its credit plus a carried-over deficit below max_pkt).
+                let rounds = max_pkt.div_ceil(quantum as u64) + 1;
+                let others: u64 = weights.iter().map(|&w| (rounds * w as u64 * quantum as u64 + max_pkt) / min_pkt + 1).sum();
+                let mut s = Scheduler::new(&dwrr(quantum), qs.len());
+                let mut next = vec![0usize; qs.len()];
+                let mut since = vec![0u64; qs.len()];
+                for _ in 0..2000 {
+                    let q = {
+                        let next = &next;
+                        s.pick(&weights, |q| Some(qs[q].1[next[q] % qs[q].1.len()])).unwrap()
+                    };
+                    next[q] += 1;
+                    for (i, w) in since.iter_mut().enumerate() {
+                        *w = if i == q { 0 } else { *w + 1 };
+                        prop_assert!(*w <= others, "queue {i} waited {w} picks (bound {others})");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -18,6 +18,16 @@ struct Loopback {
     drops: BTreeMap<u32, u32>,
     /// times a retransmission timeout fired
     rto_times: Vec<SimTime>,
+    /// The sender just before the ACK that started the first fast recovery.
+    before_recovery: Option<Snapshot>,
+}
+
+/// What the sender held before an ACK.
+#[derive(Clone, Copy, Debug)]
+struct Snapshot {
+    cwnd: u32,
+    /// SND.NXT − SND.UNA, segments.
+    outstanding: u32,
 }
 
 impl Loopback {
@@ -32,6 +42,7 @@ impl Loopback {
             order: 0,
             drops: BTreeMap::new(),
             rto_times: Vec::new(),
+            before_recovery: None,
         }
     }
 
@@ -80,7 +91,12 @@ impl Loopback {
                     self.r.on_packet(&p, t, &mut out);
                     self.put(std::mem::take(&mut out), false);
                 } else {
+                    let snap = Snapshot { cwnd: self.s.cwnd(), outstanding: self.s.segments_outstanding() };
+                    let was = self.s.cong_state();
                     self.s.on_packet(&p, t, &mut out);
+                    if was != CongState::Recovery && self.s.cong_state() == CongState::Recovery {
+                        self.before_recovery.get_or_insert(snap);
+                    }
                     self.put(std::mem::take(&mut out), true);
                 }
             } else if self.s.pace_timer.deadline() == Some(t) {
@@ -156,14 +172,46 @@ fn newreno_partial_acks_recover_three_losses_without_rto() {
     assert_recovered_without_rto(&recover(false, CcaSpec::NewReno(Default::default()), &[30, 31, 36]), 3);
 }
 
-#[test]
-fn recovery_halves_the_window_for_newreno() {
-    let mut l = Loopback::new(cfg(true), CcaSpec::NewReno(Default::default()), 400);
-    l = l.drop_segment(40, 1);
+/// One loss (segment 40) in slow start; returns the loopback after the run.
+fn one_loss_in_slow_start(cca: CcaSpec) -> Loopback {
+    let mut l = Loopback::new(cfg(true), cca, 400).drop_segment(40, 1);
     l.run(SimTime::from_secs_f64(30.0));
-    // Slow start from 10 segments reached ~40+ in flight; ssthresh is half the flight.
-    let ss = l.s.ssthresh();
-    assert!(ss < 40_000 && ss >= 10_000, "ssthresh {ss}");
+    assert_eq!(l.s.stats().fast_recoveries, 1);
+    assert_eq!(l.s.stats().timeouts, 0);
+    l
+}
+
+#[test]
+fn recovery_halves_the_pipe_for_newreno() {
+    // RFC 5681 (4) with RFC 6675's pipe as FlightSize (ns-3's BytesInFlight):
+    // ssthresh = max(pipe / 2, 2·SMSS), pipe taken when the third SACKed segment above the
+    // hole marks it lost: outstanding − SACKed (3) − lost (1).
+    let l = one_loss_in_slow_start(CcaSpec::NewReno(Default::default()));
+    let before = l.before_recovery.expect("recovery entered");
+    let pipe = (before.outstanding - 3 - 1) * 1000;
+    assert_eq!(l.s.ssthresh(), (pipe / 2).max(2 * 1000), "{before:?}");
+    // By hand: ns-3's slow start adds one MSS per ACK of new data, and delayed ACKs gave
+    // 5, 7 and 8 of them in the first three round trips, so cwnd went from 10 to 30
+    // segments and segments 40-69 were out at the first duplicate ACK. Limited transmit
+    // (RFC 3042) sent 70 and 71 on the first two; at the third, pipe = 32 − 3 SACKed −
+    // 1 lost = 28 segments, and ssthresh is 14.
+    assert_eq!((before.cwnd, before.outstanding), (30_000, 32), "{before:?}");
+    assert_eq!(l.s.ssthresh(), 14_000);
+}
+
+#[test]
+fn recovery_multiplies_the_window_by_beta_for_cubic() {
+    // RFC 9438 §4.6: ssthresh = cwnd · β_cubic (0.7), in whole segments as ns-3 and Linux.
+    let l = one_loss_in_slow_start(CcaSpec::Cubic(crate::cc::CubicConfig {
+        hystart: false,
+        ..Default::default()
+    }));
+    let before = l.before_recovery.expect("recovery entered");
+    // By hand: CUBIC's slow start adds the segments each ACK covers (2 with delayed ACKs);
+    // 5, 10 and 5 ACKs of new data in the first three round trips took cwnd from 10 to 50
+    // segments; ssthresh = ⌊50 · 0.7⌋ = 35 segments.
+    assert_eq!(before.cwnd, 50_000, "{before:?}");
+    assert_eq!(l.s.ssthresh(), 35_000);
 }
 
 #[test]

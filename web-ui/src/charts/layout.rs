@@ -2,6 +2,8 @@
 //! many ticks fit, and tick labels without noise. Plain Rust, tested natively.
 
 /// A canvas of `width` × `height` CSS pixels drawn at `scale` device pixels per CSS pixel.
+/// A canvas wider than [`ZOOM_FROM`] is laid out as a smaller one magnified (a full-screen
+/// chart on a projector gets larger type and thicker lines, not just more room).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layout {
     pub width: f64,
@@ -9,9 +11,13 @@ pub struct Layout {
     pub scale: f64,
 }
 
+/// CSS width beyond which charts magnify.
+pub const ZOOM_FROM: f64 = 1100.0;
+
 impl Layout {
     pub fn new(width: f64, height: f64, scale: f64) -> Layout {
-        Layout { width, height, scale: scale.max(0.5) }
+        let zoom = (width / ZOOM_FROM).clamp(1.0, 2.0);
+        Layout { width: width / zoom, height: height / zoom, scale: scale.max(0.5) * zoom }
     }
 
     /// `css` CSS pixels in device pixels.
@@ -125,6 +131,14 @@ mod tests {
         assert!(!Layout::new(360.0, 300.0, 3.0).legend_right());
         assert!(Layout::new(1200.0, 500.0, 1.0).legend_right());
         assert_eq!(Layout::new(360.0, 300.0, 3.0).px(10.0), 30.0);
+    }
+
+    #[test]
+    fn a_full_screen_chart_magnifies_its_type() {
+        let big = Layout::new(2200.0, 1000.0, 1.0);
+        assert_eq!(big.px(12.0), 24.0);
+        assert_eq!(big.width, 1100.0);
+        assert_eq!(Layout::new(800.0, 300.0, 2.0).px(12.0), 24.0);
     }
 
     #[test]

@@ -4,11 +4,13 @@
 //! the right when there is room, below on a phone); ticks print without trailing ".0".
 
 mod layout;
+pub use layout::fmt_tick;
 
 use crate::chart_data::{Bars, ChartData, DensityChart, Heatmap, Line, Scatter, TimeChart};
-use layout::{fmt_tick, Layout};
+use layout::Layout;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 
@@ -210,7 +212,7 @@ pub fn draw_time(canvas: &HtmlCanvasElement, c: &TimeChart, scale: f64) -> Resul
         .map_err(err)?;
     chart
         .configure_mesh()
-        .x_desc("time (s)")
+        .x_desc(c.x_label.as_str())
         .y_desc(&c.y_label)
         .x_labels(l.x_ticks())
         .y_labels(6)
@@ -234,11 +236,13 @@ pub fn draw_time(canvas: &HtmlCanvasElement, c: &TimeChart, scale: f64) -> Resul
     for lv in &c.levels {
         let st = RGBColor(60, 60, 60).stroke_width(l.px(1.5) as u32);
         chart.draw_series(dashed_h(lv.y, x_max, st)).map_err(err)?;
+        // Right-aligned under the line, clear of the marker labels along the top.
+        let style = TextStyle::from((FONT, l.px(12.0)).into_font()).pos(Pos::new(HPos::Right, VPos::Top));
         chart
             .draw_series(std::iter::once(Text::new(
                 lv.label.clone(),
-                (x_max * 0.01, lv.y),
-                (FONT, l.px(12.0)),
+                (x_max * 0.99, lv.y - (y_max - c.y_min) * 0.02),
+                style,
             )))
             .map_err(err)?;
     }
@@ -285,7 +289,9 @@ fn draw_markers(
     y: (f64, f64),
 ) -> Result<(), String> {
     let grey = RGBColor(80, 80, 80);
-    for m in markers {
+    for (i, m) in markers.iter().enumerate() {
+        // Staggered, so labels of nearby markers (warm-up end, Warbler on) do not overlap.
+        let label_y = y.1 - (y.1 - y.0) * (0.02 + 0.08 * (i % 3) as f64);
         chart
             .draw_series(std::iter::once(PathElement::new(
                 vec![(m.t, y.0), (m.t, y.1)],
@@ -295,7 +301,7 @@ fn draw_markers(
         chart
             .draw_series(std::iter::once(Text::new(
                 format!(" {}", m.label),
-                (m.t, y.1 - (y.1 - y.0) * 0.02),
+                (m.t, label_y),
                 (FONT, l.px(12.0)),
             )))
             .map_err(err)?;

@@ -218,7 +218,14 @@ impl App {
 
     fn markers(&self) -> Rc<Vec<(f64, String)>> {
         let run = self.run.borrow();
-        Rc::new(run.lanes.first().map(|l| l.scenario.markers()).unwrap_or_default())
+        // Every lane's (Warbler switches on in one lane of an A/B run), each once.
+        let mut all: Vec<(f64, String)> = Vec::new();
+        for m in run.lanes.iter().flat_map(|l| l.scenario.markers()) {
+            if !all.contains(&m) {
+                all.push(m);
+            }
+        }
+        Rc::new(all)
     }
 
     fn expected_jfi(&self) -> Option<(f64, AttrValue)> {
@@ -328,12 +335,7 @@ impl App {
             EditMsg::AddFlow => e.add_flow_group(),
             EditMsg::DuplicateFlow(i) => e.duplicate_flow_group(i),
             EditMsg::RemoveFlow(i) => e.remove_flow_group(i),
-            EditMsg::QueueType(key) => {
-                if let Some(sc) = e.scenario().cloned() {
-                    let swapped = compare::with_disc(&sc, &key).bottleneck.queue;
-                    e.set("bottleneck.queue", swapped.to_value());
-                }
-            }
+            EditMsg::QueueType(key) => e.swap_disc(&key),
             EditMsg::LimitUnit(path, unit) => {
                 let pkt = e.scenario().map_or(1500, |s| s.full_packet_bytes()) as u64;
                 let bytes = match e.value(&path) {
@@ -748,7 +750,7 @@ impl Component for App {
             </>
         };
         html! {
-            <div class="app">
+            <div class="app" data-engine={if self.link.in_worker() { "worker" } else { "page" }}>
                 <Header origin={self.origin.clone()} {modified} can_export={state.is_some()} on={self.cbs.header.clone()} />
                 if let Some(n) = &self.notice {
                     <div class="notice" role="status">

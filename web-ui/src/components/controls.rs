@@ -84,7 +84,7 @@ pub fn controls(p: &ControlsProps) -> Html {
             }
             <div class="progress">
                 <progress max="1" value={format!("{progress}")} aria-label="Progress"></progress>
-                <span data-testid="clock">{ format!("t = {:.1} / {:.0} s", p.now_s, p.end_s) }</span>
+                <span data-testid="clock">{ format!("t = {:.1} / {} s", p.now_s, crate::charts::fmt_tick(p.end_s)) }</span>
                 if p.events_per_s > 0.0 { <span class="rate">{ format!(" · {:.2} M events/s", p.events_per_s / 1e6) }</span> }
                 if finished { <span class="done">{ " · finished" }</span> }
             </div>

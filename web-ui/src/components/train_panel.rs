@@ -110,11 +110,12 @@ impl Settings {
     }
 }
 
-fn time_chart(title: &str, y_label: &str, x_label_max: f64, lines: Vec<Line>) -> ChartData {
+fn time_chart(title: &str, x_label: &str, y_label: &str, x_label_max: f64, lines: Vec<Line>) -> ChartData {
     let y_max = lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)).fold(0.0, f64::max);
     let y_min = lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)).fold(0.0, f64::min);
     ChartData::Time(TimeChart {
         title: title.into(),
+        x_label: x_label.into(),
         y_label: y_label.into(),
         x_max: x_label_max.max(1.0),
         y_min: if y_min < 0.0 { -crate::chart_data::nice_max(-y_min) } else { 0.0 },
@@ -155,12 +156,19 @@ fn curve_charts(t: &TrainView) -> Vec<(String, Rc<ChartData>)> {
     vec![
         (
             "train-return".into(),
-            Rc::new(time_chart("Return per episode", "return", n, vec![bold(line("return", 0, ret))])),
+            Rc::new(time_chart(
+                "Return per episode",
+                "episode",
+                "return",
+                n,
+                vec![bold(line("return", 0, ret))],
+            )),
         ),
         (
             "train-eps-loss".into(),
             Rc::new(time_chart(
                 "ε and mean TD loss",
+                "episode",
                 "",
                 n,
                 vec![bold(line("ε", 1, eps)), bold(line("mean TD loss", 3, loss))],
@@ -201,7 +209,7 @@ fn evaluation(runs: &[EvalRun]) -> Html {
             .enumerate()
             .map(|(i, r)| line(&r.label, FLOW_COLORS + i, r.trace.iter().map(|p| (p.0, pick(p))).collect()))
             .collect();
-        Rc::new(time_chart(title, unit, x_max, lines))
+        Rc::new(time_chart(title, "time (s)", unit, x_max, lines))
     };
     let figs = [
         ("eval-throughput", fig("Fig. 2: throughput over time (seed 1)", "Mbit/s", |p| p.1)),

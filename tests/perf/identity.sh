@@ -2,8 +2,8 @@
 # Runs every preset and variant (plus the 10 000-flow scenarios, shortened) with the given
 # aqmsim and writes one directory of outputs per run, then a manifest of their checksums.
 #
-#   tools/identity.sh BIN OUTDIR                 # record
-#   tools/identity.sh BIN OUTDIR BASELINE_DIR    # record, then compare with a recorded run
+#   tests/perf/identity.sh BIN OUTDIR                 # record
+#   tests/perf/identity.sh BIN OUTDIR BASELINE_DIR    # record, then compare with a recorded run
 #
 # Every output file (summary.json and the CSVs) is hashed, so "identical" means byte for byte.
 set -euo pipefail
@@ -27,7 +27,7 @@ run_one() {
 export -f run_one
 echo "$runs" | xargs -P "$jobs" -L 1 bash -c 'run_one "$0" "$1" "$2" "$3"' "$bin" "$out"
 # Large scenarios: 10 000 flows at 10 Gbit/s, FIFO and FQ-CoDel, 0.3 s simulated.
-big=$(dirname "$0")/big
+big=$(dirname "$0")/../../sim-core/benches/scenarios
 for s in fifo fq_codel; do
     "$bin" run "$big/${s}_10000_flows_10gbps.json" --set duration_s=0.3 --force \
         --out "$out/big.$s" -q >/dev/null

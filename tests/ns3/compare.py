@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Runs ns-3.44 (tools/ns3/dumbbell.cc) and AQM Lab's `aqmsim` over the same scenarios and
+"""Runs ns-3.44 (tests/ns3/dumbbell.cc) and AQM Lab's `aqmsim` over the same scenarios and
 seeds and prints a side-by-side markdown table (mean ± std over seeds).
 
-    tools/ns3/compare.py                       # every scenario, 3 seeds
-    tools/ns3/compare.py --seeds 5 --only bbr  # scenarios whose name contains "bbr"
-    tools/ns3/compare.py --reuse-ns3           # keep ns-3 results already in --work
-    tools/ns3/compare.py --out docs/ns3-comparison-table.md
+    tests/ns3/compare.py                       # every scenario, 3 seeds
+    tests/ns3/compare.py --seeds 5 --only bbr  # scenarios whose name contains "bbr"
+    tests/ns3/compare.py --reuse-ns3           # keep ns-3 results already in --work
+    tests/ns3/compare.py --out tests/ns3/out/table.md
 
 Builds `aqmsim` from the worktree this file lives in (cargo, release, feature `cli`) and the
 ns-3 program with build.sh (needs the ns3==3.44.post0 wheel, see build.sh). Python standard

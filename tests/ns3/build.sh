@@ -2,9 +2,9 @@
 # Builds the ns-3 mirror of AQM Lab's dumbbell against the ns-3 3.44 wheel from PyPI.
 #
 #   python3 -m venv /work/ns3-venv && /work/ns3-venv/bin/pip install ns3==3.44.post0
-#   NS3_VENV=/work/ns3-venv tools/ns3/build.sh        # -> $NS3_BUILD/dumbbell
+#   NS3_VENV=/work/ns3-venv tests/ns3/build.sh        # -> $NS3_BUILD/dumbbell
 #
-# Not run by CI. Run the binary with LD_LIBRARY_PATH="$(tools/ns3/build.sh --libdir)".
+# Not run by CI. Run the binary with LD_LIBRARY_PATH="$(tests/ns3/build.sh --libdir)".
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 venv="${NS3_VENV:-/work/ns3-venv}"
