@@ -2,31 +2,36 @@
 //! exactly the order of one heap keyed by (time, insertion seq).
 //!
 //! Time is cut into buckets of 2^`shift` ns. An event lands in one of three places:
-//! - `cur`: a small heap holding every event of the current bucket (and any scheduled
-//!   for a time before it), popped in (time, seq) order;
-//! - `wheel`: one unsorted vector per bucket for the next `WHEEL - 1` buckets (pushing is
-//!   an append; a bitmap finds the next non-empty bucket);
-//! - `far`: a heap for everything beyond the wheel, moved onto the wheel as it comes near.
+//! - `cur`: the events of the current bucket (and any scheduled for a time before it),
+//!   sorted by time, ties in insertion order;
+//! - `wheel`: one vector per bucket for the next `WHEEL - 1` buckets, in insertion order
+//!   (pushing is an append; a bitmap finds the next non-empty bucket);
+//! - `far`: a heap keyed by (time, seq) for everything beyond the wheel, moved onto the
+//!   wheel when the wheel comes to reach it.
 //!
 //! Every event in `cur` is earlier than every event on the wheel, and every event on the
-//! wheel earlier than every event in `far`, so popping `cur` until it is empty, then loading
-//! the next bucket, gives the single heap's order. With buckets about one packet time wide
-//! most buckets hold a handful of events: a push is an append and a pop sorts a few
-//! entries, instead of sifting through a heap of every packet in flight (a cache miss per
-//! level once the heap outgrows the cache).
+//! wheel earlier than every event in `far`. A wheel bucket is filled in insertion order:
+//! the far heap hands over a bucket's events (in (time, seq) order) at the moment the wheel
+//! first reaches that bucket, before anything can be scheduled into it directly. So a
+//! stable sort by time puts a bucket in (time, seq) order without storing seq, and an event
+//! scheduled into `cur` goes after every queued event of the same time. With buckets about
+//! one packet time wide most buckets hold a handful of events: a push is an append of 16
+//! bytes and a pop reads the next one, instead of sifting through a heap of every packet in
+//! flight (a cache miss per level once the heap outgrows the cache).
 
 use crate::time::SimTime;
 
+/// An event on the wheel or in `cur`: its order among equal times is its position.
+struct Slot<E> {
+    time: u64,
+    event: E,
+}
+
+/// An event in the far heap.
 struct Entry<E> {
     /// (time << 64) | seq: one integer compare orders by time, then insertion.
     key: u128,
     event: E,
-}
-
-impl<E> Entry<E> {
-    fn time(&self) -> u64 {
-        (self.key >> 64) as u64
-    }
 }
 
 /// A 4-ary min-heap: shallower than a binary heap, so a pop touches fewer cache lines.
@@ -54,12 +59,8 @@ impl<E> QuadHeap<E> {
             return Some(last);
         }
         let top = std::mem::replace(&mut self.v[0], last);
-        self.sift_down(0);
-        Some(top)
-    }
-
-    fn sift_down(&mut self, mut i: usize) {
         let n = self.v.len();
+        let mut i = 0;
         loop {
             let first = 4 * i + 1;
             if first >= n {
@@ -77,25 +78,27 @@ impl<E> QuadHeap<E> {
             self.v.swap(i, best);
             i = best;
         }
-    }
-
-    /// Makes a heap of the entries in `v` (Floyd's bottom-up construction, O(n)).
-    fn heapify(&mut self) {
-        let n = self.v.len();
-        if n < 2 {
-            return;
-        }
-        for i in (0..=(n - 2) / 4).rev() {
-            self.sift_down(i);
-        }
+        Some(top)
     }
 
     fn peek_key(&self) -> Option<u128> {
         self.v.first().map(|e| e.key)
     }
+}
 
-    fn len(&self) -> usize {
-        self.v.len()
+/// Sorts by time, keeping insertion order among equal times (stable). A bucket holds a few
+/// events, mostly in order already: insertion sort, linear then.
+fn sort_by_time<E>(v: &mut [Slot<E>]) {
+    if v.len() > 32 {
+        v.sort_by_key(|s| s.time);
+        return;
+    }
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && v[j - 1].time > v[j].time {
+            v.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }
 
@@ -108,10 +111,11 @@ const DEFAULT_SHIFT: u32 = 10;
 
 /// Future events, popped in (time, insertion seq) order.
 pub struct EventQueue<E> {
-    /// Events of bucket `cur_bucket` (and earlier), as a heap.
-    cur: QuadHeap<E>,
+    /// Events of bucket `cur_bucket` (and earlier) sorted by time; `cur[head..]` are queued.
+    cur: Vec<Slot<E>>,
+    head: usize,
     /// Events of buckets `cur_bucket + 1 .. cur_bucket + WHEEL`, at index bucket % WHEEL.
-    wheel: Vec<Vec<Entry<E>>>,
+    wheel: Vec<Vec<Slot<E>>>,
     /// Bit b set when `wheel[b]` is not empty.
     occupied: [u64; WORDS],
     /// Events of buckets `cur_bucket + WHEEL` and later.
@@ -119,6 +123,7 @@ pub struct EventQueue<E> {
     cur_bucket: u64,
     shift: u32,
     len: usize,
+    /// Insertion counter (orders the far heap's ties).
     seq: u64,
     now: SimTime,
     popped: u64,
@@ -140,7 +145,8 @@ impl<E> EventQueue<E> {
     /// busiest link).
     pub fn with_bucket_shift(shift: u32) -> Self {
         EventQueue {
-            cur: QuadHeap { v: Vec::with_capacity(64) },
+            cur: Vec::with_capacity(64),
+            head: 0,
             wheel: (0..WHEEL).map(|_| Vec::new()).collect(),
             occupied: [0; WORDS],
             far: QuadHeap { v: Vec::new() },
@@ -153,7 +159,7 @@ impl<E> EventQueue<E> {
         }
     }
 
-    /// A bucket width of about `ns` nanoseconds (rounded down to a power of two).
+    /// A queue with buckets about `ns` nanoseconds wide (rounded down to a power of two).
     pub fn with_bucket_ns(ns: u64) -> Self {
         Self::with_bucket_shift(63 - ns.max(1).leading_zeros())
     }
@@ -179,20 +185,26 @@ impl<E> EventQueue<E> {
     /// Schedules `event` at `at`. Scheduling in the past is a logic error; it is clamped to now.
     pub fn schedule(&mut self, at: SimTime, event: E) {
         debug_assert!(at >= self.now, "event scheduled in the past");
-        let at = at.max(self.now);
-        let key = ((at.0 as u128) << 64) | self.seq as u128;
-        self.seq += 1;
+        let t = at.max(self.now).0;
         self.len += 1;
-        let e = Entry { key, event };
-        let b = at.0 >> self.shift;
+        let b = t >> self.shift;
         if b <= self.cur_bucket {
-            self.cur.push(e);
+            // After every queued event of the same time or earlier.
+            let queued = &self.cur[self.head..];
+            let i = if queued.last().is_none_or(|s| s.time <= t) {
+                queued.len()
+            } else {
+                queued.partition_point(|s| s.time <= t)
+            };
+            self.cur.insert(self.head + i, Slot { time: t, event });
         } else if b - self.cur_bucket < WHEEL as u64 {
             let slot = (b as usize) & (WHEEL - 1);
-            self.wheel[slot].push(e);
+            self.wheel[slot].push(Slot { time: t, event });
             self.occupied[slot / 64] |= 1 << (slot % 64);
         } else {
-            self.far.push(e);
+            let key = ((t as u128) << 64) | self.seq as u128;
+            self.seq += 1;
+            self.far.push(Entry { key, event });
         }
     }
 
@@ -222,10 +234,15 @@ impl<E> EventQueue<E> {
     }
 
     /// Makes `cur` hold the earliest events when it has run dry; false if nothing is left.
+    #[inline]
     fn refill(&mut self) -> bool {
-        if self.cur.len() > 0 {
-            return true;
-        }
+        self.head < self.cur.len() || self.load_next_bucket()
+    }
+
+    #[inline(never)]
+    fn load_next_bucket(&mut self) -> bool {
+        self.cur.clear();
+        self.head = 0;
         if self.len == 0 {
             return false;
         }
@@ -240,22 +257,25 @@ impl<E> EventQueue<E> {
         self.cur_bucket = b;
         if from_wheel == Some(b) {
             let slot = (b as usize) & (WHEEL - 1);
-            std::mem::swap(&mut self.cur.v, &mut self.wheel[slot]);
+            std::mem::swap(&mut self.cur, &mut self.wheel[slot]);
             self.occupied[slot / 64] &= !(1 << (slot % 64));
-            self.cur.heapify();
+            sort_by_time(&mut self.cur);
         }
-        // What the wheel now reaches leaves the far heap.
+        // What the wheel now reaches leaves the far heap, in (time, seq) order, before
+        // anything can be scheduled into those buckets directly.
         while let Some(k) = self.far.peek_key() {
             let fb = ((k >> 64) as u64) >> self.shift;
             if fb - b >= WHEEL as u64 {
                 break;
             }
             let e = self.far.pop().expect("peeked");
+            let s = Slot { time: (e.key >> 64) as u64, event: e.event };
             if fb == b {
-                self.cur.push(e);
+                // Only when the bucket came from the far heap: `cur` was empty.
+                self.cur.push(s);
             } else {
                 let slot = (fb as usize) & (WHEEL - 1);
-                self.wheel[slot].push(e);
+                self.wheel[slot].push(s);
                 self.occupied[slot / 64] |= 1 << (slot % 64);
             }
         }
@@ -267,24 +287,37 @@ impl<E> EventQueue<E> {
         if !self.refill() {
             return None;
         }
-        self.cur.peek_key().map(|k| SimTime((k >> 64) as u64))
+        Some(SimTime(self.cur[self.head].time))
+    }
+
+    /// The events queued after the next one in the current bucket, in order (a hint for
+    /// prefetching what they will touch).
+    pub fn upcoming(&self) -> impl Iterator<Item = &E> {
+        self.cur[self.head..].iter().map(|s| &s.event)
     }
 
     /// Pops the next event and advances the clock to its time.
-    pub fn pop(&mut self) -> Option<(SimTime, E)> {
+    pub fn pop(&mut self) -> Option<(SimTime, E)>
+    where
+        E: Copy,
+    {
         if !self.refill() {
             return None;
         }
-        let e = self.cur.pop()?;
+        let s = &self.cur[self.head];
+        let (t, event) = (SimTime(s.time), s.event);
+        self.head += 1;
         self.len -= 1;
-        let t = SimTime(e.time());
         self.now = t;
         self.popped += 1;
-        Some((t, e.event))
+        Some((t, event))
     }
 
     /// Pops the next event only if it is due at or before `limit`.
-    pub fn pop_until(&mut self, limit: SimTime) -> Option<(SimTime, E)> {
+    pub fn pop_until(&mut self, limit: SimTime) -> Option<(SimTime, E)>
+    where
+        E: Copy,
+    {
         match self.peek_time() {
             Some(t) if t <= limit => self.pop(),
             _ => None,

@@ -19,10 +19,10 @@ impl Simulation {
     }
 
     fn path_link(&self, p: &Packet, hop: u8) -> u32 {
-        let f = &self.flows[p.flow as usize];
+        let f = &self.paths[p.flow as usize];
         match p.kind {
-            PacketKind::Data | PacketKind::Syn => f.data_path[hop as usize],
-            PacketKind::Ack | PacketKind::SynAck => f.ack_path[hop as usize],
+            PacketKind::Data | PacketKind::Syn => f.data[hop as usize],
+            PacketKind::Ack | PacketKind::SynAck => f.ack[hop as usize],
         }
     }
 
@@ -76,7 +76,7 @@ impl Simulation {
                     continue;
                 }
             }
-            self.q.schedule(arrival, Event::Arrive { link, pkt: id });
+            self.q.schedule(arrival, Event::Arrive { pkt: id });
             return;
         }
     }
@@ -141,14 +141,14 @@ impl Simulation {
         let it = l.transmitting.take().expect("TxDone on an idle link");
         l.tx_bytes += it.bytes as u64;
         l.tx_packets += 1;
-        self.q.schedule(now + l.spec.delay, Event::Arrive { link, pkt: it.id });
+        self.q.schedule(now + l.spec.delay, Event::Arrive { pkt: it.id });
         self.kick(link);
         if link == BOTTLENECK {
             self.sync_disc_wake(link);
         }
     }
 
-    pub(super) fn arrive(&mut self, _link: u32, id: u32) {
+    pub(super) fn arrive(&mut self, id: u32) {
         let p = self.pkts.get_mut(id);
         p.hop += 1;
         let (hop, flow, kind) = (p.hop, p.flow, p.kind);

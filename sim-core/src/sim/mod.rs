@@ -27,10 +27,15 @@ pub const BOTTLENECK: u32 = 0;
 struct Flow {
     sender: TcpSender,
     receiver: TcpReceiver,
-    /// Links crossed by data (sender → receiver) and by ACKs (receiver → sender).
-    data_path: [u32; 2],
-    ack_path: [u32; 2],
     group: u32,
+}
+
+/// Links crossed by a flow's data (sender → receiver) and by its ACKs (receiver → sender).
+/// Kept apart from [`Flow`] (hundreds of bytes) so a hop reads 16 bytes of a dense table.
+#[derive(Clone, Copy, Debug)]
+struct Paths {
+    data: [u32; 2],
+    ack: [u32; 2],
 }
 
 pub struct Simulation {
@@ -38,6 +43,8 @@ pub struct Simulation {
     q: EventQueue<Event>,
     links: Vec<Link>,
     flows: Vec<Flow>,
+    /// Per flow, the links its packets cross.
+    paths: Vec<Paths>,
     pkts: PacketSlab,
     rec: Recorder,
     end: SimTime,
@@ -239,8 +246,13 @@ impl Simulation {
     }
 
     fn handle(&mut self, ev: Event) {
+        // The packet of an arrival two events ahead is usually cold (it left ~a delay ago):
+        // start loading it now.
+        if let Some(Event::Arrive { pkt }) = self.q.upcoming().nth(1) {
+            self.pkts.prefetch(*pkt);
+        }
         match ev {
-            Event::Arrive { link, pkt } => self.arrive(link, pkt),
+            Event::Arrive { pkt } => self.arrive(pkt),
             Event::TxDone { link } => self.tx_done(link),
             Event::FlowStart { flow } => self.endpoint(flow, |f, now, out| f.sender.start(now, out)),
             Event::FlowStop { flow } => self.flows[flow as usize].sender.stop(),

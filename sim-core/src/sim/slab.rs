@@ -37,8 +37,29 @@ impl PacketSlab {
         self.slots[id as usize]
     }
 
+    /// Asks the CPU to start loading packet `id` (a hint; no effect on results).
+    #[inline]
+    pub fn prefetch(&self, id: u32) {
+        if let Some(p) = self.slots.get(id as usize) {
+            prefetch(p);
+        }
+    }
+
     /// Packets currently in the network.
     pub fn live(&self) -> u64 {
         self.live
     }
+}
+
+/// Starts loading the cache line of `x` (a hint: nothing on targets without one).
+#[inline(always)]
+pub fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; it never faults and does not read the value.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
