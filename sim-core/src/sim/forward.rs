@@ -18,7 +18,7 @@ impl Simulation {
         }
     }
 
-    fn path_link(&self, p: &Packet, hop: u8) -> u32 {
+    pub(super) fn path_link(&self, p: &Packet, hop: u8) -> u32 {
         let f = &self.paths[p.flow as usize];
         match p.kind {
             PacketKind::Data | PacketKind::Syn => f.data[hop as usize],
@@ -161,10 +161,10 @@ impl Simulation {
         self.counts.delivered += 1;
         match kind {
             PacketKind::Data | PacketKind::Syn => {
-                self.endpoint(flow, |f, now, out| f.receiver.on_packet(&p, now, out))
+                self.receiver_acts(flow, |r, now, out| r.on_packet(&p, now, out))
             }
             PacketKind::Ack | PacketKind::SynAck => {
-                self.endpoint(flow, |f, now, out| f.sender.on_packet(&p, now, out))
+                self.sender_acts(flow, |s, now, out| s.on_packet(&p, now, out))
             }
         }
     }

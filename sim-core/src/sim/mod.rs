@@ -12,7 +12,7 @@ mod slab;
 use crate::cc::{CcFactory, CcMetrics, SpecFactory};
 use crate::engine::EventQueue;
 use crate::metrics::{FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, Update};
-use crate::net::{Link, Packet};
+use crate::net::{Link, Packet, PacketKind};
 use crate::queue::{Dropped, Occupancy, QdiscCtx, QueueLimit};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::tcp::{TcpReceiver, TcpSender};
@@ -246,19 +246,15 @@ impl Simulation {
     }
 
     fn handle(&mut self, ev: Event) {
-        // The packet of an arrival two events ahead is usually cold (it left ~a delay ago):
-        // start loading it now.
-        if let Some(Event::Arrive { pkt }) = self.q.upcoming().nth(1) {
-            self.pkts.prefetch(*pkt);
-        }
+        self.prefetch_ahead();
         match ev {
             Event::Arrive { pkt } => self.arrive(pkt),
             Event::TxDone { link } => self.tx_done(link),
-            Event::FlowStart { flow } => self.endpoint(flow, |f, now, out| f.sender.start(now, out)),
+            Event::FlowStart { flow } => self.sender_acts(flow, |s, now, out| s.start(now, out)),
             Event::FlowStop { flow } => self.flows[flow as usize].sender.stop(),
-            Event::SenderTimer { flow } => self.endpoint(flow, |f, now, out| f.sender.on_timer(now, out)),
-            Event::PaceTimer { flow } => self.endpoint(flow, |f, now, out| f.sender.on_pace_timer(now, out)),
-            Event::ReceiverTimer { flow } => self.endpoint(flow, |f, now, out| f.receiver.on_timer(now, out)),
+            Event::SenderTimer { flow } => self.sender_acts(flow, |s, now, out| s.on_timer(now, out)),
+            Event::PaceTimer { flow } => self.sender_acts(flow, |s, now, out| s.on_pace_timer(now, out)),
+            Event::ReceiverTimer { flow } => self.receiver_acts(flow, |r, now, out| r.on_timer(now, out)),
             Event::Sample => self.sample(),
             Event::WindowOpen => {
                 let received = self.flows.iter().map(|f| f.receiver.received_bytes());
@@ -268,26 +264,68 @@ impl Simulation {
         }
     }
 
-    /// Lets one of `flow`'s endpoints act, then sends what it produced and syncs its timers.
-    fn endpoint(&mut self, flow: u32, act: impl FnOnce(&mut Flow, SimTime, &mut Vec<Packet>)) {
-        let now = self.now();
-        let mut out = std::mem::take(&mut self.out);
-        act(&mut self.flows[flow as usize], now, &mut out);
-        self.emit(&mut out);
-        self.out = out;
-        self.sync_timers(flow);
+    /// Starts loading what the next events will touch (hints only; results do not change).
+    /// The packet of an arrival two events ahead is usually cold (it left ~a delay ago); by
+    /// the next event it has arrived, and says which flow endpoint or link it goes to.
+    #[inline]
+    fn prefetch_ahead(&self) {
+        let mut next = self.q.upcoming();
+        let Some(&first) = next.next() else { return };
+        if let Some(&Event::Arrive { pkt }) = next.next() {
+            self.pkts.prefetch(pkt);
+        }
+        let (flow, to_sender) = match first {
+            Event::Arrive { pkt } => {
+                let p = self.pkts.get(pkt);
+                if (p.hop as usize) + 1 < 2 {
+                    let link = self.path_link(p, p.hop + 1);
+                    if let Some(l) = self.links.get(link as usize) {
+                        slab::prefetch_lines(l, 2);
+                    }
+                    return;
+                }
+                (p.flow, matches!(p.kind, PacketKind::Ack | PacketKind::SynAck))
+            }
+            Event::SenderTimer { flow } | Event::PaceTimer { flow } => (flow, true),
+            Event::ReceiverTimer { flow } => (flow, false),
+            _ => return,
+        };
+        if let Some(f) = self.flows.get(flow as usize) {
+            if to_sender {
+                slab::prefetch_lines(&f.sender, std::mem::size_of::<TcpSender>().div_ceil(64));
+            } else {
+                slab::prefetch_lines(&f.receiver, std::mem::size_of::<TcpReceiver>().div_ceil(64));
+            }
+        }
     }
 
-    /// Schedules wake-ups for any timer of `flow` that needs one.
-    fn sync_timers(&mut self, flow: u32) {
-        let f = &mut self.flows[flow as usize];
-        if let Some(t) = f.sender.rto_timer.event_needed() {
+    /// Lets `flow`'s sender act, then sends what it produced and schedules wake-ups for its
+    /// timers. Only the sender's timers: an endpoint's timers change only when it acts, and
+    /// every action ends here or in [`Simulation::receiver_acts`] (so the receiver's state,
+    /// hundreds of bytes away, stays out of the cache on an ACK).
+    fn sender_acts(&mut self, flow: u32, act: impl FnOnce(&mut TcpSender, SimTime, &mut Vec<Packet>)) {
+        let now = self.now();
+        let mut out = std::mem::take(&mut self.out);
+        act(&mut self.flows[flow as usize].sender, now, &mut out);
+        self.emit(&mut out);
+        self.out = out;
+        let s = &mut self.flows[flow as usize].sender;
+        if let Some(t) = s.rto_timer.event_needed() {
             self.q.schedule(t, Event::SenderTimer { flow });
         }
-        if let Some(t) = f.sender.pace_timer.event_needed() {
+        if let Some(t) = s.pace_timer.event_needed() {
             self.q.schedule(t, Event::PaceTimer { flow });
         }
-        if let Some(t) = f.receiver.delack_timer.event_needed() {
+    }
+
+    /// As [`Simulation::sender_acts`], for `flow`'s receiver and its delayed-ACK timer.
+    fn receiver_acts(&mut self, flow: u32, act: impl FnOnce(&mut TcpReceiver, SimTime, &mut Vec<Packet>)) {
+        let now = self.now();
+        let mut out = std::mem::take(&mut self.out);
+        act(&mut self.flows[flow as usize].receiver, now, &mut out);
+        self.emit(&mut out);
+        self.out = out;
+        if let Some(t) = self.flows[flow as usize].receiver.delack_timer.event_needed() {
             self.q.schedule(t, Event::ReceiverTimer { flow });
         }
     }
