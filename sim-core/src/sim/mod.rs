@@ -290,12 +290,20 @@ impl Simulation {
             Event::ReceiverTimer { flow } => (flow, false),
             _ => return,
         };
-        if let Some(f) = self.flows.get(flow as usize) {
-            if to_sender {
-                slab::prefetch_lines(&f.sender, std::mem::size_of::<TcpSender>().div_ceil(64));
-            } else {
-                slab::prefetch_lines(&f.receiver, std::mem::size_of::<TcpReceiver>().div_ceil(64));
-            }
+        let (Some(f), Some(path)) = (self.flows.get(flow as usize), self.paths.get(flow as usize)) else {
+            return;
+        };
+        // And the host link what the endpoint sends goes through first: data leave on the
+        // sender's access link; ACKs cross the reverse bottleneck (hot) onto the sender's.
+        let host = if to_sender {
+            slab::prefetch_lines(&f.sender, std::mem::size_of::<TcpSender>().div_ceil(64));
+            path.data[0]
+        } else {
+            slab::prefetch_lines(&f.receiver, std::mem::size_of::<TcpReceiver>().div_ceil(64));
+            path.ack[1]
+        };
+        if let Some(l) = self.links.get(host as usize) {
+            slab::prefetch_lines(l, 2);
         }
     }
 
