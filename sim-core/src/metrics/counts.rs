@@ -79,6 +79,16 @@ impl Counts {
         self.iter().sum()
     }
 
+    /// Starts loading bucket `i`'s count, if it exists (a hint).
+    #[inline]
+    pub fn prefetch(&self, i: usize) {
+        each_width!(self, v => {
+            if let Some(x) = v.get(i) {
+                crate::hint::prefetch(x);
+            }
+        })
+    }
+
     /// Adds `n` to bucket `i` (< len), widening the storage if the count needs it.
     #[inline]
     pub fn add(&mut self, i: usize, n: u64) {

@@ -99,7 +99,7 @@ impl Simulation {
                     self.backlog[it.flow as usize] -= 1;
                     self.backlog_cells[it.flow as usize] -= cells_for(it.bytes, self.cell_bytes);
                     let delay_s = (now - it.enqueued_at).as_secs_f64();
-                    self.rec.window.on_delay(now, it.flow, delay_s);
+                    self.rec.window.on_delay_deferred(now, it.flow, delay_s);
                 }
             }
         }

@@ -157,6 +157,8 @@ impl Simulation {
     }
 
     fn check_finished(&mut self) {
+        // Whatever reads the recorder next sees every delay (see `on_delay_deferred`).
+        self.rec.window.flush_delays();
         if self.q.peek_time().is_none_or(|t| t > self.end) {
             self.q.advance_to(self.end);
             self.finished = true;
@@ -280,7 +282,7 @@ impl Simulation {
                 if (p.hop as usize) + 1 < 2 {
                     let link = self.path_link(p, p.hop + 1);
                     if let Some(l) = self.links.get(link as usize) {
-                        slab::prefetch_lines(l, 2);
+                        crate::hint::prefetch_lines(l, 2);
                     }
                     return;
                 }
@@ -296,14 +298,14 @@ impl Simulation {
         // And the host link what the endpoint sends goes through first: data leave on the
         // sender's access link; ACKs cross the reverse bottleneck (hot) onto the sender's.
         let host = if to_sender {
-            slab::prefetch_lines(&f.sender, std::mem::size_of::<TcpSender>().div_ceil(64));
+            crate::hint::prefetch_lines(&f.sender, std::mem::size_of::<TcpSender>().div_ceil(64));
             path.data[0]
         } else {
-            slab::prefetch_lines(&f.receiver, std::mem::size_of::<TcpReceiver>().div_ceil(64));
+            crate::hint::prefetch_lines(&f.receiver, std::mem::size_of::<TcpReceiver>().div_ceil(64));
             path.ack[1]
         };
         if let Some(l) = self.links.get(host as usize) {
-            slab::prefetch_lines(l, 2);
+            crate::hint::prefetch_lines(l, 2);
         }
     }
 
