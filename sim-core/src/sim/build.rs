@@ -39,7 +39,7 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
     links.push(host_link(rev, sc.host_queue_packets));
 
     // Calendar buckets about one full packet time of the bottleneck wide: a few events each.
-    let mut q = EventQueue::with_bucket_ns(b_rate.tx_time(sc.full_packet_bytes()).as_nanos());
+    let mut q = EventQueue::with_bucket_ns(4 * b_rate.tx_time(sc.full_packet_bytes()).as_nanos());
     let mut flows = Vec::with_capacity(n_flows);
     let mut paths = Vec::with_capacity(n_flows);
     for (g, group) in sc.flows.iter().enumerate() {
