@@ -267,14 +267,18 @@ impl Simulation {
     }
 
     /// Starts loading what the next events will touch (hints only; results do not change).
-    /// The packet of an arrival two events ahead is usually cold (it left ~a delay ago); by
-    /// the next event it has arrived, and says which flow endpoint or link it goes to.
+    /// The packet of an arrival two or three events ahead is usually cold (it left ~a delay
+    /// ago); by the next event it has arrived, and says which flow endpoint or link it goes to.
     #[inline]
     fn prefetch_ahead(&self) {
         let mut next = self.q.upcoming();
         let Some(&first) = next.next() else { return };
-        if let Some(&Event::Arrive { pkt }) = next.next() {
-            self.pkts.prefetch(pkt);
+        // Packets of the two arrivals after it: the nearer one was asked for by the previous
+        // event already (a repeat costs little), the farther one gets two events to arrive.
+        for e in next.take(2) {
+            if let &Event::Arrive { pkt } = e {
+                self.pkts.prefetch(pkt);
+            }
         }
         let (flow, to_sender) = match first {
             Event::Arrive { pkt } => {
