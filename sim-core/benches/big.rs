@@ -19,10 +19,14 @@ fn scenario(json: &str) -> Scenario {
 fn bench(c: &mut Criterion) {
     let cases = [
         ("fifo_10000_flows_10gbps_10s", scenario(include_str!("scenarios/fifo_10000_flows_10gbps.json"))),
-        ("fq_codel_10000_flows_10gbps_10s", scenario(include_str!("scenarios/fq_codel_10000_flows_10gbps.json"))),
+        (
+            "fq_codel_10000_flows_10gbps_10s",
+            scenario(include_str!("scenarios/fq_codel_10000_flows_10gbps.json")),
+        ),
     ];
     let mut g = c.benchmark_group("big");
     g.sample_size(10).sampling_mode(SamplingMode::Flat).warm_up_time(Duration::from_millis(1));
+    // One run per sample: criterion warns that 10 samples do not fit in 60 s and runs them.
     g.measurement_time(Duration::from_secs(60));
     for (name, sc) in &cases {
         assert_eq!(sc.duration_s, 10.0);
