@@ -28,6 +28,7 @@ pub mod aqm;
 pub mod cc;
 pub mod control;
 pub mod engine;
+pub mod hint;
 pub mod metrics;
 pub mod ml;
 pub mod net;

@@ -23,6 +23,7 @@
 //! `rejected()` and otherwise ignored (a delay or a backlog is never negative, so one is a
 //! bug upstream worth counting, not a value to clamp to zero and hide).
 
+use super::counts::Counts;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
@@ -47,7 +48,7 @@ pub struct LogHistogram {
     /// The bucket index of `counts[0]`.
     offset: i64,
     /// Counts of buckets `offset..offset + counts.len()`; both ends are non-zero.
-    counts: Vec<u64>,
+    counts: Counts,
     /// Whether the lowest bucket holds everything below it (the cap was reached).
     collapsed: bool,
     /// Recorded values, zeros included.
@@ -107,7 +108,7 @@ impl LogHistogram {
             max_buckets,
             zero_count: 0,
             offset: 0,
-            counts: Vec::new(),
+            counts: Counts::default(),
             collapsed: false,
             count: 0,
             sum: 0.0,
@@ -119,6 +120,43 @@ impl LogHistogram {
 
     pub fn record(&mut self, v: f64) {
         self.record_n(v, 1);
+    }
+
+    /// The bucket `record(v)` would count `v` in (None for zero and for rejected values),
+    /// with a prefetch of that bucket's count: with thousands of histograms, the count is a
+    /// cache miss worth starting early. Pass the result to [`LogHistogram::record_hinted`].
+    #[inline]
+    pub fn bucket_hint(&self, v: f64) -> Option<i64> {
+        if !(v > 0.0 && v.is_finite()) {
+            return None;
+        }
+        let i = self.index(v);
+        if let Ok(j) = usize::try_from(i - self.offset) {
+            self.counts.prefetch(j);
+        }
+        Some(i)
+    }
+
+    /// As `record(v)`, with `hint` from `bucket_hint(v)` on this histogram (the same index
+    /// `record` computes, so the result is identical).
+    #[inline]
+    pub fn record_hinted(&mut self, v: f64, hint: Option<i64>) {
+        match hint {
+            Some(i) => {
+                debug_assert_eq!(i, self.index(v));
+                self.add_to_bucket(i, 1);
+                if self.count == 0 {
+                    self.min = v;
+                    self.max = v;
+                } else {
+                    self.min = self.min.min(v);
+                    self.max = self.max.max(v);
+                }
+                self.count += 1;
+                self.sum = (self.sum + v).min(f64::MAX);
+            }
+            None => self.record(v),
+        }
     }
 
     /// Records `n` copies of `v`.
@@ -155,7 +193,7 @@ impl LogHistogram {
             return Err(RelErrMismatch { ours: self.rel_err, theirs: other.rel_err });
         }
         // Ascending, so the front grows at most once and the back grows by appending.
-        for (j, &c) in other.counts.iter().enumerate() {
+        for (j, c) in other.counts.iter().enumerate() {
             if c > 0 {
                 self.add_to_bucket(other.offset + j as i64, c);
             }
@@ -261,8 +299,8 @@ impl LogHistogram {
             .counts
             .iter()
             .enumerate()
-            .filter(|(_, &c)| c > 0)
-            .map(|(j, &c)| (self.representative(self.offset + j as i64), c));
+            .filter(|&(_, c)| c > 0)
+            .map(|(j, c)| (self.representative(self.offset + j as i64), c));
         zero.into_iter().chain(buckets)
     }
 
@@ -288,7 +326,7 @@ impl LogHistogram {
             return 0.0;
         }
         let mut seen = self.zero_count;
-        for (j, &c) in self.counts.iter().enumerate() {
+        for (j, c) in self.counts.iter().enumerate() {
             seen += c;
             if k < seen {
                 return self.representative(self.offset + j as i64).clamp(self.min, self.max);
@@ -312,20 +350,20 @@ impl LogHistogram {
                 // Grow the front as far as the cap allows; what is still below folds in.
                 let grow = (self.offset - i).min(cap - len);
                 if grow > 0 {
-                    self.counts.splice(0..0, std::iter::repeat_n(0, grow as usize));
+                    self.counts.grow_front(grow as usize);
                     self.offset -= grow;
                 }
                 self.collapsed = self.offset > i;
             }
-            self.counts[0] += n;
+            self.counts.add(0, n);
         } else if i >= self.offset + len {
             if i - self.offset + 1 > cap {
                 self.collapse_below(i - cap + 1);
             }
-            self.counts.resize((i - self.offset + 1) as usize, 0);
-            self.counts[(i - self.offset) as usize] += n;
+            self.counts.resize((i - self.offset + 1) as usize);
+            self.counts.add((i - self.offset) as usize, n);
         } else {
-            self.counts[(i - self.offset) as usize] += n;
+            self.counts.add((i - self.offset) as usize, n);
         }
     }
 
@@ -333,13 +371,11 @@ impl LogHistogram {
     fn collapse_below(&mut self, new_offset: i64) {
         let k = (new_offset - self.offset) as usize;
         if k >= self.counts.len() {
-            let total = self.counts.iter().sum();
+            let total = self.counts.sum();
             self.counts.clear();
             self.counts.push(total);
         } else {
-            let folded: u64 = self.counts[..=k].iter().sum();
-            self.counts.drain(..k);
-            self.counts[0] = folded;
+            self.counts.fold_front(k);
         }
         self.offset = new_offset;
         self.collapsed = true;
@@ -369,7 +405,7 @@ impl Serialize for LogHistogram {
             max_buckets: self.max_buckets,
             zero_count: self.zero_count,
             offset: self.offset,
-            counts: Cow::Borrowed(&self.counts),
+            counts: Cow::Owned(self.counts.to_vec()),
             collapsed: self.collapsed,
             sum: self.sum,
             min: self.min(),
@@ -405,7 +441,7 @@ impl<'de> Deserialize<'de> for LogHistogram {
         let mut h = LogHistogram::with_max_buckets(r.rel_err, r.max_buckets);
         h.zero_count = r.zero_count;
         h.offset = r.offset;
-        h.counts = r.counts.into_owned();
+        h.counts = Counts::from_vec(r.counts.into_owned());
         h.collapsed = r.collapsed;
         h.count = count;
         h.sum = r.sum;

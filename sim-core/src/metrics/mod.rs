@@ -1,5 +1,6 @@
 //! What a run records and how it is summarised. Definitions are shared by the UI and the CLI.
 
+pub mod counts;
 pub mod export;
 pub mod histogram;
 pub mod jain;

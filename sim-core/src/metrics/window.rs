@@ -93,6 +93,9 @@ impl IntCounts {
     }
 }
 
+/// How many delays `on_delay_deferred` holds back.
+const DEFER_DEPTH: usize = 2;
+
 /// What the window keeps per flow.
 #[derive(Clone, Debug, Default)]
 pub struct FlowWindow {
@@ -149,6 +152,9 @@ pub struct WindowStats {
     thresholds: Vec<Vec<f64>>,
     pub drops: DropWindow,
     first_second: u64,
+    /// Delays offered by `on_delay_deferred` and not yet recorded, oldest first, with the
+    /// bucket hint of the oldest once known.
+    deferred: std::collections::VecDeque<(u32, f64, Option<Option<i64>>)>,
 }
 
 impl WindowStats {
@@ -174,6 +180,7 @@ impl WindowStats {
                 ..DropWindow::default()
             },
             first_second,
+            deferred: std::collections::VecDeque::with_capacity(DEFER_DEPTH + 1),
         }
     }
 
@@ -218,6 +225,45 @@ impl WindowStats {
         if self.holds_instant(t) {
             if let Some(f) = self.flows.get_mut(flow as usize) {
                 f.delay.record(delay_s);
+            }
+        }
+    }
+
+    /// As `on_delay`, but recorded two calls later (or at `flush_delays`), in the same
+    /// order: meanwhile the flow's histogram is prefetched, then the bucket it goes into.
+    /// With 10 000 flows served in turn each histogram is cold, and the two misses overlap
+    /// with other work instead of stalling the dequeue. Readers of `flows` must call
+    /// `flush_delays` first (the simulator does before handing control back).
+    #[inline]
+    pub fn on_delay_deferred(&mut self, t: SimTime, flow: u32, delay_s: f64) {
+        if !self.holds_instant(t) {
+            return;
+        }
+        let Some(f) = self.flows.get(flow as usize) else { return };
+        crate::hint::prefetch_lines(&f.delay, 2);
+        self.deferred.push_back((flow, delay_s, None));
+        if self.deferred.len() > DEFER_DEPTH {
+            let (flow, v, hint) = self.deferred.pop_front().expect("non-empty");
+            let h = &mut self.flows[flow as usize].delay;
+            match hint {
+                Some(hint) => h.record_hinted(v, hint),
+                None => h.record(v),
+            }
+        }
+        if let Some(e) = self.deferred.front_mut() {
+            if e.2.is_none() {
+                e.2 = Some(self.flows[e.0 as usize].delay.bucket_hint(e.1));
+            }
+        }
+    }
+
+    /// Records every delay `on_delay_deferred` still holds.
+    pub fn flush_delays(&mut self) {
+        while let Some((flow, v, hint)) = self.deferred.pop_front() {
+            let h = &mut self.flows[flow as usize].delay;
+            match hint {
+                Some(hint) => h.record_hinted(v, hint),
+                None => h.record(v),
             }
         }
     }

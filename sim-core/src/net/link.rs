@@ -18,22 +18,26 @@ pub struct LinkSpec {
     pub nic_queue_packets: u32,
 }
 
+/// The fields a packet crossing a closed-form link touches come first, in a cache-aligned
+/// block (`repr(C)` keeps the order): with 20 000 host links, one cold link per hop costs
+/// one or two cache lines instead of pieces of four.
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub struct Link {
+    /// A plain tail-drop FIFO without NIC queue is solved in closed form (no per-packet
+    /// transmit events); `None` for links whose disc must see every dequeue.
+    pub fifo: Option<ClosedFormFifo>,
     pub spec: LinkSpec,
+    /// Bytes that finished serialisation on this link.
+    pub tx_bytes: u64,
+    pub tx_packets: u64,
+    /// Set when this is a closed-form FIFO whose only input is that link: packets can then
+    /// be carried across both without an event in between.
+    pub fed_only_by: Option<u32>,
     pub qdisc: Box<dyn QueueDisc>,
     pub nic: VecDeque<QItem>,
     /// The packet being serialised, if any.
     pub transmitting: Option<QItem>,
-    /// Bytes that finished serialisation on this link.
-    pub tx_bytes: u64,
-    pub tx_packets: u64,
-    /// A plain tail-drop FIFO without NIC queue is solved in closed form (no per-packet
-    /// transmit events); `None` for links whose disc must see every dequeue.
-    pub fifo: Option<ClosedFormFifo>,
-    /// Set when this is a closed-form FIFO whose only input is that link: packets can then
-    /// be carried across both without an event in between.
-    pub fed_only_by: Option<u32>,
 }
 
 /// A tail-drop FIFO whose departures are computed when packets arrive: with no AQM acting

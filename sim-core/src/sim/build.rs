@@ -1,7 +1,7 @@
 //! Builds the dumbbell of a scenario: per flow an access link each way, one shared
 //! bottleneck each way.
 
-use super::{Event, Flow, Simulation, BOTTLENECK};
+use super::{Event, Flow, Paths, Simulation, BOTTLENECK};
 use crate::aqm::{BuildCx, Fifo};
 use crate::cc::CcFactory;
 use crate::engine::EventQueue;
@@ -33,10 +33,15 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
         rng: SimRng::new(sc.seed, StreamId::Queue(BOTTLENECK)),
         packet_bytes: sc.full_packet_bytes(),
     };
-    let mut links = vec![Link::new(fwd, b.queue.build(cx)), host_link(rev, sc.host_queue_packets)];
+    let n_flows = sc.total_flows() as usize;
+    let mut links = Vec::with_capacity(2 + 2 * n_flows);
+    links.push(Link::new(fwd, b.queue.build(cx)));
+    links.push(host_link(rev, sc.host_queue_packets));
 
-    let mut q = EventQueue::new();
-    let mut flows = Vec::new();
+    // Calendar buckets about one full packet time of the bottleneck wide: a few events each.
+    let mut q = EventQueue::with_bucket_ns(4 * b_rate.tx_time(sc.full_packet_bytes()).as_nanos());
+    let mut flows = Vec::with_capacity(n_flows);
+    let mut paths = Vec::with_capacity(n_flows);
     for (g, group) in sc.flows.iter().enumerate() {
         let rate = Rate(group.access_rate_bps);
         let spec = LinkSpec { rate, delay: ms(group.access_delay_ms), nic_queue_packets: 0 };
@@ -59,10 +64,9 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
             flows.push(Flow {
                 sender: TcpSender::with_cc(id, &sc.tcp, cc, group.size_bytes),
                 receiver: TcpReceiver::new(id, &sc.tcp),
-                data_path: [up, BOTTLENECK],
-                ack_path: [1, up + 1],
                 group: g as u32,
             });
+            paths.push(Paths { data: [up, BOTTLENECK], ack: [1, up + 1] });
             let jitter = group.start_jitter_s * SimRng::new(sc.seed, StreamId::FlowStart(id)).uniform();
             q.schedule(SimTime::from_secs_f64(group.start_s + jitter), Event::FlowStart { flow: id });
             if let Some(stop) = group.stop_s {
@@ -86,6 +90,7 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
         q,
         links,
         flows,
+        paths,
         pkts: Default::default(),
         rec,
         end,

@@ -1,9 +1,9 @@
-/// Everything that can happen. Packets are referred to by their slab index.
+/// Everything that can happen. Packets are referred to by their slab index. Eight bytes, so
+/// a calendar entry (time + event) is sixteen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// A packet reaches the far end of a link.
+    /// A packet reaches the far end of the link it is crossing (its `hop` on its path).
     Arrive {
-        link: u32,
         pkt: u32,
     },
     /// A link finished serialising its current packet.

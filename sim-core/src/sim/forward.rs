@@ -18,11 +18,11 @@ impl Simulation {
         }
     }
 
-    fn path_link(&self, p: &Packet, hop: u8) -> u32 {
-        let f = &self.flows[p.flow as usize];
+    pub(super) fn path_link(&self, p: &Packet, hop: u8) -> u32 {
+        let f = &self.paths[p.flow as usize];
         match p.kind {
-            PacketKind::Data | PacketKind::Syn => f.data_path[hop as usize],
-            PacketKind::Ack | PacketKind::SynAck => f.ack_path[hop as usize],
+            PacketKind::Data | PacketKind::Syn => f.data[hop as usize],
+            PacketKind::Ack | PacketKind::SynAck => f.ack[hop as usize],
         }
     }
 
@@ -76,7 +76,7 @@ impl Simulation {
                     continue;
                 }
             }
-            self.q.schedule(arrival, Event::Arrive { link, pkt: id });
+            self.q.schedule(arrival, Event::Arrive { pkt: id });
             return;
         }
     }
@@ -99,7 +99,7 @@ impl Simulation {
                     self.backlog[it.flow as usize] -= 1;
                     self.backlog_cells[it.flow as usize] -= cells_for(it.bytes, self.cell_bytes);
                     let delay_s = (now - it.enqueued_at).as_secs_f64();
-                    self.rec.window.on_delay(now, it.flow, delay_s);
+                    self.rec.window.on_delay_deferred(now, it.flow, delay_s);
                 }
             }
         }
@@ -141,14 +141,14 @@ impl Simulation {
         let it = l.transmitting.take().expect("TxDone on an idle link");
         l.tx_bytes += it.bytes as u64;
         l.tx_packets += 1;
-        self.q.schedule(now + l.spec.delay, Event::Arrive { link, pkt: it.id });
+        self.q.schedule(now + l.spec.delay, Event::Arrive { pkt: it.id });
         self.kick(link);
         if link == BOTTLENECK {
             self.sync_disc_wake(link);
         }
     }
 
-    pub(super) fn arrive(&mut self, _link: u32, id: u32) {
+    pub(super) fn arrive(&mut self, id: u32) {
         let p = self.pkts.get_mut(id);
         p.hop += 1;
         let (hop, flow, kind) = (p.hop, p.flow, p.kind);
@@ -161,10 +161,10 @@ impl Simulation {
         self.counts.delivered += 1;
         match kind {
             PacketKind::Data | PacketKind::Syn => {
-                self.endpoint(flow, |f, now, out| f.receiver.on_packet(&p, now, out))
+                self.receiver_acts(flow, |r, now, out| r.on_packet(&p, now, out))
             }
             PacketKind::Ack | PacketKind::SynAck => {
-                self.endpoint(flow, |f, now, out| f.sender.on_packet(&p, now, out))
+                self.sender_acts(flow, |s, now, out| s.on_packet(&p, now, out))
             }
         }
     }

@@ -12,7 +12,7 @@ mod slab;
 use crate::cc::{CcFactory, CcMetrics, SpecFactory};
 use crate::engine::EventQueue;
 use crate::metrics::{FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, Update};
-use crate::net::{Link, Packet};
+use crate::net::{Link, Packet, PacketKind};
 use crate::queue::{Dropped, Occupancy, QdiscCtx, QueueLimit};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::tcp::{TcpReceiver, TcpSender};
@@ -27,10 +27,15 @@ pub const BOTTLENECK: u32 = 0;
 struct Flow {
     sender: TcpSender,
     receiver: TcpReceiver,
-    /// Links crossed by data (sender → receiver) and by ACKs (receiver → sender).
-    data_path: [u32; 2],
-    ack_path: [u32; 2],
     group: u32,
+}
+
+/// Links crossed by a flow's data (sender → receiver) and by its ACKs (receiver → sender).
+/// Kept apart from [`Flow`] (hundreds of bytes) so a hop reads 16 bytes of a dense table.
+#[derive(Clone, Copy, Debug)]
+struct Paths {
+    data: [u32; 2],
+    ack: [u32; 2],
 }
 
 pub struct Simulation {
@@ -38,6 +43,8 @@ pub struct Simulation {
     q: EventQueue<Event>,
     links: Vec<Link>,
     flows: Vec<Flow>,
+    /// Per flow, the links its packets cross.
+    paths: Vec<Paths>,
     pkts: PacketSlab,
     rec: Recorder,
     end: SimTime,
@@ -150,6 +157,8 @@ impl Simulation {
     }
 
     fn check_finished(&mut self) {
+        // Whatever reads the recorder next sees every delay (see `on_delay_deferred`).
+        self.rec.window.flush_delays();
         if self.q.peek_time().is_none_or(|t| t > self.end) {
             self.q.advance_to(self.end);
             self.finished = true;
@@ -239,14 +248,15 @@ impl Simulation {
     }
 
     fn handle(&mut self, ev: Event) {
+        self.prefetch_ahead();
         match ev {
-            Event::Arrive { link, pkt } => self.arrive(link, pkt),
+            Event::Arrive { pkt } => self.arrive(pkt),
             Event::TxDone { link } => self.tx_done(link),
-            Event::FlowStart { flow } => self.endpoint(flow, |f, now, out| f.sender.start(now, out)),
+            Event::FlowStart { flow } => self.sender_acts(flow, |s, now, out| s.start(now, out)),
             Event::FlowStop { flow } => self.flows[flow as usize].sender.stop(),
-            Event::SenderTimer { flow } => self.endpoint(flow, |f, now, out| f.sender.on_timer(now, out)),
-            Event::PaceTimer { flow } => self.endpoint(flow, |f, now, out| f.sender.on_pace_timer(now, out)),
-            Event::ReceiverTimer { flow } => self.endpoint(flow, |f, now, out| f.receiver.on_timer(now, out)),
+            Event::SenderTimer { flow } => self.sender_acts(flow, |s, now, out| s.on_timer(now, out)),
+            Event::PaceTimer { flow } => self.sender_acts(flow, |s, now, out| s.on_pace_timer(now, out)),
+            Event::ReceiverTimer { flow } => self.receiver_acts(flow, |r, now, out| r.on_timer(now, out)),
             Event::Sample => self.sample(),
             Event::WindowOpen => {
                 let received = self.flows.iter().map(|f| f.receiver.received_bytes());
@@ -256,26 +266,80 @@ impl Simulation {
         }
     }
 
-    /// Lets one of `flow`'s endpoints act, then sends what it produced and syncs its timers.
-    fn endpoint(&mut self, flow: u32, act: impl FnOnce(&mut Flow, SimTime, &mut Vec<Packet>)) {
-        let now = self.now();
-        let mut out = std::mem::take(&mut self.out);
-        act(&mut self.flows[flow as usize], now, &mut out);
-        self.emit(&mut out);
-        self.out = out;
-        self.sync_timers(flow);
+    /// Starts loading what the next events will touch (hints only; results do not change).
+    /// The packet of an arrival two or three events ahead is usually cold (it left ~a delay
+    /// ago); by the next event it has arrived, and says which flow endpoint or link it goes to.
+    #[inline]
+    fn prefetch_ahead(&self) {
+        let mut next = self.q.upcoming();
+        let Some(&first) = next.next() else { return };
+        // Packets of the two arrivals after it: the nearer one was asked for by the previous
+        // event already (a repeat costs little), the farther one gets two events to arrive.
+        for e in next.take(2) {
+            if let &Event::Arrive { pkt } = e {
+                self.pkts.prefetch(pkt);
+            }
+        }
+        let (flow, to_sender) = match first {
+            Event::Arrive { pkt } => {
+                let p = self.pkts.get(pkt);
+                if (p.hop as usize) + 1 < 2 {
+                    let link = self.path_link(p, p.hop + 1);
+                    if let Some(l) = self.links.get(link as usize) {
+                        crate::hint::prefetch_lines(l, 2);
+                    }
+                    return;
+                }
+                (p.flow, matches!(p.kind, PacketKind::Ack | PacketKind::SynAck))
+            }
+            Event::SenderTimer { flow } | Event::PaceTimer { flow } => (flow, true),
+            Event::ReceiverTimer { flow } => (flow, false),
+            _ => return,
+        };
+        let (Some(f), Some(path)) = (self.flows.get(flow as usize), self.paths.get(flow as usize)) else {
+            return;
+        };
+        // And the host link what the endpoint sends goes through first: data leave on the
+        // sender's access link; ACKs cross the reverse bottleneck (hot) onto the sender's.
+        let host = if to_sender {
+            crate::hint::prefetch_lines(&f.sender, std::mem::size_of::<TcpSender>().div_ceil(64));
+            path.data[0]
+        } else {
+            crate::hint::prefetch_lines(&f.receiver, std::mem::size_of::<TcpReceiver>().div_ceil(64));
+            path.ack[1]
+        };
+        if let Some(l) = self.links.get(host as usize) {
+            crate::hint::prefetch_lines(l, 2);
+        }
     }
 
-    /// Schedules wake-ups for any timer of `flow` that needs one.
-    fn sync_timers(&mut self, flow: u32) {
-        let f = &mut self.flows[flow as usize];
-        if let Some(t) = f.sender.rto_timer.event_needed() {
+    /// Lets `flow`'s sender act, then sends what it produced and schedules wake-ups for its
+    /// timers. Only the sender's timers: an endpoint's timers change only when it acts, and
+    /// every action ends here or in [`Simulation::receiver_acts`] (so the receiver's state,
+    /// hundreds of bytes away, stays out of the cache on an ACK).
+    fn sender_acts(&mut self, flow: u32, act: impl FnOnce(&mut TcpSender, SimTime, &mut Vec<Packet>)) {
+        let now = self.now();
+        let mut out = std::mem::take(&mut self.out);
+        act(&mut self.flows[flow as usize].sender, now, &mut out);
+        self.emit(&mut out);
+        self.out = out;
+        let s = &mut self.flows[flow as usize].sender;
+        if let Some(t) = s.rto_timer.event_needed() {
             self.q.schedule(t, Event::SenderTimer { flow });
         }
-        if let Some(t) = f.sender.pace_timer.event_needed() {
+        if let Some(t) = s.pace_timer.event_needed() {
             self.q.schedule(t, Event::PaceTimer { flow });
         }
-        if let Some(t) = f.receiver.delack_timer.event_needed() {
+    }
+
+    /// As [`Simulation::sender_acts`], for `flow`'s receiver and its delayed-ACK timer.
+    fn receiver_acts(&mut self, flow: u32, act: impl FnOnce(&mut TcpReceiver, SimTime, &mut Vec<Packet>)) {
+        let now = self.now();
+        let mut out = std::mem::take(&mut self.out);
+        act(&mut self.flows[flow as usize].receiver, now, &mut out);
+        self.emit(&mut out);
+        self.out = out;
+        if let Some(t) = self.flows[flow as usize].receiver.delack_timer.event_needed() {
             self.q.schedule(t, Event::ReceiverTimer { flow });
         }
     }

@@ -1,3 +1,4 @@
+use crate::hint::prefetch;
 use crate::net::Packet;
 
 /// Storage for packets in the network; events and queues refer to them by index.
@@ -35,6 +36,14 @@ impl PacketSlab {
         self.live -= 1;
         self.free.push(id);
         self.slots[id as usize]
+    }
+
+    /// Asks the CPU to start loading packet `id` (a hint; no effect on results).
+    #[inline]
+    pub fn prefetch(&self, id: u32) {
+        if let Some(p) = self.slots.get(id as usize) {
+            prefetch(p);
+        }
     }
 
     /// Packets currently in the network.

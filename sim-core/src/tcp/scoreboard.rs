@@ -294,6 +294,12 @@ impl Scoreboard {
             a.retransmitted |= s.ever_retransmitted;
             a.unambiguous_sent_at = (!s.ever_retransmitted).then_some(s.sent_at);
         }
+        // A window that shrank far below its peak gives the memory back (10 000 flows that
+        // once slow-started to a large window would otherwise each keep it).
+        let cap = self.segs.capacity();
+        if cap > 64 && self.segs.len() < cap / 8 {
+            self.segs.shrink_to(self.segs.len() * 2);
+        }
         self.high_sacked = self.high_sacked.max(self.una);
         self.sacked_runs.remove_below(self.una);
         self.settle_cursor();
