@@ -1,6 +1,8 @@
 //! Cache prefetch hints. They never change a result: a prefetch only starts loading a
 //! cache line early, so simulations stay bit-identical whether or not a target has them
-//! (on targets other than x86-64 they compile to nothing).
+//! (on targets other than x86-64 they compile to nothing). The only `unsafe` in the
+//! workspace: the lint allows it here and nowhere else.
+#![allow(unsafe_code)]
 
 /// Starts loading the first `lines` cache lines from `x` (hints, as [`prefetch`]).
 #[inline(always)]

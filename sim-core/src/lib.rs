@@ -23,6 +23,11 @@
 //! ## Units
 //! Time in nanoseconds ([`time::SimTime`]); sizes in bytes; rates in bit/s. Scenario
 //! fields carry their unit in the name (`delay_ms`, `rate_bps`, `duration_s`).
+// Tests compare deterministic results exactly, on purpose.
+#![cfg_attr(
+    test,
+    allow(clippy::float_cmp, clippy::needless_pass_by_value, clippy::field_reassign_with_default)
+)]
 
 pub mod aqm;
 pub mod cc;

@@ -21,10 +21,10 @@ pub enum StreamId {
 impl StreamId {
     fn key(self) -> u64 {
         match self {
-            StreamId::Queue(i) => (1 << 40) | i as u64,
-            StreamId::Flow(i) => (2 << 40) | i as u64,
-            StreamId::Other(i) => (3 << 40) | i as u64,
-            StreamId::FlowStart(i) => (4 << 40) | i as u64,
+            StreamId::Queue(i) => (1 << 40) | u64::from(i),
+            StreamId::Flow(i) => (2 << 40) | u64::from(i),
+            StreamId::Other(i) => (3 << 40) | u64::from(i),
+            StreamId::FlowStart(i) => (4 << 40) | u64::from(i),
         }
     }
 }
@@ -50,7 +50,7 @@ impl SimRng {
     /// Uniform integer in [0, n); n must be > 0.
     pub fn below(&mut self, n: u64) -> u64 {
         // Lemire's multiply-shift; the tiny bias is irrelevant for simulation choices.
-        ((self.0.next_u64() as u128 * n as u128) >> 64) as u64
+        ((u128::from(self.0.next_u64()) * u128::from(n)) >> 64) as u64
     }
 }
 

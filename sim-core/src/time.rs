@@ -64,6 +64,8 @@ impl SimDuration {
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 / NANOS_PER_SEC as f64
     }
+    /// Saturating, unlike `std::ops::Mul` would be expected to be.
+    #[allow(clippy::should_implement_trait)]
     pub fn mul(self, k: u64) -> SimDuration {
         SimDuration(self.0.saturating_mul(k))
     }
@@ -86,9 +88,11 @@ impl Rate {
         if self.0 == 0 {
             return SimDuration(u64::MAX / 4);
         }
-        match (bytes as u64).checked_mul(8 * NANOS_PER_SEC) {
+        match u64::from(bytes).checked_mul(8 * NANOS_PER_SEC) {
             Some(bits) => SimDuration(bits.div_ceil(self.0)),
-            None => SimDuration((bytes as u128 * 8 * NANOS_PER_SEC as u128).div_ceil(self.0 as u128) as u64),
+            None => SimDuration(
+                (u128::from(bytes) * 8 * u128::from(NANOS_PER_SEC)).div_ceil(u128::from(self.0)) as u64,
+            ),
         }
     }
 }

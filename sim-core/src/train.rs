@@ -77,7 +77,7 @@ impl Trainer {
     /// Runs the next episode; a diverged update stops training with its message.
     pub fn run_episode(&mut self) -> Result<EpisodeReport, String> {
         let mut sc = self.scenario.clone();
-        sc.seed = self.scenario.seed.wrapping_add(self.episode as u64);
+        sc.seed = self.scenario.seed.wrapping_add(u64::from(self.episode));
         self.learner.lock().expect("one thread").reset_episode();
         let factory = LearningFactory { learner: self.learner.clone() };
         let mut sim = Simulation::with_factory(&sc, &factory)

@@ -44,7 +44,7 @@ fn mean_queue_after_warmup(sim: &Simulation, warmup_s: f64) -> f64 {
         .kept
         .iter()
         .filter(|s| s.t_s > warmup_s)
-        .map(|s| s.queue_packets as f64)
+        .map(|s| f64::from(s.queue_packets))
         .collect();
     q.iter().sum::<f64>() / q.len() as f64
 }

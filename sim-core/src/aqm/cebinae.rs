@@ -171,7 +171,7 @@ pub struct Cebinae {
 
 /// Bytes an LBF of `rate_bps` drains in `d`.
 fn bytes_in(rate_bps: u64, d: SimDuration) -> u64 {
-    (rate_bps as u128 * d.as_nanos() as u128 / (8 * NANOS_PER_SEC as u128)) as u64
+    (u128::from(rate_bps) * u128::from(d.as_nanos()) / (8 * u128::from(NANOS_PER_SEC))) as u64
 }
 
 impl Cebinae {
@@ -212,7 +212,7 @@ impl Cebinae {
         let past_head = lbf.bytes.saturating_sub(budget_head);
         let past_tail = past_head.saturating_sub(budget_next);
         // The bucket drains at the current round's rate: an idle aggregate earns no credit.
-        lbf.bytes = lbf.bytes.max(bytes_in(lbf.rate_bps[headq], elapsed)) + item.bytes as u64;
+        lbf.bytes = lbf.bytes.max(bytes_in(lbf.rate_bps[headq], elapsed)) + u64::from(item.bytes);
         let q = if past_head == 0 {
             headq
         } else if past_tail == 0 {
@@ -247,8 +247,8 @@ impl Cebinae {
         self.queue_occ[q].remove(item.bytes, self.queue_limit.cells_of(item.bytes));
         self.occ.remove(item.bytes, self.cfg.limit.cells_of(item.bytes));
         // Egress counters for the saturation test and the top-flow detector.
-        self.port_bytes += item.bytes as u64;
-        *self.flow_bytes.entry(item.flow).or_insert(0) += item.bytes as u64;
+        self.port_bytes += u64::from(item.bytes);
+        *self.flow_bytes.entry(item.flow).or_insert(0) += u64::from(item.bytes);
         Some(item)
     }
 
@@ -260,8 +260,8 @@ impl Cebinae {
                 let k = (now - self.base).as_nanos() / self.round.as_nanos();
                 self.base += self.round.mul(k);
                 self.headq ^= (k & 1) as usize;
-                let p = self.cfg.recompute_rounds.max(1) as u64;
-                self.rounds_in_window = ((self.rounds_in_window as u64 + k) % p) as u32;
+                let p = u64::from(self.cfg.recompute_rounds.max(1));
+                self.rounds_in_window = ((u64::from(self.rounds_in_window) + k) % p) as u32;
                 self.stats.rounds += k;
                 return;
             }
@@ -305,7 +305,7 @@ impl Cebinae {
 
     /// Saturation test, top-flow detection and the taxed rates (ns-3 RECONFIG).
     fn recompute(&mut self) {
-        let window = self.round.mul(self.cfg.recompute_rounds.max(1) as u64);
+        let window = self.round.mul(u64::from(self.cfg.recompute_rounds.max(1)));
         let window_s = window.as_secs_f64();
         // Saturated if egress bits > rate·P·dT·(1 − δ_port) (`threshold_bits`).
         let threshold_bits = self.link_bps as f64 * window_s * (1.0 - self.cfg.delta_port);

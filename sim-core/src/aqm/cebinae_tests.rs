@@ -155,7 +155,7 @@ fn cebinae_occupancy_matches_the_packets_it_holds() {
             }
             let occ = c.occupancy();
             assert_eq!(occ.packets as usize, held.len());
-            assert_eq!(occ.bytes, held.values().map(|&b| b as u64).sum::<u64>());
+            assert_eq!(occ.bytes, held.values().map(|&b| u64::from(b)).sum::<u64>());
             assert_eq!(occ.cells, held.values().map(|&b| limit.cells_of(b)).sum::<u64>());
             assert_eq!(c.queue_occ[0].packets + c.queue_occ[1].packets, occ.packets);
         }

@@ -113,7 +113,7 @@ impl CodelParams {
         CodelParams {
             target: SimDuration::from_secs_f64(target_ms / 1e3),
             interval: SimDuration::from_secs_f64(interval_ms / 1e3),
-            mtu_bytes: mtu_bytes as u64,
+            mtu_bytes: u64::from(mtu_bytes),
         }
     }
 }
@@ -164,7 +164,7 @@ impl CodelState {
 
     /// RFC 8289 §5.6: next drop time = t + interval / √count.
     fn control_law(t: SimTime, interval: SimDuration, count: u32) -> SimTime {
-        let gap = interval.as_nanos() as f64 / (count.max(1) as f64).sqrt();
+        let gap = interval.as_nanos() as f64 / f64::from(count.max(1)).sqrt();
         t + SimDuration(gap as u64)
     }
 
@@ -543,7 +543,7 @@ mod tests {
             // Arrivals slightly faster than service on average: a standing queue builds.
             if rng.uniform() < 0.55 {
                 let bytes = 64 + rng.below(1450) as u32;
-                accepted += c.enqueue(item(i as u32, bytes, now), &mut cx) as u64;
+                accepted += u64::from(c.enqueue(item(i as u32, bytes, now), &mut cx));
             }
             if rng.uniform() < 0.5 && c.dequeue(&mut cx).is_some() {
                 sent += 1;
@@ -551,12 +551,15 @@ mod tests {
             head_drops += drops.iter().filter(|d| d.was_queued).count() as u64;
             drops.clear();
             let o = c.occupancy();
-            let (b, cells) =
-                c.fifo.q.iter().fold((0, 0), |(b, k), i| (b + i.bytes as u64, k + limit.cells_of(i.bytes)));
+            let (b, cells) = c
+                .fifo
+                .q
+                .iter()
+                .fold((0, 0), |(b, k), i| (b + u64::from(i.bytes), k + limit.cells_of(i.bytes)));
             assert_eq!((o.packets as usize, o.bytes, o.cells), (c.fifo.q.len(), b, cells));
             assert!(o.cells <= 400);
         }
-        assert_eq!(accepted, sent + head_drops + c.occupancy().packets as u64);
+        assert_eq!(accepted, sent + head_drops + u64::from(c.occupancy().packets));
         assert!(head_drops > 0 && c.stats().early == head_drops);
     }
 }

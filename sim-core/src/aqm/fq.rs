@@ -120,7 +120,7 @@ impl Fq {
         if !q.active {
             // DRR: a newly active queue joins the tail with a full quantum (Linux sch_drr).
             q.active = true;
-            q.deficit = self.cfg.quantum_bytes as u64;
+            q.deficit = u64::from(self.cfg.quantum_bytes);
             self.active.push_back(idx as u32);
         }
         // Accept first, then drop from the longest queue until the buffer fits again.
@@ -160,11 +160,11 @@ impl Fq {
     }
 
     pub fn dequeue(&mut self) -> Option<QItem> {
-        let quantum = self.cfg.quantum_bytes.max(1) as u64;
+        let quantum = u64::from(self.cfg.quantum_bytes.max(1));
         loop {
             let idx = *self.active.front()? as usize;
             let q = &mut self.queues[idx];
-            let head = q.fifo.q.front().expect("an active queue holds a packet").bytes as u64;
+            let head = u64::from(q.fifo.q.front().expect("an active queue holds a packet").bytes);
             if head > q.deficit {
                 // Not enough credit: top up and go to the back of the round.
                 q.deficit += quantum;
@@ -247,7 +247,7 @@ mod tests {
                 }
             }
             let it = f.dequeue().unwrap();
-            served[it.flow as usize] += it.bytes as u64;
+            served[it.flow as usize] += u64::from(it.bytes);
             if round > 100 {
                 let (lo, hi) = (served.iter().min().unwrap(), served.iter().max().unwrap());
                 // DRR's bound: within a quantum plus a maximum packet of each other.
@@ -314,7 +314,7 @@ mod tests {
             let mut cx = QdiscCtx::new(SimTime::ZERO, &mut drops);
             if rng.uniform() < 0.6 {
                 let it = item(i, rng.below(30) as u32, 40 + rng.below(1474) as u32);
-                accepted += f.enqueue(it, &mut cx) as u64;
+                accepted += u64::from(f.enqueue(it, &mut cx));
             }
             if rng.uniform() < 0.5 && f.dequeue().is_some() {
                 sent += 1;
@@ -332,7 +332,7 @@ mod tests {
             assert!(sum.cells <= 600);
             assert_eq!(f.active.len(), f.queues.iter().filter(|q| q.active).count());
         }
-        assert_eq!(accepted, sent + queued_drops + f.occupancy().packets as u64);
+        assert_eq!(accepted, sent + queued_drops + u64::from(f.occupancy().packets));
         assert!(f.overflow_drops() > 0);
     }
 }

@@ -171,7 +171,7 @@ impl FqCodel {
     /// The queue a flow hashes to (RFC 8290 §4.1.1), by multiply-shift like Linux's
     /// `reciprocal_scale`.
     pub fn queue_index(&self, flow: u32) -> usize {
-        let h = splitmix64(flow as u64 ^ self.seed) >> 32;
+        let h = splitmix64(u64::from(flow) ^ self.seed) >> 32;
         ((h * self.queues.len() as u64) >> 32) as usize
     }
 
@@ -187,7 +187,7 @@ impl FqCodel {
         // the old list (even if empty) stays there: no new-flow priority (§4.2, anti-gaming).
         if fq.list.is_none() {
             fq.list = Some(List::New);
-            fq.deficit = self.cfg.quantum_bytes as i64;
+            fq.deficit = i64::from(self.cfg.quantum_bytes);
             self.new_flows.push_back(idx as u32);
             self.stats.new_flow_count += 1;
         }
@@ -219,7 +219,7 @@ impl FqCodel {
             let is_arrival = fat == arrival_idx && fq.fifo.q.is_empty();
             survived &= !is_arrival;
             cx.drop(it, DropReason::Overflow, !is_arrival);
-            len += it.bytes as u64;
+            len += u64::from(it.bytes);
             n += 1;
             if n >= self.cfg.drop_batch.max(1) || len >= threshold {
                 break;
@@ -227,7 +227,7 @@ impl FqCodel {
         }
         // "Tell codel to increase its signal strength also" (Linux).
         fq.codel.add_to_count(n);
-        self.stats.overflow += n as u64;
+        self.stats.overflow += u64::from(n);
         (n > 0).then_some(survived)
     }
 
@@ -244,7 +244,7 @@ impl FqCodel {
             let FlowQueue { fifo, codel, deficit, list } = &mut self.queues[idx];
             // Deficit spent: top it up and move the queue to the end of the old list.
             if *deficit <= 0 {
-                *deficit += self.cfg.quantum_bytes as i64;
+                *deficit += i64::from(self.cfg.quantum_bytes);
                 self.pop_list(from_new);
                 self.old_flows.push_back(idx as u32);
                 self.queues[idx].list = Some(List::Old);
@@ -258,7 +258,7 @@ impl FqCodel {
             });
             match item {
                 Some(it) => {
-                    *deficit -= it.bytes as i64;
+                    *deficit -= i64::from(it.bytes);
                     return Some(it);
                 }
                 None => {
@@ -373,7 +373,7 @@ mod tests {
         let mut bytes = [0u64; 2];
         for _ in 0..150 {
             let it = deq(&mut f, &mut drops).unwrap();
-            bytes[(it.flow != a) as usize] += it.bytes as u64;
+            bytes[usize::from(it.flow != a)] += u64::from(it.bytes);
         }
         assert!(bytes[0].abs_diff(bytes[1]) <= 2 * 1514, "{bytes:?}");
     }
@@ -486,7 +486,7 @@ mod tests {
                     flow: rng.below(40) as u32,
                     enqueued_at: now,
                 };
-                accepted += f.enqueue(it, &mut cx) as u64;
+                accepted += u64::from(f.enqueue(it, &mut cx));
             }
             if rng.uniform() < 0.5 && f.dequeue(&mut cx).is_some() {
                 sent += 1;
@@ -495,7 +495,7 @@ mod tests {
             drops.clear();
             let mut sum = Occupancy::default();
             for q in &f.queues {
-                let b: u64 = q.fifo.q.iter().map(|i| i.bytes as u64).sum();
+                let b: u64 = q.fifo.q.iter().map(|i| u64::from(i.bytes)).sum();
                 assert_eq!((q.fifo.q.len() as u32, b), (q.fifo.occ.packets, q.fifo.occ.bytes));
                 for i in &q.fifo.q {
                     sum.add(i.bytes, limit.cells_of(i.bytes));
@@ -504,7 +504,7 @@ mod tests {
             assert_eq!(sum, f.occupancy());
             assert!(f.occupancy().packets <= 60);
         }
-        assert_eq!(accepted, sent + queued_drops + f.occupancy().packets as u64);
+        assert_eq!(accepted, sent + queued_drops + u64::from(f.occupancy().packets));
         let s = f.stats();
         assert!(s.early > 0 && s.overflow > 0, "{s:?}");
     }

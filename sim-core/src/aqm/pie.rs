@@ -269,7 +269,7 @@ impl Pie {
             return false;
         }
         let mut p = self.drop_prob;
-        let two_pkts = 2 * self.cfg.mean_pkt_size_bytes as u64;
+        let two_pkts = 2 * u64::from(self.cfg.mean_pkt_size_bytes);
         let small = match self.cfg.rules {
             PieRules::Ns3 => {
                 // ns-3: the check that finds no allowance arms it when no burst is being
@@ -282,7 +282,7 @@ impl Pie {
                     QueueLimit::Packets(_) => self.occ.packets <= 2,
                     _ => {
                         // Byte mode: p in proportion to the packet's size.
-                        p = p * bytes as f64 / self.cfg.mean_pkt_size_bytes as f64;
+                        p = p * f64::from(bytes) / f64::from(self.cfg.mean_pkt_size_bytes);
                         self.occ.bytes <= two_pkts
                     }
                 }
@@ -313,7 +313,7 @@ impl Pie {
     /// §5.2 as ns-3.44 measures it: a byte rate, averaged with weight 1/2; a cycle starts
     /// when a dequeue leaves at least DQ_THRESHOLD queued and counts that packet.
     fn estimate_departure_rate_ns3(&mut self, bytes: u32, now: SimTime) {
-        let threshold = self.cfg.dq_threshold_bytes as u64;
+        let threshold = u64::from(self.cfg.dq_threshold_bytes);
         if self.occ.bytes >= threshold && !self.in_measurement {
             self.in_measurement = true;
             self.measurement_start = now;
@@ -322,7 +322,7 @@ impl Pie {
         if !self.in_measurement {
             return;
         }
-        self.dq_count += bytes as u64;
+        self.dq_count += u64::from(bytes);
         if self.dq_count < threshold {
             return;
         }
@@ -341,9 +341,9 @@ impl Pie {
     /// §5.2 (Appendix B `deque`): time to drain DQ_THRESHOLD bytes, smoothed with weight
     /// DQ_THRESHOLD / 2^16 (0.25 at 16 KiB). Linux uses 1/8 and ns-3 1/2 on a byte rate.
     fn estimate_departure_rate(&mut self, bytes: u32, now: SimTime) {
-        let threshold = self.cfg.dq_threshold_bytes as u64;
+        let threshold = u64::from(self.cfg.dq_threshold_bytes);
         if self.in_measurement {
-            self.dq_count += bytes as u64;
+            self.dq_count += u64::from(bytes);
             if self.dq_count >= threshold {
                 let dq_time = (now - self.measurement_start).as_secs_f64();
                 if self.avg_dq_time == 0.0 {
@@ -373,7 +373,7 @@ impl Pie {
             PieRules::Ns3 => 0.0,
             // Little's law: qdelay = queue bytes · avg_dq_time / DQ_THRESHOLD.
             PieRules::Rfc8033 if self.avg_dq_time > 0.0 => {
-                self.occ.bytes as f64 * self.avg_dq_time / self.cfg.dq_threshold_bytes as f64
+                self.occ.bytes as f64 * self.avg_dq_time / f64::from(self.cfg.dq_threshold_bytes)
             }
             PieRules::Rfc8033 => self.sojourn,
         }

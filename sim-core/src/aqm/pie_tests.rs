@@ -41,7 +41,7 @@ fn pie_probability_rises_while_delay_is_above_target() {
     assert!((p.current_qdelay() - 0.032).abs() < 1e-3);
     let mut last = p.drop_prob();
     for k in 1..=200 {
-        p.catch_up(ms(15.0 * k as f64));
+        p.catch_up(ms(15.0 * f64::from(k)));
         let now = p.drop_prob();
         assert!(now > last || now == 1.0, "update {k}: p {now} after {last}");
         last = now;
@@ -61,7 +61,7 @@ fn pie_probability_falls_back_when_delay_is_below_target() {
     let mut last = p.drop_prob();
     let mut k = 1;
     while last > 0.0 {
-        p.catch_up(ms(15.0 * k as f64));
+        p.catch_up(ms(15.0 * f64::from(k)));
         assert!(p.drop_prob() < last, "update {k}: p {} after {last}", p.drop_prob());
         last = p.drop_prob();
         k += 1;
@@ -204,7 +204,7 @@ fn pie_occupancy_matches_the_packets_it_holds() {
         }
         let occ = p.occupancy();
         assert_eq!(occ.packets as usize, model.len());
-        assert_eq!(occ.bytes, model.iter().map(|m| m.bytes as u64).sum::<u64>());
+        assert_eq!(occ.bytes, model.iter().map(|m| u64::from(m.bytes)).sum::<u64>());
     }
     assert!(p.stats().early > 0, "the run should exercise early drops");
 }
@@ -264,7 +264,7 @@ fn pie_ns3_first_check_arms_the_allowance_and_updates_hold_p_at_zero() {
     // 40 ms of sojourn time, far above target: p stays 0 while allowance is left ...
     p.dequeue(ms(40.0));
     for k in 1..=10 {
-        p.catch_up(ms(15.0 * k as f64));
+        p.catch_up(ms(15.0 * f64::from(k)));
         assert_eq!(p.drop_prob(), 0.0, "update {k}");
     }
     assert_eq!(p.burst_allowance_s(), 0.0);

@@ -205,7 +205,7 @@ enum Verdict {
 impl Red {
     pub fn new(cfg: &RedConfig, link_rate: Rate, rng: SimRng) -> Red {
         let bw = cfg.link_bandwidth_bps.unwrap_or(link_rate.bps()) as f64;
-        let mean = cfg.mean_pkt_size_bytes.max(1) as f64;
+        let mean = f64::from(cfg.mean_pkt_size_bytes.max(1));
         let ptc = bw / (8.0 * mean);
         let bytes_mode = matches!(cfg.limit, QueueLimit::Bytes(_));
 
@@ -306,7 +306,7 @@ impl Red {
         self.avg = self.estimate(n_queued, m + 1, now);
 
         self.count += 1;
-        self.count_bytes += bytes as u64;
+        self.count_bytes += u64::from(bytes);
 
         if self.avg >= self.min_th && self.occ.packets > 1 {
             let hard_limit = if self.cfg.gentle { 2.0 * self.max_th } else { self.max_th };
@@ -316,7 +316,7 @@ impl Red {
             if !self.old {
                 // The average just crossed min_th: restart the count without dropping.
                 self.count = 1;
-                self.count_bytes = bytes as u64;
+                self.count_bytes = u64::from(bytes);
                 self.old = true;
             } else if self.drop_early(bytes) {
                 return Verdict::Drop(DropReason::Early);
@@ -386,7 +386,7 @@ impl Red {
     /// p_a from p_b and the count since the last drop (RED paper §4 with ns-3's "wait").
     fn modify_p(&self, pb: f64, bytes: u32) -> f64 {
         let bytes_mode = matches!(self.cfg.limit, QueueLimit::Bytes(_));
-        let mean = self.cfg.mean_pkt_size_bytes.max(1) as u64;
+        let mean = u64::from(self.cfg.mean_pkt_size_bytes.max(1));
         let count = if bytes_mode { (self.count_bytes / mean) as f64 } else { self.count as f64 };
         let mut p = if self.cfg.wait {
             if count * pb < 1.0 {
@@ -402,7 +402,7 @@ impl Red {
             1.0
         };
         if bytes_mode && p < 1.0 {
-            p = p * bytes as f64 / mean as f64;
+            p = p * f64::from(bytes) / mean as f64;
         }
         p.min(1.0)
     }

@@ -288,7 +288,7 @@ impl Cubic {
             h.samples += 1;
         } else if let Some(curr) = h.curr_rtt {
             let (lo, hi) = (self.times.delay_lo, self.times.delay_hi);
-            let thresh = SimDuration(delay_min.0 / self.cfg.hystart_delay_divisor.max(1) as u64);
+            let thresh = SimDuration(delay_min.0 / u64::from(self.cfg.hystart_delay_divisor.max(1)));
             if curr.0 > delay_min.0 + thresh.max(lo).min(hi).0 {
                 h.found = true;
             }
@@ -300,8 +300,8 @@ impl Cubic {
 
     /// Congestion avoidance growth (RFC 9438 §4.2–§4.5).
     fn avoid(&mut self, tcb: &mut Tcb, segments_acked: u32, now: SimTime) {
-        let mss = tcb.mss as f64;
-        let cwnd = tcb.cwnd as f64 / mss;
+        let mss = f64::from(tcb.mss);
+        let cwnd = f64::from(tcb.cwnd) / mss;
         let epoch_start = match self.epoch_start {
             Some(t) => t,
             None => {
@@ -328,7 +328,7 @@ impl Cubic {
             } else {
                 3.0 * (1.0 - b) / (1.0 + b)
             };
-            self.w_est += alpha * segments_acked as f64 / cwnd;
+            self.w_est += alpha * f64::from(segments_acked) / cwnd;
             if self.w_cubic(t) < self.w_est && !clamp {
                 if self.w_est >= cwnd + 1.0 {
                     tcb.cwnd = (self.w_est.floor() * mss) as u32;
@@ -341,9 +341,9 @@ impl Cubic {
         let target = self.w_cubic(t + rtt).clamp(cwnd, 1.5 * cwnd);
         let mut per_segment = (target - cwnd) / cwnd;
         if clamp {
-            per_segment = per_segment.max(1.0 / self.cfg.no_loss_cnt_clamp as f64);
+            per_segment = per_segment.max(1.0 / f64::from(self.cfg.no_loss_cnt_clamp));
         }
-        self.pending += per_segment * segments_acked as f64;
+        self.pending += per_segment * f64::from(segments_acked);
         if self.pending >= 1.0 {
             let whole = self.pending.floor();
             self.pending -= whole;
@@ -374,8 +374,8 @@ impl CongestionControl for Cubic {
         }
         self.delay_min = Some(self.delay_min.map_or(rtt, |d| d.min(rtt)));
         // In u64: a low window of 10^6 segments of 65 000 bytes is beyond any u32 window.
-        let low = self.cfg.hystart_low_window_segments as u64 * tcb.mss as u64;
-        if self.cfg.hystart && tcb.cwnd <= tcb.ssthresh && tcb.cwnd as u64 >= low {
+        let low = u64::from(self.cfg.hystart_low_window_segments) * u64::from(tcb.mss);
+        if self.cfg.hystart && tcb.cwnd <= tcb.ssthresh && u64::from(tcb.cwnd) >= low {
             self.hystart_update(tcb, rtt, ack.now);
         }
     }
@@ -398,7 +398,7 @@ impl CongestionControl for Cubic {
 
     /// §4.6 multiplicative decrease and §4.7 fast convergence.
     fn on_congestion(&mut self, tcb: &Tcb, _bytes_in_flight: u32, _kind: CongestionKind) -> u32 {
-        let cwnd = tcb.cwnd_segments() as f64;
+        let cwnd = f64::from(tcb.cwnd_segments());
         self.w_max = if self.cfg.fast_convergence && cwnd < self.w_max {
             cwnd * (1.0 + self.cfg.beta) / 2.0
         } else {

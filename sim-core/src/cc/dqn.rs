@@ -244,11 +244,11 @@ impl Dqn {
         let b = self.cfg.norm_bytes;
         let cap = |x: f64| x.clamp(0.0, 16.0);
         vec![
-            cap(tcb.bytes_in_flight as f64 / b),
-            cap(tcb.cwnd as f64 / b),
+            cap(f64::from(tcb.bytes_in_flight) / b),
+            cap(f64::from(tcb.cwnd) / b),
             cap(rtt_s * 1e3 / self.cfg.norm_rtt_ms),
-            cap(self.step.segments_acked as f64 * tcb.mss as f64 / b),
-            cap(tcb.ssthresh as f64 / b),
+            cap(f64::from(self.step.segments_acked) * f64::from(tcb.mss) / b),
+            cap(f64::from(tcb.ssthresh) / b),
         ]
     }
 
@@ -256,11 +256,11 @@ impl Dqn {
     fn decide(&mut self, tcb: &mut Tcb, now: SimTime) {
         let dt = (now - self.step.start).as_secs_f64().max(1e-9);
         let rtt_s = if self.step.rtt_n > 0 {
-            self.step.rtt_sum_s / self.step.rtt_n as f64
+            self.step.rtt_sum_s / f64::from(self.step.rtt_n)
         } else {
             tcb.srtt.map_or(0.0, |r| r.as_secs_f64())
         };
-        let mbps = self.step.segments_acked as f64 * tcb.mss as f64 * 8.0 / dt / 1e6;
+        let mbps = f64::from(self.step.segments_acked) * f64::from(tcb.mss) * 8.0 / dt / 1e6;
         let reward = self.cfg.alpha * mbps - self.cfg.beta * rtt_s;
         let state = self.state(tcb, rtt_s);
         if let Some((s, a)) = self.pending.take() {
@@ -268,8 +268,8 @@ impl Dqn {
         }
         let (action, q) = self.policy.act(&state);
         if matches!(tcb.state, CongState::Open | CongState::Disorder) {
-            let w = tcb.cwnd as i64 + ACTIONS[action];
-            tcb.cwnd = w.clamp(2 * tcb.mss as i64, u32::MAX as i64) as u32;
+            let w = i64::from(tcb.cwnd) + ACTIONS[action];
+            tcb.cwnd = w.clamp(2 * i64::from(tcb.mss), i64::from(u32::MAX)) as u32;
         }
         self.last_q = q;
         self.last_reward = reward;
@@ -336,12 +336,16 @@ mod tests {
     fn a_decision_is_taken_once_per_interval_and_changes_cwnd_by_an_action() {
         let mut d = DqnCcConfig::default().build(SimRng::new(1, StreamId::Flow(0))).unwrap();
         let mut t = tcb(10, 1000);
-        let before = t.cwnd as i64;
+        let before = i64::from(t.cwnd);
         d.on_ack(&mut t, &ack(0));
         d.on_ack(&mut t, &ack(50));
-        assert_eq!(t.cwnd as i64, before, "no decision within the first 100 ms");
+        assert_eq!(i64::from(t.cwnd), before, "no decision within the first 100 ms");
         d.on_ack(&mut t, &ack(100));
-        assert!(ACTIONS.contains(&(t.cwnd as i64 - before)), "cwnd moved by {}", t.cwnd as i64 - before);
+        assert!(
+            ACTIONS.contains(&(i64::from(t.cwnd) - before)),
+            "cwnd moved by {}",
+            i64::from(t.cwnd) - before
+        );
         assert!(d.metrics().get("action").is_some());
     }
 

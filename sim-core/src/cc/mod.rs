@@ -177,7 +177,7 @@ mod tests {
                 let start = tcb.cwnd;
                 let mut prev = start;
                 for i in 1..2_000u32 {
-                    let now = SimTime(i as u64 * 1_000_000_000);
+                    let now = SimTime(u64::from(i) * 1_000_000_000);
                     let rtt = Some(crate::time::SimDuration::from_millis(1));
                     tcb.high_tx += 100_000;
                     tcb.last_acked += 100_000;

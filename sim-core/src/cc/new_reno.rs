@@ -78,8 +78,8 @@ impl NewReno {
         if segments_acked == 0 {
             return;
         }
-        let mss = tcb.mss as f64;
-        let adder = (mss * mss / tcb.cwnd.max(1) as f64).max(1.0);
+        let mss = f64::from(tcb.mss);
+        let adder = (mss * mss / f64::from(tcb.cwnd.max(1))).max(1.0);
         tcb.cwnd = tcb.cwnd.saturating_add(adder as u32);
     }
 
@@ -89,8 +89,9 @@ impl NewReno {
             return 0;
         }
         let before = tcb.cwnd;
-        let grown = (tcb.cwnd as u64 + segments_acked as u64 * tcb.mss as u64).min(tcb.ssthresh as u64);
-        tcb.cwnd = grown.max(before as u64) as u32;
+        let grown = (u64::from(tcb.cwnd) + u64::from(segments_acked) * u64::from(tcb.mss))
+            .min(u64::from(tcb.ssthresh));
+        tcb.cwnd = grown.max(u64::from(before)) as u32;
         segments_acked - (tcb.cwnd - before) / tcb.mss
     }
 

@@ -149,7 +149,7 @@ impl Vegas {
     /// the target window ⌊cwnd·BaseRTT/RTT⌋.
     pub fn diff_segments(cwnd_segs: u32, base: SimDuration, rtt: SimDuration) -> (u32, u32) {
         let ratio = base.as_secs_f64() / rtt.as_secs_f64();
-        let target = ((cwnd_segs as f64 * ratio) as u32).min(cwnd_segs);
+        let target = ((f64::from(cwnd_segs) * ratio) as u32).min(cwnd_segs);
         (cwnd_segs - target, target)
     }
 

@@ -202,7 +202,7 @@ impl<E> EventQueue<E> {
             self.wheel[slot].push(Slot { time: t, event });
             self.occupied[slot / 64] |= 1 << (slot % 64);
         } else {
-            let key = ((t as u128) << 64) | self.seq as u128;
+            let key = (u128::from(t) << 64) | u128::from(self.seq);
             self.seq += 1;
             self.far.push(Entry { key, event });
         }

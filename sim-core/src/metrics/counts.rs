@@ -38,9 +38,9 @@ impl Counts {
     /// The narrowest storage for `v`.
     pub fn from_vec(v: Vec<u64>) -> Counts {
         let max = v.iter().copied().max().unwrap_or(0);
-        if max <= u16::MAX as u64 {
+        if max <= u64::from(u16::MAX) {
             Counts::U16(v.into_iter().map(|c| c as u16).collect())
-        } else if max <= u32::MAX as u64 {
+        } else if max <= u64::from(u32::MAX) {
             Counts::U32(v.into_iter().map(|c| c as u32).collect())
         } else {
             Counts::U64(v)
@@ -59,8 +59,9 @@ impl Counts {
         self.len() == 0
     }
 
+    #[allow(clippy::useless_conversion)] // the identity for the u64 arm of the macro
     pub fn get(&self, i: usize) -> u64 {
-        each_width!(self, v => v[i] as u64)
+        each_width!(self, v => u64::from(v[i]))
     }
 
     pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
@@ -69,8 +70,8 @@ impl Counts {
             Counts::U32(v) => (None, Some(v.iter()), None),
             Counts::U64(v) => (None, None, Some(v.iter())),
         };
-        let a = a.into_iter().flatten().map(|&x| x as u64);
-        let b = b.into_iter().flatten().map(|&x| x as u64);
+        let a = a.into_iter().flatten().map(|&x| u64::from(x));
+        let b = b.into_iter().flatten().map(|&x| u64::from(x));
         let c = c.into_iter().flatten().copied();
         a.chain(b).chain(c)
     }
@@ -94,15 +95,15 @@ impl Counts {
     pub fn add(&mut self, i: usize, n: u64) {
         match self {
             Counts::U16(v) => {
-                let c = v[i] as u64 + n;
-                if c <= u16::MAX as u64 {
+                let c = u64::from(v[i]) + n;
+                if c <= u64::from(u16::MAX) {
                     v[i] = c as u16;
                     return;
                 }
             }
             Counts::U32(v) => {
-                let c = v[i] as u64 + n;
-                if c <= u32::MAX as u64 {
+                let c = u64::from(v[i]) + n;
+                if c <= u64::from(u32::MAX) {
                     v[i] = c as u32;
                     return;
                 }
@@ -120,8 +121,8 @@ impl Counts {
     pub fn set(&mut self, i: usize, c: u64) {
         loop {
             match self {
-                Counts::U16(v) if c <= u16::MAX as u64 => return v[i] = c as u16,
-                Counts::U32(v) if c <= u32::MAX as u64 => return v[i] = c as u32,
+                Counts::U16(v) if c <= u64::from(u16::MAX) => return v[i] = c as u16,
+                Counts::U32(v) if c <= u64::from(u32::MAX) => return v[i] = c as u32,
                 Counts::U64(v) => return v[i] = c,
                 _ => self.widen(),
             }
@@ -182,7 +183,7 @@ mod tests {
         assert!(matches!(c, Counts::U16(_)));
         c.add(0, 1);
         assert!(matches!(c, Counts::U32(_)));
-        c.add(1, u32::MAX as u64);
+        c.add(1, u64::from(u32::MAX));
         c.add(1, 1);
         assert!(matches!(c, Counts::U64(_)));
         assert_eq!(c.to_vec(), vec![65_536, 1 << 32, 7]);

@@ -189,6 +189,8 @@ impl LogHistogram {
     /// if every value had been recorded here; the sum may differ in the last bits (float
     /// addition in another order).
     pub fn merge(&mut self, other: &LogHistogram) -> Result<(), RelErrMismatch> {
+        // Bucket layouts match only for the very same parameter: exact on purpose.
+        #[allow(clippy::float_cmp)]
         if self.rel_err != other.rel_err {
             return Err(RelErrMismatch { ours: self.rel_err, theirs: other.rel_err });
         }

@@ -139,7 +139,7 @@ mod tests {
 
     #[test]
     fn density_integrates_to_about_one() {
-        let data: Vec<f64> = (0..200).map(|i| (i % 17) as f64).collect();
+        let data: Vec<f64> = (0..200).map(|i| f64::from(i % 17)).collect();
         let d = kde(&data, -20.0, 40.0, 601, None);
         let step = d.xs[1] - d.xs[0];
         let area: f64 = d.ys.iter().sum::<f64>() * step;
@@ -150,9 +150,9 @@ mod tests {
     fn silverman_bandwidth_of_a_unit_normal_sample_is_near_theory() {
         // Evenly spread quantiles of N(0,1): σ ≈ 1, IQR ≈ 1.349.
         let n = 1000;
-        let data: Vec<f64> = (1..=n).map(|i| probit(i as f64 / (n + 1) as f64)).collect();
+        let data: Vec<f64> = (1..=n).map(|i| probit(f64::from(i) / f64::from(n + 1))).collect();
         let h = silverman_bandwidth(&data);
-        let theory = 0.9 * libm::pow(n as f64, -0.2);
+        let theory = 0.9 * libm::pow(f64::from(n), -0.2);
         assert!((h / theory - 1.0).abs() < 0.05, "h {h} vs {theory}");
     }
 
@@ -173,7 +173,7 @@ mod tests {
 
     #[test]
     fn binned_density_is_close_to_the_exact_one() {
-        let data: Vec<f64> = (0..5000).map(|i| ((i * 7919) % 1000) as f64 / 37.0).collect();
+        let data: Vec<f64> = (0..5000).map(|i| f64::from((i * 7919) % 1000) / 37.0).collect();
         let exact = kde(&data, 0.0, 30.0, 61, None);
         let binned = kde_binned(&data, 0.0, 30.0, 61, 512, None);
         let peak = exact.ys.iter().copied().fold(0.0, f64::max);
@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn a_histograms_density_is_close_to_the_exact_one() {
-        let data: Vec<f64> = (0..5000).map(|i| 5.0 + ((i * 7919) % 1000) as f64 / 37.0).collect();
+        let data: Vec<f64> = (0..5000).map(|i| 5.0 + f64::from((i * 7919) % 1000) / 37.0).collect();
         let mut h = LogHistogram::default();
         data.iter().for_each(|&v| h.record(v));
         let exact = kde(&data, 0.0, 40.0, 81, None);

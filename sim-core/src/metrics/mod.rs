@@ -25,5 +25,5 @@ pub use window::WindowStats;
 /// FNV-1a over the summary's JSON: a short fingerprint to compare runs across targets.
 pub fn summary_digest(s: &Summary) -> u64 {
     let json = serde_json::to_string(s).expect("summary serialises");
-    json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3))
+    json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }

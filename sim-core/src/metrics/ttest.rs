@@ -64,6 +64,8 @@ pub fn welch(a: &[f64], b: &[f64]) -> Option<WelchResult> {
     let (se_a, se_b) = (var_a / na, var_b / nb);
     let se2 = se_a + se_b;
     if se2 == 0.0 {
+        // No spread on either side: only identical means are "no difference".
+        #[allow(clippy::float_cmp)]
         if mean_a == mean_b {
             return None;
         }
@@ -209,7 +211,7 @@ fn beta_continued_fraction(a: f64, b: f64, x: f64) -> f64 {
     let mut d = 1.0 / tiny(1.0 - qab * x / qap);
     let mut h = d;
     for m in 1..=MAX_ITER {
-        let m = m as f64;
+        let m = f64::from(m);
         let m2 = 2.0 * m;
         let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
         d = 1.0 / tiny(1.0 + aa * d);

@@ -302,7 +302,7 @@ impl WindowStats {
             return;
         }
         self.samples += 1;
-        self.queue_packets.push(queue_packets as u64);
+        self.queue_packets.push(u64::from(queue_packets));
         self.goodput.push(goodput_bps);
         self.bin.0 += goodput_bps;
         self.bin.1 += 1;

@@ -122,7 +122,7 @@ mod tests {
     fn adam_fits_a_line() {
         let mut net = Mlp::new(&[1, 8, 1], &mut SimRng::new(7, StreamId::Other(0))).unwrap();
         let mut adam = Adam::new(&net, 0.01);
-        let xs: Vec<f64> = (-10..=10).map(|i| i as f64 / 10.0).collect();
+        let xs: Vec<f64> = (-10..=10).map(|i| f64::from(i) / 10.0).collect();
         let ys: Vec<f64> = xs.iter().map(|x| 2.0 * x + 1.0).collect();
         let before = train_mse(&mut net, &mut adam, &xs, &ys, 1);
         let after = train_mse(&mut net, &mut adam, &xs, &ys, 2000);

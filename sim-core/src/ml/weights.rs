@@ -123,7 +123,7 @@ pub(super) fn digest(sizes: &[usize], params: impl Iterator<Item = f64>) -> u64 
     let mut h = OFFSET;
     let mut eat = |word: u64| {
         for byte in word.to_le_bytes() {
-            h = (h ^ byte as u64).wrapping_mul(PRIME);
+            h = (h ^ u64::from(byte)).wrapping_mul(PRIME);
         }
     };
     eat(sizes.len() as u64);

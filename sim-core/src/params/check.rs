@@ -25,6 +25,7 @@ pub fn fmt_num(v: f64) -> String {
         return format!("{v}");
     }
     let a = v.abs();
+    #[allow(clippy::float_cmp)] // exactly the f64 that u64::MAX rounds to
     if v == u64::MAX as f64 {
         // The largest seed: as f64 it is 2^64, which would print one too high.
         "2^64 − 1".into()

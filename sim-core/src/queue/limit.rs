@@ -37,7 +37,7 @@ impl QueueLimit {
     pub fn cells_of(&self, bytes: u32) -> u64 {
         match *self {
             QueueLimit::Cells { cell_bytes, .. } => cells_for(bytes, cell_bytes),
-            _ => bytes as u64,
+            _ => u64::from(bytes),
         }
     }
 
@@ -45,8 +45,8 @@ impl QueueLimit {
     pub fn admits(&self, occ: &Occupancy, bytes: u32) -> bool {
         match *self {
             QueueLimit::Packets(p) => occ.packets < p,
-            QueueLimit::Bytes(b) => occ.bytes + bytes as u64 <= b,
-            QueueLimit::Cells { cells, .. } => occ.cells + self.cells_of(bytes) <= cells as u64,
+            QueueLimit::Bytes(b) => occ.bytes + u64::from(bytes) <= b,
+            QueueLimit::Cells { cells, .. } => occ.cells + self.cells_of(bytes) <= u64::from(cells),
         }
     }
 
@@ -56,14 +56,14 @@ impl QueueLimit {
         match *self {
             QueueLimit::Packets(p) => occ.packets > p,
             QueueLimit::Bytes(b) => occ.bytes > b,
-            QueueLimit::Cells { cells, .. } => occ.cells > cells as u64,
+            QueueLimit::Cells { cells, .. } => occ.cells > u64::from(cells),
         }
     }
 
     /// The queue length in this limit's own unit (what RED averages).
     pub fn length(&self, occ: &Occupancy) -> f64 {
         match self {
-            QueueLimit::Packets(_) => occ.packets as f64,
+            QueueLimit::Packets(_) => f64::from(occ.packets),
             QueueLimit::Bytes(_) => occ.bytes as f64,
             QueueLimit::Cells { .. } => occ.cells as f64,
         }
@@ -80,18 +80,18 @@ impl QueueLimit {
 
 /// ceil(bytes / cell_bytes): a partly filled cell is still a whole cell.
 pub fn cells_for(bytes: u32, cell_bytes: u32) -> u64 {
-    (bytes as u64).div_ceil(cell_bytes.max(1) as u64)
+    u64::from(bytes).div_ceil(u64::from(cell_bytes.max(1)))
 }
 
 impl Occupancy {
     pub fn add(&mut self, bytes: u32, cells: u64) {
         self.packets += 1;
-        self.bytes += bytes as u64;
+        self.bytes += u64::from(bytes);
         self.cells += cells;
     }
     pub fn remove(&mut self, bytes: u32, cells: u64) {
         self.packets -= 1;
-        self.bytes -= bytes as u64;
+        self.bytes -= u64::from(bytes);
         self.cells -= cells;
     }
 }

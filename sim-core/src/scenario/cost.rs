@@ -33,12 +33,12 @@ const EVENTS_PER_FLOW: f64 = 20.0;
 /// whatever the bottleneck can carry, and what does not fit is dropped after crossing the
 /// access link), plus the samples.
 pub fn estimate(sc: &Scenario) -> Cost {
-    let flows = sc.total_flows() as f64;
-    let pkt_bits = 8.0 * sc.full_packet_bytes().max(1) as f64;
-    let first_windows = flows * sc.tcp.initial_cwnd_segments as f64;
+    let flows = f64::from(sc.total_flows());
+    let pkt_bits = 8.0 * f64::from(sc.full_packet_bytes().max(1));
+    let first_windows = flows * f64::from(sc.tcp.initial_cwnd_segments);
     let packets = sc.duration_s * sc.bottleneck.rate_bps as f64 / pkt_bits + first_windows;
     let samples = sc.duration_s / sc.sample_interval_s.max(1e-3);
-    let window = flows * (sc.tcp.send_buffer_bytes as f64 / sc.tcp.mss_bytes.max(1) as f64);
+    let window = flows * (f64::from(sc.tcp.send_buffer_bytes) / f64::from(sc.tcp.mss_bytes.max(1)));
     let state = flows * 2_000.0 + window * 64.0;
     let traces = crate::metrics::TRACE_FLOW_SAMPLES.min(samples * flows.max(1.0)) * 48.0
         + crate::metrics::TRACE_DROPS as f64 * 24.0;

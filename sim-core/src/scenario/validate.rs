@@ -52,8 +52,8 @@ impl Scenario {
         if self.flows.is_empty() {
             c.push("flows", "[]", "at least one flow group");
         }
-        let total: u64 = self.flows.iter().map(|g| g.count as u64).sum();
-        if total > MAX_FLOWS as u64 {
+        let total: u64 = self.flows.iter().map(|g| u64::from(g.count)).sum();
+        if total > u64::from(MAX_FLOWS) {
             c.push("flows", format!("{total} flows in all"), format!("at most {MAX_FLOWS} flows"));
         }
         for (i, g) in self.flows.iter().enumerate() {
@@ -74,10 +74,10 @@ impl Scenario {
 /// A buffer smaller than one full-sized packet would accept nothing and deliver nothing.
 fn check_holds_a_packet(c: &mut Checker, limit: QueueLimit, packet_bytes: u32) {
     match limit {
-        QueueLimit::Bytes(b) if b < packet_bytes as u64 => {
+        QueueLimit::Bytes(b) if b < u64::from(packet_bytes) => {
             c.push("queue.limit.bytes", b, format!("at least one full packet ({packet_bytes} bytes on the wire)"))
         }
-        QueueLimit::Cells { cells, cell_bytes } if (cells as u64) < cells_for(packet_bytes, cell_bytes) => c.push(
+        QueueLimit::Cells { cells, cell_bytes } if u64::from(cells) < cells_for(packet_bytes, cell_bytes) => c.push(
             "queue",
             format!("{cells} cells"),
             format!(

@@ -63,7 +63,7 @@ impl Simulation {
                 self.settle_drops_at(link, at);
                 return;
             };
-            l.tx_bytes += bytes as u64;
+            l.tx_bytes += u64::from(bytes);
             l.tx_packets += 1;
             let arrival = done + l.spec.delay;
             let p = self.pkts.get_mut(id);
@@ -139,7 +139,7 @@ impl Simulation {
         let now = self.now();
         let l = &mut self.links[link as usize];
         let it = l.transmitting.take().expect("TxDone on an idle link");
-        l.tx_bytes += it.bytes as u64;
+        l.tx_bytes += u64::from(it.bytes);
         l.tx_packets += 1;
         self.q.schedule(now + l.spec.delay, Event::Arrive { pkt: it.id });
         self.kick(link);

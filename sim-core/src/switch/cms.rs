@@ -20,7 +20,7 @@ impl CountMinSketch {
     }
 
     fn index(&self, row: usize, key: u32) -> usize {
-        (splitmix64(self.seeds[row] ^ key as u64) % self.width as u64) as usize
+        (splitmix64(self.seeds[row] ^ u64::from(key)) % self.width as u64) as usize
     }
 
     /// Counts one more packet of `key`; returns the new estimate (the minimum over rows).

@@ -84,7 +84,7 @@ impl Default for SwitchConfig {
 
 impl SwitchConfig {
     pub fn total_cells(&self) -> u64 {
-        self.shared_buffer_cells.map_or(self.queues as u64 * self.queue_limit_cells as u64, |c| c as u64)
+        self.shared_buffer_cells.map_or(u64::from(self.queues) * u64::from(self.queue_limit_cells), u64::from)
     }
 }
 
@@ -118,13 +118,13 @@ impl Described for SwitchConfig {
     fn check_more(&self, c: &mut Checker) {
         c.at("scheduler", |c| self.scheduler.check(c));
         c.at("control", |c| self.control.check(c));
-        let last = self.queues.clamp(1, 32) as u64 - 1;
+        let last = u64::from(self.queues.clamp(1, 32)) - 1;
         for (i, q) in self.initial_mapping.iter().enumerate() {
-            if *q as u64 > last {
+            if u64::from(*q) > last {
                 c.push(&format!("initial_mapping[{i}]"), q, format!("0 to {last} (a queue index)"));
             }
         }
-        if self.default_queue as u64 > last {
+        if u64::from(self.default_queue) > last {
             c.push("default_queue", self.default_queue, format!("0 to {last} (a queue index)"));
         }
         if self.weights.len() > self.queues as usize {
@@ -134,7 +134,7 @@ impl Described for SwitchConfig {
                 format!("at most one per queue ({})", self.queues),
             );
         }
-        let counters = self.cms_width as u64 * self.cms_depth as u64;
+        let counters = u64::from(self.cms_width) * u64::from(self.cms_depth);
         if counters > MAX_CMS_COUNTERS {
             c.push("cms_width", self.cms_width, format!("width × depth at most {MAX_CMS_COUNTERS} counters"));
         }
@@ -147,7 +147,7 @@ impl DiscConfig for SwitchConfig {
     }
     fn limit(&self) -> QueueLimit {
         QueueLimit::Cells {
-            cells: self.total_cells().min(u32::MAX as u64) as u32,
+            cells: self.total_cells().min(u64::from(u32::MAX)) as u32,
             cell_bytes: self.cell_bytes,
         }
     }
@@ -157,13 +157,13 @@ impl DiscConfig for SwitchConfig {
 
     /// Converts the buffer to cells with the scenario's packet size and splits it evenly.
     fn set_limit(&mut self, limit: QueueLimit, packet_bytes: u32) {
-        let cell = self.cell_bytes.max(1) as u64;
+        let cell = u64::from(self.cell_bytes.max(1));
         let total = match limit {
-            QueueLimit::Packets(p) => p as u64 * cells_for(packet_bytes, self.cell_bytes),
+            QueueLimit::Packets(p) => u64::from(p) * cells_for(packet_bytes, self.cell_bytes),
             QueueLimit::Bytes(b) => b / cell,
-            QueueLimit::Cells { cells, cell_bytes } => cells as u64 * cell_bytes as u64 / cell,
+            QueueLimit::Cells { cells, cell_bytes } => u64::from(cells) * u64::from(cell_bytes) / cell,
         };
-        self.queue_limit_cells = (total / self.queues.max(1) as u64).clamp(1, u32::MAX as u64) as u32;
+        self.queue_limit_cells = (total / u64::from(self.queues.max(1))).clamp(1, u64::from(u32::MAX)) as u32;
         self.shared_buffer_cells = None;
     }
 }

@@ -157,7 +157,7 @@ impl QueueDisc for MultiQueuePort {
         }
         let q =
             if st.long { st.table_queue.unwrap_or(0) } else { self.cfg.default_queue.min(k - 1) } as usize;
-        let fits_queue = self.queue_cells[q] + cells <= self.cfg.queue_limit_cells as u64;
+        let fits_queue = self.queue_cells[q] + cells <= u64::from(self.cfg.queue_limit_cells);
         let fits_buffer = self.occ.cells + cells <= self.cfg.total_cells();
         if !(fits_queue && fits_buffer) {
             cx.drop(item, DropReason::Overflow, false);
@@ -165,7 +165,7 @@ impl QueueDisc for MultiQueuePort {
         }
         st.backlog_cells += cells;
         st.packets_in_period += 1;
-        st.bytes_in_period += item.bytes as u64;
+        st.bytes_in_period += u64::from(item.bytes);
         self.queue_cells[q] += cells;
         self.occ.add(item.bytes, cells);
         self.queues[q].push_back(item);
@@ -191,7 +191,7 @@ impl QueueDisc for MultiQueuePort {
 
     fn limit(&self) -> QueueLimit {
         QueueLimit::Cells {
-            cells: self.cfg.total_cells().min(u32::MAX as u64) as u32,
+            cells: self.cfg.total_cells().min(u64::from(u32::MAX)) as u32,
             cell_bytes: self.cfg.cell_bytes,
         }
     }
@@ -234,7 +234,7 @@ impl QueueDisc for MultiQueuePort {
 
     fn sample_series(&self, out: &mut Vec<f64>) {
         out.extend(self.queue_cells.iter().map(|&c| c as f64));
-        out.extend(self.weights.iter().map(|&w| w as f64));
+        out.extend(self.weights.iter().map(|&w| f64::from(w)));
         self.app.sample_series(out);
     }
 
@@ -351,6 +351,6 @@ mod tests {
             let it = p.dequeue(&mut cx).unwrap();
             sent[it.flow as usize] += 1;
         }
-        assert!((sent[1] as f64 / 2000.0 - 0.75).abs() < 0.02 * 0.75, "{sent:?}");
+        assert!((f64::from(sent[1]) / 2000.0 - 0.75).abs() < 0.02 * 0.75, "{sent:?}");
     }
 }

@@ -132,7 +132,7 @@ impl Scheduler {
         if (0..n).all(|q| head(q).is_none()) {
             return None;
         }
-        let weight = |q: usize| weights.get(q).copied().unwrap_or(1).max(1) as i64;
+        let weight = |q: usize| i64::from(weights.get(q).copied().unwrap_or(1).max(1));
         match self.rule {
             Rule::StrictPriority => (0..n).find(|&q| head(q).is_some()),
             Rule::RoundRobin => {
@@ -158,7 +158,7 @@ impl Scheduler {
                 }
             }
             Rule::Dwrr { quantum_bytes } => {
-                let quantum = quantum_bytes.max(1) as i64;
+                let quantum = i64::from(quantum_bytes.max(1));
                 loop {
                     if let Some(q) = self.dwrr_round(n, quantum, &weight, &head) {
                         return Some(q);
@@ -169,7 +169,7 @@ impl Scheduler {
                     // quantum, where giving up would stall the link).
                     let rounds_needed = |q: usize, b: u32| {
                         let grant = weight(q) * quantum;
-                        ((b as i64 - self.budget[q]).max(0) + grant - 1) / grant
+                        ((i64::from(b) - self.budget[q]).max(0) + grant - 1) / grant
                     };
                     let skip =
                         (0..n).filter_map(|q| head(q).map(|b| rounds_needed(q, b))).min().unwrap_or(1) - 1;
@@ -202,8 +202,8 @@ impl Scheduler {
                         self.budget[q] += weight(q) * quantum;
                         self.fresh_turn = false;
                     }
-                    if bytes as i64 <= self.budget[q] {
-                        self.budget[q] -= bytes as i64;
+                    if i64::from(bytes) <= self.budget[q] {
+                        self.budget[q] -= i64::from(bytes);
                         return Some(q);
                     }
                 }
@@ -225,7 +225,7 @@ mod tests {
         let mut bytes = vec![0u64; weights.len()];
         for _ in 0..rounds {
             let q = s.pick(weights, |q| Some(sizes[q])).unwrap();
-            bytes[q] += sizes[q] as u64;
+            bytes[q] += u64::from(sizes[q]);
         }
         bytes
     }
@@ -312,7 +312,7 @@ mod tests {
                     let next = &next;
                     s.pick(&weights, |q| Some(qs[q].1[next[q] % qs[q].1.len()])).expect("backlogged")
                 };
-                bytes[q] += qs[q].1[next[q] % qs[q].1.len()] as u64;
+                bytes[q] += u64::from(qs[q].1[next[q] % qs[q].1.len()]);
                 pkts[q] += 1;
                 next[q] += 1;
             }
@@ -329,7 +329,7 @@ mod tests {
             ) {
                 let total: usize = qs.iter().map(|q| q.0 as usize).sum();
                 let (_, pkts) = serve(&SchedulerSpec::Wrr(WrrConfig {}), &qs, rounds * total);
-                let want: Vec<u64> = qs.iter().map(|q| rounds as u64 * q.0 as u64).collect();
+                let want: Vec<u64> = qs.iter().map(|q| rounds as u64 * u64::from(q.0)).collect();
                 prop_assert_eq!(pkts, want);
             }
 
@@ -350,10 +350,10 @@ mod tests {
                 qs in queues(), quantum in prop_oneof![64u32..=256, 257u32..=20_000], picks in 1usize..3000,
             ) {
                 let (bytes, _) = serve(&dwrr(quantum), &qs, picks);
-                let max_pkt = qs.iter().flat_map(|q| q.1.iter()).copied().max().unwrap() as f64;
-                let per_weight: Vec<f64> = bytes.iter().zip(&qs).map(|(&b, q)| b as f64 / q.0 as f64).collect();
+                let max_pkt = f64::from(qs.iter().flat_map(|q| q.1.iter()).copied().max().unwrap());
+                let per_weight: Vec<f64> = bytes.iter().zip(&qs).map(|(&b, q)| b as f64 / f64::from(q.0)).collect();
                 let (lo, hi) = per_weight.iter().fold((f64::MAX, 0f64), |(l, h), &x| (l.min(x), h.max(x)));
-                prop_assert!(hi - lo <= quantum as f64 + 2.0 * max_pkt, "bytes per weight {per_weight:?}");
+                prop_assert!(hi - lo <= f64::from(quantum) + 2.0 * max_pkt, "bytes per weight {per_weight:?}");
             }
 
             /// Strict priority, RR, WRR and DWRR all return a backlogged queue whenever there is
@@ -392,12 +392,12 @@ mod tests {
             #[test]
             fn dwrr_never_starves_a_backlogged_queue(qs in queues(), quantum in 64u32..=3000) {
                 let weights: Vec<u32> = qs.iter().map(|q| q.0).collect();
-                let min_pkt = qs.iter().flat_map(|q| q.1.iter()).copied().min().unwrap() as u64;
-                let max_pkt = qs.iter().flat_map(|q| q.1.iter()).copied().max().unwrap() as u64;
+                let min_pkt = u64::from(qs.iter().flat_map(|q| q.1.iter()).copied().min().unwrap());
+                let max_pkt = u64::from(qs.iter().flat_map(|q| q.1.iter()).copied().max().unwrap());
                 // Rounds any queue needs for its largest head, and what the others may send
                 // meanwhile (each round: its credit plus a carried-over deficit below max_pkt).
-                let rounds = max_pkt.div_ceil(quantum as u64) + 1;
-                let others: u64 = weights.iter().map(|&w| (rounds * w as u64 * quantum as u64 + max_pkt) / min_pkt + 1).sum();
+                let rounds = max_pkt.div_ceil(u64::from(quantum)) + 1;
+                let others: u64 = weights.iter().map(|&w| (rounds * u64::from(w) * u64::from(quantum) + max_pkt) / min_pkt + 1).sum();
                 let mut s = Scheduler::new(&dwrr(quantum), qs.len());
                 let mut next = vec![0usize; qs.len()];
                 let mut since = vec![0u64; qs.len()];

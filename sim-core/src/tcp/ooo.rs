@@ -34,7 +34,7 @@ impl OutOfOrder {
     fn remove(&mut self, start: u32) -> Option<SackBlock> {
         let (end, stamp) = self.by_start.remove(&start)?;
         self.by_recency.remove(&stamp);
-        self.segments -= (end - start) as u64;
+        self.segments -= u64::from(end - start);
         Some(SackBlock { start, end })
     }
 
@@ -68,7 +68,7 @@ impl OutOfOrder {
         self.next_stamp += 1;
         self.by_start.insert(nb.start, (nb.end, stamp));
         self.by_recency.insert(stamp, nb.start);
-        self.segments += (nb.end - nb.start) as u64;
+        self.segments += u64::from(nb.end - nb.start);
     }
 
     /// Removes and returns the block that starts at `start`, if any.
@@ -124,7 +124,7 @@ mod tests {
                     list.insert(0, nb);
                 }
                 prop_assert_eq!(o.recent_first().collect::<Vec<_>>(), list.clone());
-                prop_assert_eq!(o.segments(), list.iter().map(|b| (b.end - b.start) as u64).sum::<u64>());
+                prop_assert_eq!(o.segments(), list.iter().map(|b| u64::from(b.end - b.start)).sum::<u64>());
                 for s in 0..55 {
                     prop_assert_eq!(o.contains(s), list.iter().any(|b| (b.start..b.end).contains(&s)));
                 }

@@ -15,7 +15,7 @@ impl Prr {
     pub fn enter(&mut self, flight_bytes: u64, sacked_bytes: u64, delivered_bytes: u64, mss: u32) {
         self.prr_delivered = 0;
         self.prr_out = 0;
-        self.recover_fs = (flight_bytes + delivered_bytes).saturating_sub(sacked_bytes).max(mss as u64);
+        self.recover_fs = (flight_bytes + delivered_bytes).saturating_sub(sacked_bytes).max(u64::from(mss));
     }
 
     /// On each ACK in recovery: returns the new cwnd in bytes.
@@ -39,18 +39,18 @@ impl Prr {
             // PRR-CRB, or PRR-SSRB when the ACK shows the retransmission arrived.
             let mut limit = (self.prr_delivered as i64 - self.prr_out as i64).max(delivered as i64);
             if safe_ack {
-                limit += mss as i64;
+                limit += i64::from(mss);
             }
             limit.min(ssthresh as i64 - pipe as i64)
         };
         // The fast retransmit itself always goes out.
-        let floor = if self.prr_out > 0 { 0 } else { mss as i64 };
+        let floor = if self.prr_out > 0 { 0 } else { i64::from(mss) };
         let sndcnt = sndcnt.max(floor).max(0);
-        Some((pipe as i64 + sndcnt).clamp(0, u32::MAX as i64) as u32)
+        Some((pipe as i64 + sndcnt).clamp(0, i64::from(u32::MAX)) as u32)
     }
 
     pub fn on_sent(&mut self, bytes: u32) {
-        self.prr_out += bytes as u64;
+        self.prr_out += u64::from(bytes);
     }
 }
 
@@ -69,7 +69,7 @@ mod tests {
         let mut pipe = 20_000u64;
         for _ in 0..10 {
             pipe -= 1000;
-            let cwnd = p.on_ack(1000, pipe, 10_000, 1000, false).unwrap() as u64;
+            let cwnd = u64::from(p.on_ack(1000, pipe, 10_000, 1000, false).unwrap());
             let allowed = cwnd.saturating_sub(pipe);
             p.on_sent(allowed as u32);
             sent += allowed;

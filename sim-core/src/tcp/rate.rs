@@ -73,8 +73,8 @@ impl RateEstimator {
     /// A segment sent with `snap` was delivered (cumulatively or by SACK) now (draft §3.3).
     pub fn on_delivered(&mut self, snap: &TxSnapshot, bytes: u32, now: SimTime) {
         self.note_ack_start();
-        self.delivered += bytes as u64;
-        self.newly_delivered += bytes as u64;
+        self.delivered += u64::from(bytes);
+        self.newly_delivered += u64::from(bytes);
         self.delivered_time = now;
         if !self.has_sample || snap.delivered > self.prior_delivered {
             self.has_sample = true;
@@ -112,7 +112,7 @@ impl RateEstimator {
 
     /// The sender had nothing to send while the window allowed it (draft §3.4).
     pub fn mark_app_limited(&mut self, in_flight: u32) {
-        self.app_limited_until = (self.delivered + in_flight as u64).max(1);
+        self.app_limited_until = (self.delivered + u64::from(in_flight)).max(1);
     }
 
     /// Closes the sample of the current ACK (draft §3.3, `UpdateRateSample`).

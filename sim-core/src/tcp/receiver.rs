@@ -74,17 +74,17 @@ impl TcpReceiver {
     }
 
     fn bytes_of(&self, from: u32, to: u32) -> u64 {
-        let mut b = (to - from) as u64 * self.mss as u64;
+        let mut b = u64::from(to - from) * u64::from(self.mss);
         if let Some((seq, bytes)) = self.short_segment {
             if (from..to).contains(&seq) {
-                b = b - self.mss as u64 + bytes as u64;
+                b = b - u64::from(self.mss) + u64::from(bytes);
             }
         }
         b
     }
 
     fn ooo_bytes(&self) -> u64 {
-        self.blocks.segments() * self.mss as u64
+        self.blocks.segments() * u64::from(self.mss)
     }
 
     fn holds(&self, seq: u32) -> bool {
@@ -115,13 +115,13 @@ impl TcpReceiver {
             self.short_segment = Some((p.seq, p.payload));
         }
         let expected = self.rcv_nxt;
-        let fits = self.ooo_bytes() + p.payload as u64 <= self.recv_buffer as u64;
+        let fits = self.ooo_bytes() + u64::from(p.payload) <= u64::from(self.recv_buffer);
         if self.holds(p.seq) || (p.seq > expected && !fits) {
             // Duplicate (or no room): acknowledge at once so the sender learns where we are.
             out.push(self.ack_packet(now));
             return;
         }
-        self.received_bytes += p.payload as u64;
+        self.received_bytes += u64::from(p.payload);
         if p.seq == expected {
             self.rcv_nxt += 1;
             if let Some(b) = self.blocks.take_starting_at(self.rcv_nxt) {
@@ -164,7 +164,7 @@ impl TcpReceiver {
         self.delack_count = 0;
         self.delack_timer.disarm();
         self.last_ack_sent = self.rcv_nxt;
-        let rwnd = (self.recv_buffer as u64).saturating_sub(self.ooo_bytes()) as u32;
+        let rwnd = u64::from(self.recv_buffer).saturating_sub(self.ooo_bytes()) as u32;
         Packet {
             flow: self.flow,
             kind: PacketKind::Ack,

@@ -82,9 +82,9 @@ impl TcpSender {
         let (total_segments, last_segment_bytes) = match size_bytes {
             None => (None, mss),
             Some(b) => {
-                let n = b.div_ceil(mss as u64).max(1);
-                let last = (b - (n - 1) * mss as u64) as u32;
-                (Some(n.min(u32::MAX as u64) as u32), last.max(1))
+                let n = b.div_ceil(u64::from(mss)).max(1);
+                let last = (b - (n - 1) * u64::from(mss)) as u32;
+                (Some(n.min(u64::from(u32::MAX)) as u32), last.max(1))
             }
         };
         let tcb = Tcb {
@@ -251,7 +251,8 @@ impl TcpSender {
             return false;
         }
         // The send buffer holds everything unacknowledged plus what is about to go.
-        (self.sb.outstanding() as u64 + 1) * self.tcb.mss as u64 <= self.cfg.send_buffer_bytes as u64
+        (u64::from(self.sb.outstanding()) + 1) * u64::from(self.tcb.mss)
+            <= u64::from(self.cfg.send_buffer_bytes)
     }
 
     /// RFC 6675 (C): send while cwnd − pipe allows a full segment, no faster than the
@@ -269,8 +270,8 @@ impl TcpSender {
         }
         let rule3 = self.cfg.sack && self.tcb.state == CongState::Recovery;
         loop {
-            let window = self.tcb.cwnd.min(self.rwnd) as u64;
-            if self.bytes_in_flight() as u64 + self.tcb.mss as u64 > window {
+            let window = u64::from(self.tcb.cwnd.min(self.rwnd));
+            if u64::from(self.bytes_in_flight()) + u64::from(self.tcb.mss) > window {
                 break;
             }
             let Some(next) = self.sb.next_seg(self.can_send_new(), rule3) else {
@@ -381,7 +382,9 @@ impl TcpSender {
         let adv = self.sb.advance(p.ack, &mut on_delivered);
         // Without SACK, duplicate ACKs already counted the segments they stood for.
         let reno_after_advance = self.sb.reno_sacked();
-        self.rate.uncount_reno_delivered(reno_before.saturating_sub(reno_after_advance) as u64 * mss as u64);
+        self.rate.uncount_reno_delivered(
+            u64::from(reno_before.saturating_sub(reno_after_advance)) * u64::from(mss),
+        );
         let newly_lost = if self.cfg.sack && newly_sacked > 0 {
             self.sb.mark_lost_by_sack(self.cfg.dupack_threshold)
         } else {
@@ -412,7 +415,7 @@ impl TcpSender {
         self.process_ack(p.ack, old_una, is_dupack, delivered_segs, retx_head_acked, now, out);
         let reno_added = self.sb.reno_sacked().saturating_sub(reno_after_advance);
         if reno_added > 0 {
-            self.rate.count_reno_delivered(reno_added as u64 * mss as u64, now);
+            self.rate.count_reno_delivered(u64::from(reno_added) * u64::from(mss), now);
         }
 
         // Model-based control (BBR) sees every delivery-rate sample (ns-3 `CongControl`).
@@ -444,7 +447,7 @@ impl TcpSender {
     ) -> Option<SimDuration> {
         let sample = if self.cfg.timestamps {
             let now_ms = now.as_millis() as u32;
-            now_ms.checked_sub(p.ts_ecr).map(|d| SimDuration::from_millis(d as u64))
+            now_ms.checked_sub(p.ts_ecr).map(|d| SimDuration::from_millis(u64::from(d)))
         } else {
             adv.unambiguous_sent_at.map(|t| now - t)
         };
@@ -597,9 +600,10 @@ impl TcpSender {
             return;
         }
         let mss = self.tcb.mss;
-        let delivered = if self.cfg.sack { delivered_segs as u64 * mss as u64 } else { mss as u64 };
-        let pipe = self.bytes_in_flight() as u64;
-        if let Some(c) = self.prr.on_ack(delivered, pipe, self.tcb.ssthresh as u64, mss, safe) {
+        let delivered =
+            if self.cfg.sack { u64::from(delivered_segs) * u64::from(mss) } else { u64::from(mss) };
+        let pipe = u64::from(self.bytes_in_flight());
+        if let Some(c) = self.prr.on_ack(delivered, pipe, u64::from(self.tcb.ssthresh), mss, safe) {
             self.tcb.cwnd = c;
         }
     }
@@ -627,11 +631,11 @@ impl TcpSender {
         self.set_state(CongState::Recovery, now);
         let in_flight = self.bytes_in_flight();
         self.tcb.ssthresh = self.cc.on_congestion(&self.tcb, in_flight, CongestionKind::DupAck);
-        let mss = self.tcb.mss as u64;
+        let mss = u64::from(self.tcb.mss);
         self.prr.enter(
-            self.sb.outstanding() as u64 * mss,
-            self.sb.sacked() as u64 * mss,
-            delivered_segs as u64 * mss,
+            u64::from(self.sb.outstanding()) * mss,
+            u64::from(self.sb.sacked()) * mss,
+            u64::from(delivered_segs) * mss,
             self.tcb.mss,
         );
         self.prr_update(delivered_segs, false);

@@ -32,7 +32,7 @@ struct Snapshot {
 
 impl Loopback {
     fn new(cfg: TcpConfig, cca: CcaSpec, segments: u64) -> Loopback {
-        let bytes = segments * cfg.mss_bytes as u64;
+        let bytes = segments * u64::from(cfg.mss_bytes);
         Loopback {
             s: TcpSender::new(0, &cfg, &cca, Some(bytes)),
             r: TcpReceiver::new(0, &cfg),

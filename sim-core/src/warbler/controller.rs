@@ -132,7 +132,7 @@ impl WarblerConfig {
     /// CPU time for one decision over `n` flows and `k` queues (Fig. 12 model: 1 ms of
     /// fixed cost plus the slope per flow and queue).
     pub fn fig12_latency(&self, n: usize, k: u32) -> SimDuration {
-        SimDuration::from_secs_f64(1e-3 + self.latency_us_per_flow_queue * 1e-6 * n as f64 * k as f64)
+        SimDuration::from_secs_f64(1e-3 + self.latency_us_per_flow_queue * 1e-6 * n as f64 * f64::from(k))
     }
 }
 
@@ -294,7 +294,7 @@ impl ControlPlaneApp for Warbler {
 
     fn sample_series(&self, out: &mut Vec<f64>) {
         let l = &self.last;
-        out.extend([l.j_pre, l.j, l.moved as f64]);
+        out.extend([l.j_pre, l.j, f64::from(l.moved)]);
         out.extend(l.centroids.iter().copied());
     }
 

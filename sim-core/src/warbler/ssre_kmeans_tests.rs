@@ -216,7 +216,7 @@ fn a_better_partition_replaces_a_poor_current_mapping() {
 #[test]
 fn rerunning_on_the_chosen_partition_moves_no_flow() {
     let x: Vec<f64> =
-        (0..200).map(|i| ((i * 7919) % 1000 + 1) as f64 * if i % 3 == 0 { 10.0 } else { 1.0 }).collect();
+        (0..200).map(|i| f64::from((i * 7919) % 1000 + 1) * if i % 3 == 0 { 10.0 } else { 1.0 }).collect();
     let first = decide(&x, None, &cfg(4, Objective::Ssre), &mut rng()).unwrap();
     let again = decide(&x, Some(&first.chosen.labels), &cfg(4, Objective::Ssre), &mut rng()).unwrap();
     assert_eq!(again.chosen.labels, first.chosen.labels);
@@ -225,7 +225,7 @@ fn rerunning_on_the_chosen_partition_moves_no_flow() {
 
 #[test]
 fn same_seed_gives_the_same_decision() {
-    let x: Vec<f64> = (0..500).map(|i| ((i * 31337) % 977) as f64).collect();
+    let x: Vec<f64> = (0..500).map(|i| f64::from((i * 31337) % 977)).collect();
     let a = decide(&x, None, &cfg(5, Objective::Ssre), &mut rng()).unwrap();
     let b = decide(&x, None, &cfg(5, Objective::Ssre), &mut rng()).unwrap();
     assert_eq!(a, b);

@@ -98,7 +98,7 @@ fn run_decision(a: &ClusterArgs, x: &[f64], current: Option<&[u32]>) -> Result<D
             if let Some((i, v)) = x
                 .iter()
                 .enumerate()
-                .find(|(_, v)| !(v.fract() == 0.0 && **v >= 0.0 && **v <= u32::MAX as f64))
+                .find(|(_, v)| !(v.fract() == 0.0 && **v >= 0.0 && **v <= f64::from(u32::MAX)))
             {
                 return Err(format!(
                     "backlog[{i}] = {v}: integer arithmetic needs whole cells 0 to {}",
@@ -197,7 +197,7 @@ fn time_one(n: usize, k: usize, arith: Arith, reps: usize) -> f64 {
     let mut rng = SimRng::new(7, StreamId::Other(1));
     let set = BacklogSet::Classes { classes: k as u32, max_cells: 6000, jitter: 0.2 };
     let cells = set.sample(n, &mut rng);
-    let x: Vec<f64> = cells.iter().map(|&c| c as f64).collect();
+    let x: Vec<f64> = cells.iter().map(|&c| f64::from(c)).collect();
     let current: Vec<u32> = (0..n as u32).map(|i| i % k as u32).collect();
     let cfg = KmeansConfig { k, ..KmeansConfig::default() };
     let mut times: Vec<f64> = (0..reps)

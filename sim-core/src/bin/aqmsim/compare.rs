@@ -108,7 +108,7 @@ fn mean_rtt(s: &Summary) -> f64 {
 
 fn multi_seed(a: &CompareArgs, name: &str, variants: &[String], seeds: u32) -> Outcome {
     let first = a.scenario.seed.unwrap_or(1);
-    let seed_list: Vec<u64> = (first..first + seeds as u64).collect();
+    let seed_list: Vec<u64> = (first..first + u64::from(seeds)).collect();
     let jobs = jobs(&a.scenario, variants, &seed_list, &[])?;
     if !a.quiet {
         eprintln!("running {} variants × {seeds} seeds on all cores...", variants.len());

@@ -67,8 +67,8 @@ pub fn run_tables(s: &Summary, alg: &str) -> String {
     row(
         &mut o,
         "largest drops in one second",
-        Some(d.max_in_one_second as f64),
-        p.map(|p| p.max_burst as f64),
+        Some(f64::from(d.max_in_one_second)),
+        p.map(|p| f64::from(p.max_burst)),
         0,
     );
     let _ = writeln!(
@@ -141,7 +141,12 @@ pub fn compare_table(runs: &[(String, Summary)]) -> String {
         ("Empty queue (%)", 1, |s| s.queue.empty_pct, |p| p.empty_pct),
         ("Total drops", 0, |s| Some(s.drops.total as f64), |p| p.drops as f64),
         ("Median inter-drop (ms)", 1, |s| s.drops.median_interval_ms, |p| p.median_interval_ms),
-        ("Seconds with drops", 0, |s| Some(s.drops.seconds_with_drops as f64), |p| p.active_seconds as f64),
+        (
+            "Seconds with drops",
+            0,
+            |s| Some(f64::from(s.drops.seconds_with_drops)),
+            |p| f64::from(p.active_seconds),
+        ),
     ];
     let mut o = String::new();
     let _ = write!(o, "{:<26}", "Table 10");

@@ -84,7 +84,7 @@ impl Bbr {
     pub fn new(cfg: BbrConfig, rng: SimRng) -> Bbr {
         let window = SimDuration::from_secs_f64(cfg.min_rtt_window_s);
         Bbr {
-            btl_bw: MaxFilter::new(cfg.bw_window_rounds as u64),
+            btl_bw: MaxFilter::new(u64::from(cfg.bw_window_rounds)),
             rt_prop: MinRttFilter::new(window, cfg.min_rtt_refresh_on_equal),
             probe_rtt_duration: SimDuration::from_secs_f64(cfg.probe_rtt_duration_ms / 1e3),
             pacing_gain: cfg.high_gain,
@@ -149,7 +149,7 @@ impl Bbr {
     fn bdp(&self, gain: f64) -> Option<u32> {
         let rtt = self.rt_prop.value()?;
         let bytes = gain * self.btl_bw.best() * rtt.as_nanos() as f64 / 8e9;
-        Some(bytes.ceil().min(u32::MAX as f64 / 2.0) as u32)
+        Some(bytes.ceil().min(f64::from(u32::MAX) / 2.0) as u32)
     }
 
     /// BDP plus the quantization budget (ns-3 `InFlight`, Linux `bbr_inflight`).
@@ -176,7 +176,7 @@ impl Bbr {
             }
             None => 1e-3,
         };
-        self.pacing_rate_bps = self.cfg.high_gain * tcb.cwnd as f64 * 8.0 / rtt * self.margin();
+        self.pacing_rate_bps = self.cfg.high_gain * f64::from(tcb.cwnd) * 8.0 / rtt * self.margin();
     }
 
     /// pacing_rate = pacing_gain·BtlBw (draft §4.2.1); never lowered before the pipe is full.
@@ -200,7 +200,7 @@ impl Bbr {
     fn enter_probe_bw(&mut self, now: SimTime) {
         self.mode = BbrMode::ProbeBw;
         self.cwnd_gain = self.cfg.cwnd_gain;
-        let r = self.rng.below(self.cfg.random_phases.clamp(1, 7) as u64) as usize;
+        let r = self.rng.below(u64::from(self.cfg.random_phases.clamp(1, 7))) as usize;
         self.cycle_index = PROBE_BW_GAINS.len() - 1 - r;
         self.advance_cycle_phase(now);
     }
@@ -360,7 +360,7 @@ impl Bbr {
 
     /// cwnd = cwnd_gain·BDP + quantization (draft §4.2.3.2, §4.2.3.6), approached by the bytes acked.
     fn set_cwnd(&mut self, tcb: &mut Tcb, rs: &RateSample) {
-        let acked = rs.newly_delivered.min(u32::MAX as u64) as u32;
+        let acked = rs.newly_delivered.min(u64::from(u32::MAX)) as u32;
         let mut cwnd = tcb.cwnd;
         if acked > 0 {
             let (c, conserving) = self.recover_or_restore(tcb, rs, acked);
@@ -369,7 +369,7 @@ impl Bbr {
                 let target = self.inflight(tcb, self.cwnd_gain);
                 if self.full_bw_reached {
                     cwnd = cwnd.saturating_add(acked).min(target);
-                } else if cwnd < target || self.delivered < self.init_cwnd as u64 {
+                } else if cwnd < target || self.delivered < u64::from(self.init_cwnd) {
                     cwnd = cwnd.saturating_add(acked);
                 }
                 cwnd = cwnd.max(self.min_pipe_cwnd(tcb)); // §4.2.3.3
@@ -449,7 +449,7 @@ impl CongestionControl for Bbr {
             .with("pacing_gain", Some(self.pacing_gain))
             .with("cwnd_gain", Some(self.cwnd_gain))
             .with("pacing_rate_bps", Some(self.pacing_rate_bps))
-            .with("probe_rtt_count", Some(self.probe_rtt_count as f64))
+            .with("probe_rtt_count", Some(f64::from(self.probe_rtt_count)))
             .with("round_count", Some(self.round_count as f64))
     }
 }
