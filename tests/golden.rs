@@ -116,7 +116,17 @@ fn check(preset_name: &str, keep: impl Fn(&str) -> bool) {
     let mut rows = 0;
     for (p, v, figures) in GOLDEN.iter().filter(|(p, v, _)| *p == preset_name && keep(v)) {
         rows += 1;
-        let (_, s) = run(&preset(p, Some(v)).unwrap());
+        let sc = preset(p, Some(v)).unwrap();
+        let (_, s) = run(&sc);
+        // Goodput counts new payload as it reaches the receivers, so the window can never
+        // hold more than the link carries: at most the payload share of each packet.
+        let payload_share = f64::from(sc.tcp.mss_bytes) / f64::from(sc.full_packet_bytes());
+        if s.throughput.utilisation > payload_share + 1e-3 {
+            out.push(format!(
+                "{p}/{v} utilisation {:.4} above the payload share {payload_share:.4}",
+                s.throughput.utilisation
+            ));
+        }
         for (name, want) in figures.iter() {
             let got = figure(&s, name);
             let tol = (BAND * want.abs()).max(floor(name));

@@ -91,8 +91,8 @@ pub fn all_tables(s: &Summary, alg: &str, paper: Option<published::WarblerTable2
 pub fn fairness_tables(s: &Summary, paper: Option<published::WarblerTable2>) -> String {
     let mut o = String::new();
     let col = |f: fn(&published::WarblerTable2) -> f64, prec: usize| pub_or_dash(paper.as_ref().map(f), prec);
-    let _ =
-        writeln!(o, "Fairness, delay, buffer (the Warbler paper's Table 2 set; paper: §5.2, with or without Warbler as run)");
+    let source = if paper.is_some() { "; published: §5.2, with or without Warbler as run" } else { "" };
+    let _ = writeln!(o, "Fairness, delay, buffer (the Warbler paper's Table 2 set{source})");
     type Row<'a> = (&'a str, Option<f64>, fn(&published::WarblerTable2) -> f64, usize);
     let rows: [Row; 4] = [
         ("Jain's index", Some(s.jfi), |p| p.jfi, 4),
