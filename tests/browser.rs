@@ -41,3 +41,26 @@ fn red_study_in_the_browser_delivers_most_of_the_payload_capacity() {
     let share = bytes as f64 / capacity;
     assert!((0.85..=1.0).contains(&share), "delivered {share:.3} of capacity");
 }
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
+
+/// Fig. 12's n = 10 000, K = 16, M = 3 in the browser: the same decision as natively, and
+/// its time printed (a figure for the README, not an assertion).
+#[wasm_bindgen_test]
+fn warbler_clustering_in_the_browser_decides_as_natively() {
+    let mut ms = Vec::new();
+    let mut digest = 0;
+    for _ in 0..5 {
+        let t0 = performance_now();
+        let d = aqm_tests::kmeans_probe();
+        ms.push(performance_now() - t0);
+        digest = aqm_tests::kmeans_digest(&d);
+    }
+    ms.sort_by(f64::total_cmp);
+    console_log!("k-means n = 10 000, K = 16, M = 3 in the browser: median {:.2} ms (probe included)", ms[2]);
+    assert_eq!(digest, aqm_tests::KMEANS_DIGEST, "wasm digest {digest:#x}");
+}

@@ -36,3 +36,11 @@ fn native_run_matches_the_committed_digest() {
 fn a_warbler_run_matches_the_committed_digest() {
     assert_eq!(warbler_digest(), WARBLER_DIGEST, "digest changed: {:#x}", warbler_digest());
 }
+
+#[test]
+fn warbler_clustering_of_ten_thousand_flows_matches_the_committed_digest() {
+    let d = aqm_tests::kmeans_probe();
+    let digest = aqm_tests::kmeans_digest(&d);
+    assert_eq!(digest, aqm_tests::KMEANS_DIGEST, "digest changed: {digest:#x}");
+    assert!(d.winner.is_some(), "the round-robin mapping is improved on");
+}

@@ -77,3 +77,26 @@ pub fn dqn_training_digest() -> u64 {
         sim_core::train::train(&sc, Default::default(), 1, DQN_PROBE_EPISODES, |_| {}).expect("trains");
     w.digest()
 }
+
+/// Digest of [`kmeans_probe`]'s decision: Warbler's clustering of 10 000 flows into 16 queues
+/// (all three initialisations) must choose alike natively and in the browser.
+pub const KMEANS_DIGEST: u64 = 0x775c_c7d3_f12a_7971;
+
+/// The paper's Fig. 12 point n = 10 000, K = 16, M = 3, on class-structured backlogs.
+pub fn kmeans_probe() -> sim_core::warbler::Decision {
+    use sim_core::rng::{SimRng, StreamId};
+    use sim_core::warbler::{decide, BacklogSet, KmeansConfig};
+    let set = BacklogSet::Classes { classes: 4, max_cells: 6000, jitter: 0.2 };
+    let cells = set.sample(10_000, &mut SimRng::new(7, StreamId::Other(0)));
+    let x: Vec<f64> = cells.iter().map(|&c| f64::from(c)).collect();
+    let current: Vec<u32> = (0..x.len() as u32).map(|i| i % 16).collect();
+    let cfg = KmeansConfig { k: 16, ..KmeansConfig::default() };
+    decide(&x, Some(&current), &cfg, &mut SimRng::new(7, StreamId::Other(1))).expect("valid input")
+}
+
+pub fn kmeans_digest(d: &sim_core::warbler::Decision) -> u64 {
+    let fnv = |h: u64, b: u8| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    let labels = d.chosen.labels.iter().flat_map(|l| l.to_le_bytes());
+    let objective = d.candidates.iter().flat_map(|c| c.partition.objective.to_bits().to_le_bytes());
+    labels.chain(objective).fold(0xcbf2_9ce4_8422_2325, fnv)
+}
