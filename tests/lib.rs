@@ -57,13 +57,7 @@ pub fn assert_conserved(s: &Summary) {
 /// Jain's index over each flow's mean goodput between `from_s` and `to_s` (samples whose
 /// interval ends in (from, to]).
 pub fn window_jfi(sim: &Simulation, from_s: f64, to_s: f64) -> f64 {
-    let samples: Vec<_> =
-        sim.recorder().samples.kept.iter().filter(|s| s.t_s > from_s && s.t_s <= to_s).collect();
-    let n = samples.first().map_or(0, |s| s.flow_goodput_bps.len());
-    let means: Vec<f64> = (0..n)
-        .map(|f| samples.iter().map(|s| s.flow_goodput_bps[f]).sum::<f64>() / samples.len() as f64)
-        .collect();
-    sim_core::metrics::jain_index(&means)
+    sim.recorder().jfi_between(from_s, to_s)
 }
 
 /// Digest of the DQN agent's weights after [`DQN_PROBE_EPISODES`] training episodes on the

@@ -125,6 +125,18 @@ pub struct Recorder {
 }
 
 impl Recorder {
+    /// Jain's index of the flows' mean goodput over the kept samples whose interval ends in
+    /// (from_s, to_s]: fairness before and after a control plane switches on (§5.1).
+    pub fn jfi_between(&self, from_s: f64, to_s: f64) -> f64 {
+        let samples: Vec<&Sample> =
+            self.samples.kept.iter().filter(|s| s.t_s > from_s && s.t_s <= to_s).collect();
+        let flows = samples.first().map_or(0, |s| s.flow_goodput_bps.len());
+        let means: Vec<f64> = (0..flows)
+            .map(|f| samples.iter().map(|s| s.flow_goodput_bps[f]).sum::<f64>() / samples.len() as f64)
+            .collect();
+        super::jain_index(&means)
+    }
+
     pub fn new(window: WindowStats, flows: usize) -> Recorder {
         Recorder {
             series_info: Vec::new(),

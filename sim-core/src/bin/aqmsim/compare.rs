@@ -8,10 +8,9 @@ use crate::sweep::{jobs, run_all};
 use crate::{load, tables, ScenarioArgs};
 use clap::Args;
 use sim_core::metrics::ttest::welch;
-use sim_core::metrics::{jain_index, Summary};
+use sim_core::metrics::Summary;
 use sim_core::scenario::Scenario;
 use sim_core::scenario::{preset_list, published};
-use sim_core::sim::Simulation;
 use std::fmt::Write as _;
 
 #[derive(Args)]
@@ -59,8 +58,12 @@ pub fn compare(a: &CompareArgs) -> Outcome {
             write_results(dir, v, &sim, &summary)?;
         }
         all.insert(v.clone(), serde_json::to_value(&summary).map_err(|e| e.to_string())?);
-        let jfi_before_after = activation(&sc)
-            .map(|on| (window_jfi(&sim, sc.warmup_s, on), window_jfi(&sim, on + 10.0, sc.duration_s)));
+        let jfi_before_after = activation(&sc).map(|on| {
+            (
+                sim.recorder().jfi_between(sc.warmup_s, on),
+                sim.recorder().jfi_between(on + 10.0, sc.duration_s),
+            )
+        });
         runs.push(tables::FairnessRun { variant: v.clone(), summary, jfi_before_after });
     }
     if name == "red-study" {
@@ -80,17 +83,6 @@ pub fn compare(a: &CompareArgs) -> Outcome {
 /// When a control plane switches on after the warm-up with at least 10 s of run left.
 fn activation(sc: &Scenario) -> Option<f64> {
     sc.markers().into_iter().map(|(t, _)| t).find(|&t| t > sc.warmup_s && t + 10.0 < sc.duration_s)
-}
-
-/// Jain's index of the flows' mean goodput over the samples in (from, to].
-fn window_jfi(sim: &Simulation, from_s: f64, to_s: f64) -> f64 {
-    let samples: Vec<_> =
-        sim.recorder().samples.kept.iter().filter(|s| s.t_s > from_s && s.t_s <= to_s).collect();
-    let flows = samples.first().map_or(0, |s| s.flow_goodput_bps.len());
-    let means: Vec<f64> = (0..flows)
-        .map(|f| samples.iter().map(|s| s.flow_goodput_bps[f]).sum::<f64>() / samples.len() as f64)
-        .collect();
-    jain_index(&means)
 }
 
 /// One run as the comparison needs it: the summary, and each 100 ms sample of the first
