@@ -67,3 +67,59 @@ mod aqm_runs {
         }
     }
 }
+
+/// Issue 7's contract for the registries: every queue disc, congestion control and
+/// control-plane app, with its default configuration, validates and runs a 1 s scenario
+/// that delivers data and conserves packets. A new algorithm is covered by its registry line.
+mod every_registered_algorithm {
+    use super::*;
+    use crate::aqm::QueueDiscSpec;
+    use crate::cc::CcaSpec;
+    use crate::switch::{ControlPlaneSpec, SwitchConfig};
+
+    fn one_second(sc: &mut Scenario) -> Summary {
+        sc.duration_s = 1.0;
+        sc.warmup_s = 0.0;
+        assert_eq!(sc.validate(), Ok(()), "{}", sc.name);
+        let mut sim = Simulation::new(sc).unwrap();
+        let s = sim.finish();
+        let p = s.packets;
+        assert_eq!(p.sent, p.delivered + p.dropped + p.in_flight, "{}: conservation", sc.name);
+        assert!(s.flows.iter().all(|f| f.delivered_bytes > 0), "{}: a flow delivered nothing", sc.name);
+        s
+    }
+
+    #[test]
+    fn every_disc_runs_a_second() {
+        for a in QueueDiscSpec::FAMILY.members {
+            let mut sc = Scenario { name: a.tag.into(), ..Scenario::default() };
+            sc.bottleneck.queue = QueueDiscSpec::default_for(a.tag).unwrap();
+            one_second(&mut sc);
+        }
+    }
+
+    #[test]
+    fn every_congestion_control_runs_a_second() {
+        for a in CcaSpec::FAMILY.members {
+            let mut sc = Scenario { name: a.tag.into(), ..Scenario::default() };
+            for g in &mut sc.flows {
+                g.cca = CcaSpec::default_for(a.tag).unwrap();
+            }
+            one_second(&mut sc);
+        }
+    }
+
+    #[test]
+    fn every_control_plane_app_runs_a_second() {
+        for a in ControlPlaneSpec::FAMILY.members {
+            let mut sc = Scenario { name: a.tag.into(), ..Scenario::default() };
+            let switch = SwitchConfig {
+                control: ControlPlaneSpec::default_for(a.tag).unwrap(),
+                control_period_ms: 100.0,
+                ..SwitchConfig::default()
+            };
+            sc.bottleneck.queue = QueueDiscSpec::Switch(switch);
+            one_second(&mut sc);
+        }
+    }
+}
