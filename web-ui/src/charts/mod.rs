@@ -323,32 +323,50 @@ fn category_names(rows: &[String]) -> impl Fn(&f64) -> String + '_ {
     move |y: &f64| rows.get(y.round().max(0.0) as usize).cloned().unwrap_or_default()
 }
 
-/// One marker per event, rows by category, colour by kind.
-pub fn draw_scatter(canvas: &HtmlCanvasElement, c: &Scatter, scale: f64) -> Result<(), String> {
-    let (root, l) = prepare(canvas, scale)?;
-    let body = titled(&root, &l, &c.title, c.note.as_deref())?;
-    let entries: Vec<(String, Swatch)> = c.legend.iter().map(|(s, k)| (s.clone(), Swatch::Dot(*k))).collect();
-    let plot = legend(&body, &l, &entries)?;
-    let rows = c.rows.len().max(1) as f64;
-    let fmt = category_names(&c.rows);
-    let mut chart = ChartBuilder::on(&plot)
+/// Time across, one row per category (flows, queues) down, with the axes drawn: the frame
+/// of the drop scatter and the flow → queue map.
+fn time_by_category<'a>(
+    plot: &'a Area,
+    l: &Layout,
+    rows: &[String],
+    x_max: f64,
+) -> Result<
+    ChartContext<
+        'a,
+        CanvasBackend,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+    String,
+> {
+    let n = rows.len().max(1) as f64;
+    let mut chart = ChartBuilder::on(plot)
         .margin_right(l.px(16.0) as u32)
         .x_label_area_size(l.px(42.0) as u32)
         .y_label_area_size(l.px(70.0) as u32)
-        .build_cartesian_2d(0.0..c.x_max.max(1e-3), -0.5..rows - 0.5)
+        .build_cartesian_2d(0.0..x_max.max(1e-3), -0.5..n - 0.5)
         .map_err(err)?;
     chart
         .configure_mesh()
         .x_desc("time (s)")
         .x_labels(l.x_ticks())
         .x_label_formatter(&|v| fmt_tick(*v))
-        .y_labels(c.rows.len().min(20))
-        .y_label_formatter(&fmt)
+        .y_labels(rows.len().min(20))
+        .y_label_formatter(&category_names(rows))
         .label_style((FONT, l.px(13.0)))
         .axis_desc_style((FONT, l.px(14.0)))
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(err)?;
+    Ok(chart)
+}
+
+/// One marker per event, rows by category, colour by kind.
+pub fn draw_scatter(canvas: &HtmlCanvasElement, c: &Scatter, scale: f64) -> Result<(), String> {
+    let (root, l) = prepare(canvas, scale)?;
+    let body = titled(&root, &l, &c.title, c.note.as_deref())?;
+    let entries: Vec<(String, Swatch)> = c.legend.iter().map(|(s, k)| (s.clone(), Swatch::Dot(*k))).collect();
+    let plot = legend(&body, &l, &entries)?;
+    let mut chart = time_by_category(&plot, &l, &c.rows, c.x_max)?;
     let r = l.px(if c.points.len() > 1000 { 1.5 } else { 2.5 }) as i32;
     chart
         .draw_series(
@@ -357,7 +375,7 @@ pub fn draw_scatter(canvas: &HtmlCanvasElement, c: &Scatter, scale: f64) -> Resu
                 .map(|&(t, row, k)| Circle::new((t, row as f64), r.max(1), color(k).mix(0.7).filled())),
         )
         .map_err(err)?;
-    draw_markers(&mut chart, &l, &c.markers, c.cursor, (-0.5, rows - 0.5))?;
+    draw_markers(&mut chart, &l, &c.markers, c.cursor, (-0.5, c.rows.len().max(1) as f64 - 0.5))?;
     root.present().map_err(err)
 }
 
@@ -475,31 +493,12 @@ pub fn draw_heat(canvas: &HtmlCanvasElement, c: &Heatmap, scale: f64) -> Result<
     let body = titled(&root, &l, &c.title, None)?;
     let entries: Vec<(String, Swatch)> = c.legend.iter().map(|(s, k)| (s.clone(), Swatch::Box(*k))).collect();
     let plot = legend(&body, &l, &entries)?;
-    let rows = c.rows.len().max(1) as f64;
-    let fmt = category_names(&c.rows);
-    let mut chart = ChartBuilder::on(&plot)
-        .margin_right(l.px(16.0) as u32)
-        .x_label_area_size(l.px(42.0) as u32)
-        .y_label_area_size(l.px(70.0) as u32)
-        .build_cartesian_2d(0.0..c.x_max.max(1e-3), -0.5..rows - 0.5)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc("time (s)")
-        .x_labels(l.x_ticks())
-        .x_label_formatter(&|v| fmt_tick(*v))
-        .y_labels(c.rows.len().min(20))
-        .y_label_formatter(&fmt)
-        .label_style((FONT, l.px(13.0)))
-        .axis_desc_style((FONT, l.px(14.0)))
-        .light_line_style(WHITE.mix(0.0))
-        .draw()
-        .map_err(err)?;
+    let mut chart = time_by_category(&plot, &l, &c.rows, c.x_max)?;
     chart
         .draw_series(c.cells.iter().map(|&(t0, t1, row, k)| {
             Rectangle::new([(t0, row as f64 - 0.4), (t1, row as f64 + 0.4)], color(k).mix(0.75).filled())
         }))
         .map_err(err)?;
-    draw_markers(&mut chart, &l, &c.markers, c.cursor, (-0.5, rows - 0.5))?;
+    draw_markers(&mut chart, &l, &c.markers, c.cursor, (-0.5, c.rows.len().max(1) as f64 - 0.5))?;
     root.present().map_err(err)
 }
