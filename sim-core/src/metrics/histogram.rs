@@ -145,15 +145,7 @@ impl LogHistogram {
             Some(i) => {
                 debug_assert_eq!(i, self.index(v));
                 self.add_to_bucket(i, 1);
-                if self.count == 0 {
-                    self.min = v;
-                    self.max = v;
-                } else {
-                    self.min = self.min.min(v);
-                    self.max = self.max.max(v);
-                }
-                self.count += 1;
-                self.sum = (self.sum + v).min(f64::MAX);
+                self.note(v, 1);
             }
             None => self.record(v),
         }
@@ -174,6 +166,13 @@ impl LogHistogram {
         } else {
             self.add_to_bucket(self.index(v), n);
         }
+        self.note(v, n);
+    }
+
+    /// Extremes, count and sum after `n` copies of `v` went into a bucket (v · 1 is exactly
+    /// v, so one copy adds the same sum as before).
+    #[inline]
+    fn note(&mut self, v: f64, n: u64) {
         if self.count == 0 {
             self.min = v;
             self.max = v;
