@@ -366,19 +366,7 @@ fn the_initial_window_leaves_in_one_burst_unless_paced() {
 #[test]
 fn pacing_spaces_segments_by_their_payload() {
     // BBR's first pacing rate: 2.89 × 10 segments of 1000 B / 20 ms handshake RTT, less 1 %.
-    let mut l = Loopback::new(TcpConfig { pace_initial_window: true, ..cfg(true) }, bbr(), 10);
-    let mut sent = Vec::new();
-    while sent.len() < 10 && l.now < SimTime::from_secs_f64(1.0) {
-        let t = l.now + SimDuration::from_micros(10);
-        l.run(t);
-        l.now = l.now.max(t);
-        for (_, (p, to_rx)) in l.wire.iter() {
-            if *to_rx && p.kind == PacketKind::Data && !sent.contains(&p.sent_at) {
-                sent.push(p.sent_at);
-            }
-        }
-    }
-    sent.sort();
+    let sent = first_send_times(TcpConfig { pace_initial_window: true, ..cfg(true) }, 10);
     let rate: f64 = 2.89 * 10_000.0 * 8.0 / 0.020 * 0.99;
     let gap = crate::time::Rate(rate.round() as u64).tx_time(1000);
     assert_eq!(gap.as_nanos(), 699_032); // 1054 B on the wire: 736 780 ns
