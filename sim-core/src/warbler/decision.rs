@@ -72,6 +72,15 @@ pub struct Partition {
 }
 
 impl Partition {
+    /// The values of `x` (one per flow, in input order) that each of the k queues holds.
+    pub fn members(&self, x: &[f64]) -> Vec<Vec<f64>> {
+        let mut out = vec![Vec::new(); self.centroids.len()];
+        for (&v, &q) in x.iter().zip(&self.labels) {
+            out[q as usize].push(v);
+        }
+        out
+    }
+
     /// Flows per queue (k entries): what the Bandwidth Allocation Table weighs queues by.
     pub fn queue_sizes(&self) -> Vec<u32> {
         let mut sizes = vec![0u32; self.centroids.len()];

@@ -66,17 +66,14 @@ fn partition(values: &[f64], k: usize, objective: Objective) -> Result<Partition
 pub fn groups_line(values: &[f64], k: usize, objective: Objective, name: &str) -> String {
     match partition(values, k, objective) {
         Ok(p) => {
-            let groups: Vec<String> = (0..k)
-                .map(|q| {
-                    let m: Vec<String> = values
-                        .iter()
-                        .zip(&p.labels)
-                        .filter(|(_, &l)| l as usize == q)
-                        .map(|(v, _)| format!("{v:.0}"))
-                        .collect();
+            let groups: Vec<String> = p
+                .members(values)
+                .iter()
+                .filter(|m| !m.is_empty())
+                .map(|m| {
+                    let m: Vec<String> = m.iter().map(|v| format!("{v:.0}")).collect();
                     format!("{{{}}}", m.join(", "))
                 })
-                .filter(|g| g != "{}")
                 .collect();
             format!("{name}: {} · objective {:.4}", groups.join(" "), p.objective)
         }

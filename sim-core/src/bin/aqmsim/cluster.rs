@@ -125,14 +125,11 @@ fn init_name(i: Init) -> &'static str {
 
 /// "Q0 {40} · Q1 {152, 200}" for people.
 fn groups(x: &[f64], p: &Partition) -> String {
-    (0..p.centroids.len())
-        .map(|q| {
-            let members: Vec<String> = x
-                .iter()
-                .zip(&p.labels)
-                .filter(|(_, &l)| l as usize == q)
-                .map(|(v, _)| format!("{v}"))
-                .collect();
+    p.members(x)
+        .iter()
+        .enumerate()
+        .map(|(q, m)| {
+            let members: Vec<String> = m.iter().map(|v| format!("{v}")).collect();
             format!("Q{q} {{{}}}", members.join(", "))
         })
         .collect::<Vec<_>>()
