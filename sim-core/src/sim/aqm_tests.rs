@@ -8,11 +8,13 @@ use crate::metrics::Summary;
 use crate::scenario::{Bottleneck, FlowGroup, Scenario};
 use crate::tcp::TcpConfig;
 
+/// The Warbler paper's path: MSS 1448, large buffers, Linux's PRR (as the Warbler presets).
 fn tcp() -> TcpConfig {
     TcpConfig {
         mss_bytes: 1448,
         send_buffer_bytes: 4 << 20,
         recv_buffer_bytes: 4 << 20,
+        prr_dupack_credit: false,
         ..Default::default()
     }
 }

@@ -46,6 +46,11 @@ pub struct TcpConfig {
     /// (`TcpSocketState::PaceInitialWindow` false): the first `initial_cwnd_segments` leave
     /// in one burst and pacing starts with the next. Linux paces from the first segment.
     pub pace_initial_window: bool,
+    /// PRR as ns-3 up to 3.44 (`TcpPrrRecovery`, used by the papers): RecoverFS is the pipe
+    /// at the start of recovery, and every duplicate ACK credits one segment to
+    /// DeliveredData on top of the bytes it SACKed. Off = RFC 9937 §6 / Linux / ns-3-dev
+    /// after its fixes #1350-#1351: RecoverFS from FlightSize, SACKed bytes counted once.
+    pub prr_dupack_credit: bool,
     pub headers: HeaderOverhead,
 }
 
@@ -69,6 +74,7 @@ impl Default for TcpConfig {
             rate_snapshot_before_ack: true,
             karn_with_timestamps: true,
             pace_initial_window: false,
+            prr_dupack_credit: true,
             headers: HeaderOverhead::default(),
         }
     }
@@ -194,6 +200,13 @@ impl TcpConfig {
             "",
             Kind::Bool,
             "A pacing sender (BBR) paces its first window too (Linux); off = ns-3.44, which sends it in one burst.",
+        ),
+        Field::new(
+            "prr_dupack_credit",
+            "ns-3 PRR",
+            "",
+            Kind::Bool,
+            "PRR credits a segment per duplicate ACK besides the SACKed bytes and sizes RecoverFS from pipe (ns-3 ≤ 3.44); off = RFC 9937 / Linux.",
         ),
         Field::new("headers.ip_bytes", "IP header", "bytes", Kind::Int(HEADER), "IPv4: 20."),
         Field::new("headers.tcp_bytes", "TCP header", "bytes", Kind::Int(HEADER), "Without options: 20."),

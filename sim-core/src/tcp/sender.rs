@@ -112,7 +112,7 @@ impl TcpSender {
             dupacks: 0,
             recover: 0,
             recover_active: false,
-            prr: Prr::default(),
+            prr: Prr::new(cfg.prr_dupack_credit),
             rtt: RttEstimator::new(
                 ms(cfg.min_rto_ms),
                 ms(cfg.initial_rto_ms),
@@ -506,7 +506,7 @@ impl TcpSender {
                     self.sb.mark_head_lost();
                 }
                 if delivered >= 1 {
-                    self.prr_update(delivered, safe);
+                    self.prr_update(delivered, safe, false);
                 }
                 if !self.sb.is_retransmitted(self.sb.una()) {
                     self.do_retransmit(now, out);
@@ -577,7 +577,7 @@ impl TcpSender {
                 if !self.cfg.sack {
                     self.sb.add_reno_sack();
                 }
-                self.prr_update(delivered, false);
+                self.prr_update(delivered, false, true);
             }
             CongState::Disorder => {
                 let una = self.sb.una();
@@ -595,7 +595,7 @@ impl TcpSender {
 
     /// PRR sets cwnd during recovery, unless the algorithm sets it itself (ns-3 skips
     /// `DoRecovery` when `HasCongControl`).
-    fn prr_update(&mut self, delivered_segs: u32, safe: bool) {
+    fn prr_update(&mut self, delivered_segs: u32, safe: bool, dupack: bool) {
         if self.cc.has_cong_control() {
             return;
         }
@@ -603,7 +603,7 @@ impl TcpSender {
         let delivered =
             if self.cfg.sack { u64::from(delivered_segs) * u64::from(mss) } else { u64::from(mss) };
         let pipe = u64::from(self.bytes_in_flight());
-        if let Some(c) = self.prr.on_ack(delivered, pipe, u64::from(self.tcb.ssthresh), mss, safe) {
+        if let Some(c) = self.prr.on_ack(delivered, pipe, u64::from(self.tcb.ssthresh), mss, safe, dupack) {
             self.tcb.cwnd = c;
         }
     }
@@ -633,12 +633,13 @@ impl TcpSender {
         self.tcb.ssthresh = self.cc.on_congestion(&self.tcb, in_flight, CongestionKind::DupAck);
         let mss = u64::from(self.tcb.mss);
         self.prr.enter(
+            u64::from(in_flight),
             u64::from(self.sb.outstanding()) * mss,
             u64::from(self.sb.sacked()) * mss,
             u64::from(delivered_segs) * mss,
             self.tcb.mss,
         );
-        self.prr_update(delivered_segs, false);
+        self.prr_update(delivered_segs, false, true);
         // (4.3) Retransmit the first segment presumed lost now, whatever the window says.
         let head = self.sb.una();
         if !self.sb.is_retransmitted(head) {

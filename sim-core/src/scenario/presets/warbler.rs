@@ -81,7 +81,8 @@ pub fn group(count: u32, cca: CcaSpec, rtt_ms: f64) -> FlowGroup {
 /// Linux hosts: MSS 1448, 200 ms minimum RTO, large buffers, RFC 7323 RTT sampling and
 /// Linux's delivery-rate snapshots (not ns-3's, whose Karn rule can trap a flow in
 /// back-to-back timeouts when the minimum RTO equals the delayed-ACK timeout), pacing from
-/// the first segment.
+/// the first segment, and RFC 9937's PRR (Linux sizes RecoverFS from the prior window and
+/// counts SACKed bytes once).
 fn linux_tcp() -> TcpConfig {
     TcpConfig {
         mss_bytes: 1448,
@@ -91,6 +92,7 @@ fn linux_tcp() -> TcpConfig {
         rate_snapshot_before_ack: false,
         karn_with_timestamps: false,
         pace_initial_window: true,
+        prr_dupack_credit: false,
         ..TcpConfig::default()
     }
 }
