@@ -6,7 +6,7 @@ use crate::aqm::{CebinaeConfig, PieConfig, QueueDiscSpec, QueueLimit};
 use crate::cc::CcaSpec;
 use crate::metrics::Summary;
 use crate::scenario::{Bottleneck, FlowGroup, Scenario};
-use crate::tcp::TcpConfig;
+use crate::tcp::{PrrRules, TcpConfig};
 
 /// The Warbler paper's path: MSS 1448, large buffers, Linux's PRR (as the Warbler presets).
 fn tcp() -> TcpConfig {
@@ -14,7 +14,7 @@ fn tcp() -> TcpConfig {
         mss_bytes: 1448,
         send_buffer_bytes: 4 << 20,
         recv_buffer_bytes: 4 << 20,
-        prr_dupack_credit: false,
+        prr: PrrRules::Rfc9937,
         ..Default::default()
     }
 }

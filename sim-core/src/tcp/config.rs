@@ -1,3 +1,4 @@
+use super::PrrRules;
 use crate::net::HeaderOverhead;
 use crate::params::{Checker, Field, Kind, Range};
 use serde::{Deserialize, Serialize};
@@ -46,11 +47,10 @@ pub struct TcpConfig {
     /// (`TcpSocketState::PaceInitialWindow` false): the first `initial_cwnd_segments` leave
     /// in one burst and pacing starts with the next. Linux paces from the first segment.
     pub pace_initial_window: bool,
-    /// PRR as ns-3 up to 3.44 (`TcpPrrRecovery`, used by the papers): RecoverFS is the pipe
-    /// at the start of recovery, and every duplicate ACK credits one segment to
-    /// DeliveredData on top of the bytes it SACKed. Off = RFC 9937 §6 / Linux / ns-3-dev
-    /// after its fixes #1350-#1351: RecoverFS from FlightSize, SACKed bytes counted once.
-    pub prr_dupack_credit: bool,
+    /// Proportional Rate Reduction as ns-3.44's `TcpPrrRecovery` (RecoverFS from pipe, a
+    /// segment credited per duplicate ACK besides the SACKed bytes, 32-bit arithmetic) or
+    /// as RFC 9937 / Linux. See [`PrrRules`].
+    pub prr: PrrRules,
     pub headers: HeaderOverhead,
 }
 
@@ -74,7 +74,7 @@ impl Default for TcpConfig {
             rate_snapshot_before_ack: true,
             karn_with_timestamps: true,
             pace_initial_window: false,
-            prr_dupack_credit: true,
+            prr: PrrRules::Ns3,
             headers: HeaderOverhead::default(),
         }
     }
@@ -202,11 +202,11 @@ impl TcpConfig {
             "A pacing sender (BBR) paces its first window too (Linux); off = ns-3.44, which sends it in one burst.",
         ),
         Field::new(
-            "prr_dupack_credit",
-            "ns-3 PRR",
+            "prr",
+            "PRR",
             "",
-            Kind::Bool,
-            "PRR credits a segment per duplicate ACK besides the SACKed bytes and sizes RecoverFS from pipe (ns-3 ≤ 3.44); off = RFC 9937 / Linux.",
+            Kind::Choice(&[("ns3", "ns-3.44"), ("rfc9937", "RFC 9937")]),
+            "Proportional rate reduction in fast recovery: ns-3.44's (RecoverFS from pipe, a segment credited per duplicate ACK, 32-bit arithmetic) or RFC 9937's (Linux).",
         ),
         Field::new("headers.ip_bytes", "IP header", "bytes", Kind::Int(HEADER), "IPv4: 20."),
         Field::new("headers.tcp_bytes", "TCP header", "bytes", Kind::Int(HEADER), "Without options: 20."),

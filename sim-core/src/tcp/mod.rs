@@ -18,6 +18,7 @@ pub mod sender;
 pub mod timer;
 
 pub use config::TcpConfig;
+pub use prr::PrrRules;
 pub use receiver::TcpReceiver;
 pub use rtt::RttEstimator;
 pub use sender::{Phase, SenderStats, TcpSender};

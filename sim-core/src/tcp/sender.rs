@@ -112,7 +112,7 @@ impl TcpSender {
             dupacks: 0,
             recover: 0,
             recover_active: false,
-            prr: Prr::new(cfg.prr_dupack_credit),
+            prr: Prr::new(cfg.prr),
             rtt: RttEstimator::new(
                 ms(cfg.min_rto_ms),
                 ms(cfg.initial_rto_ms),

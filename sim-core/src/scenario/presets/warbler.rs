@@ -7,7 +7,7 @@ use crate::cc::{BbrConfig, CcaSpec, CubicConfig, NewRenoConfig, VegasConfig};
 use crate::scenario::{Bottleneck, FlowGroup, Scenario};
 use crate::switch::scheduler::WrrConfig;
 use crate::switch::{ControlPlaneSpec, SchedulerSpec, SwitchConfig, TOFINO2_CELL_BYTES};
-use crate::tcp::TcpConfig;
+use crate::tcp::{PrrRules, TcpConfig};
 use crate::warbler::WarblerConfig;
 
 /// 1 BDP at 100 Mbit/s × 10 ms in 160-byte cells, as the paper rounds it (§5.3).
@@ -92,7 +92,7 @@ fn linux_tcp() -> TcpConfig {
         rate_snapshot_before_ack: false,
         karn_with_timestamps: false,
         pace_initial_window: true,
-        prr_dupack_credit: false,
+        prr: PrrRules::Rfc9937,
         ..TcpConfig::default()
     }
 }
