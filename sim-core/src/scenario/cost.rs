@@ -2,6 +2,7 @@
 //! refuses a run beyond the limits unless asked (`--force`); the browser warns earlier.
 
 use super::Scenario;
+use crate::aqm::QueueLimit;
 
 /// Events a run may take by default: about 4 minutes at 10 M events/s.
 pub const MAX_EVENTS: f64 = 2.5e9;
@@ -38,14 +39,44 @@ pub fn estimate(sc: &Scenario) -> Cost {
     let first_windows = flows * f64::from(sc.tcp.initial_cwnd_segments);
     let packets = sc.duration_s * sc.bottleneck.rate_bps as f64 / pkt_bits + first_windows;
     let samples = sc.duration_s / sc.sample_interval_s.max(1e-3);
-    let window = flows * (f64::from(sc.tcp.send_buffer_bytes) / f64::from(sc.tcp.mss_bytes.max(1)));
-    let state = flows * 2_000.0 + window * 64.0;
+    let state = flows * 2_000.0 + outstanding_segments(sc) * 64.0;
     let traces = crate::metrics::TRACE_FLOW_SAMPLES.min(samples * flows.max(1.0)) * 48.0
         + crate::metrics::TRACE_DROPS as f64 * 24.0;
     Cost {
         events: packets * EVENTS_PER_PACKET + flows * EVENTS_PER_FLOW + samples * (flows + 1.0),
         bytes: state + traces,
     }
+}
+
+/// Segments the senders can hold unacknowledged at once, at most: every window full (the
+/// smaller of the send and receive buffers), but no more than twice what the network can
+/// hold plus every first window. A window grows only with ACKs, so slow start overshoots
+/// the network by at most one doubling before losses cut it back. The network holds the
+/// bottleneck's bandwidth-delay product at the longest base RTT (the ACK clock keeps the
+/// access links at the bottleneck's pace), its queue disc and device queue, and the host
+/// queue of every access link slower than the bottleneck (a faster one never builds a
+/// standing queue).
+fn outstanding_segments(sc: &Scenario) -> f64 {
+    let pkt_bits = 8.0 * f64::from(sc.full_packet_bytes().max(1));
+    let mss = f64::from(sc.tcp.mss_bytes.max(1));
+    let buffer = f64::from(sc.tcp.send_buffer_bytes.min(sc.tcp.recv_buffer_bytes));
+    let windows = f64::from(sc.total_flows()) * (buffer / mss).ceil();
+    let b = &sc.bottleneck;
+    let max_rtt_s = sc.flows.iter().map(|g| sc.base_rtt_ms(g)).fold(0.0, f64::max) / 1e3;
+    let queue = match b.queue.limit() {
+        QueueLimit::Packets(n) => f64::from(n),
+        QueueLimit::Bytes(n) => n as f64 * 8.0 / pkt_bits,
+        QueueLimit::Cells { cells, cell_bytes } => f64::from(cells) * f64::from(cell_bytes) * 8.0 / pkt_bits,
+    };
+    let bottleneck = b.rate_bps as f64 * max_rtt_s / pkt_bits + queue + f64::from(b.nic_queue_packets);
+    let hosts: f64 = sc
+        .flows
+        .iter()
+        .filter(|g| g.access_rate_bps < b.rate_bps)
+        .map(|g| f64::from(g.count) * f64::from(sc.host_queue_packets))
+        .sum();
+    let first_windows = f64::from(sc.total_flows()) * f64::from(sc.tcp.initial_cwnd_segments);
+    windows.min(2.0 * (bottleneck + hosts) + first_windows)
 }
 
 /// Refuses a scenario beyond the default limits, saying what it would cost.
@@ -83,6 +114,28 @@ mod tests {
         sc.bottleneck.rate_bps = 400_000_000_000;
         let e = check(&sc).unwrap_err();
         assert!(e.contains("events") && e.contains("limits"), "{e}");
+    }
+
+    #[test]
+    fn ten_thousand_flows_at_1_ms_samples_are_not_charged_for_every_window_full() {
+        // 5000 + 5000 flows of the RTT-unfair pair (6 MiB buffers, 100 Mbit/s) for 5 s with
+        // 1 ms samples peak at 270 MB measured; every window full would be 2.8 GB.
+        let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
+        sc.flows[0].count = 5000;
+        sc.flows[1].count = 5000;
+        sc.sample_interval_s = 0.001;
+        sc.duration_s = 5.0;
+        let c = check(&sc).unwrap();
+        assert!((150e6..600e6).contains(&c.bytes), "{c:?}");
+    }
+
+    #[test]
+    fn a_slow_access_link_is_charged_for_its_host_queue() {
+        // The RED study's 1 Mbit/s access links feed a 2 Mbit/s bottleneck: a flow's window
+        // can stand in its own host queue, up to the window.
+        let sc = preset("red-study", None).unwrap();
+        let windows = 10.0 * (131_072.0_f64 / 512.0).ceil();
+        assert_eq!(outstanding_segments(&sc), windows);
     }
 
     #[test]

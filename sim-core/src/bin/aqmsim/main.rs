@@ -101,7 +101,14 @@ fn main() -> ExitCode {
             Err(e) => Err(e.into()),
         },
         Command::Validate { scenario } => match load::load(&scenario, None) {
-            Ok(_) => io::say("scenario is valid"),
+            Ok(s) => {
+                let c = sim_core::scenario::cost::estimate(&s);
+                io::say(&format!(
+                    "scenario is valid; estimated cost about {:.1e} events and {:.0} MB",
+                    c.events,
+                    c.bytes / 1e6
+                ))
+            }
             Err(e) => Err(e.into()),
         },
         Command::Cluster(a) => cluster::cluster(&a),
