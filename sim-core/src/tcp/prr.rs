@@ -10,10 +10,11 @@
 //!   prr_delivered < RecoverFS) on top of the bytes that ACK SACKed; RFC 9937 §6.2 does so
 //!   only without SACK. So ns-3.44 sends about as much as is delivered while pipe > ssthresh
 //!   and the window drops to ssthresh only when recovery ends.
-//! - Arithmetic: ns-3.44 multiplies prr_delivered by ssthresh in 32 bits, so beyond 4 GiB
-//!   the product wraps (about 2 800 segments² at MSS 1448: a 400-segment window) and the
-//!   proportional part sends nothing; and prr_delivered − prr_out wraps when more was sent
-//!   than delivered, so PRR-CRB then sends nothing either. Both reproduced here.
+//! - Arithmetic: ns-3.44 multiplies prr_delivered by ssthresh (both in bytes) in 32 bits, so
+//!   the product wraps past 4 GiB (at MSS 1448, within the first few ACKs of a 400-segment
+//!   window's recovery) and the proportional part then sends nothing; and prr_delivered −
+//!   prr_out wraps when more was sent than delivered, so PRR-CRB then sends nothing either.
+//!   Both reproduced here.
 
 use serde::{Deserialize, Serialize};
 
@@ -137,26 +138,6 @@ impl Prr {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn prr_sends_about_ssthresh_over_recoverfs_per_delivered_segment() {
-        // Flight 20 segments, ssthresh 10: one segment out per two delivered.
-        let mut p = Prr::new(PrrRules::Rfc9937);
-        p.enter(19_000, 20_000, 0, 0, 1000);
-        p.on_sent(1000); // the fast retransmit
-        let mut sent = 1000u64;
-        // 20 in flight: 19 originals + the retransmission.
-        let mut pipe = 20_000u64;
-        for _ in 0..10 {
-            pipe -= 1000;
-            let cwnd = u64::from(p.on_ack(1000, pipe, 10_000, 1000, false, true).unwrap());
-            let allowed = cwnd.saturating_sub(pipe);
-            p.on_sent(allowed as u32);
-            sent += allowed;
-            pipe += allowed;
-        }
-        assert_eq!(sent, 5000);
-    }
 
     /// Ten duplicate ACKs, one segment each, from a flight of 20 with ssthresh 10: bytes sent
     /// after the fast retransmit.
