@@ -272,7 +272,8 @@ impl Simulation {
     /// - two ahead: what that packet says it goes to, a link or a flow endpoint (its packet
     ///   was asked for one and two events ago);
     /// - next: what the endpoint's struct points to, the sender's boxed congestion control
-    ///   (the struct was asked for last event; reading the box pointer earlier would wait).
+    ///   and scoreboard records (the struct was asked for last event; reading its pointers
+    ///   earlier would wait).
     #[inline]
     fn prefetch_ahead(&self) {
         let mut next = self.q.upcoming();
@@ -290,6 +291,11 @@ impl Simulation {
         if let Some((flow, true)) = self.endpoint_of(first) {
             if let Some(f) = self.flows.get(flow as usize) {
                 crate::hint::prefetch_lines(f.sender.cc(), 4);
+                // And the scoreboard records an ACK touches (its buffer is another allocation).
+                if let Event::Arrive { pkt } = first {
+                    let newest_sacked = self.pkts.get(pkt).sack_blocks().first().map(|b| b.end.wrapping_sub(1));
+                    f.sender.scoreboard().prefetch_for_ack(newest_sacked);
+                }
             }
         }
     }
