@@ -328,6 +328,15 @@ impl QueueDisc for FqCodel {
     fn limit(&self) -> QueueLimit {
         self.cfg.limit
     }
+    /// The flow's queue struct, then the end of its packet buffer where the arrival goes.
+    fn prefetch_flow(&self, flow: u32, tail: bool) {
+        let Some(q) = self.queues.get(self.queue_index(flow)) else { return };
+        if !tail {
+            crate::hint::prefetch_lines(q, 2);
+        } else if let Some(last) = q.fifo.q.back() {
+            crate::hint::prefetch_lines(last, 2);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -288,6 +288,15 @@ impl Simulation {
             }
             self.prefetch_target(e);
         }
+        if let Event::Arrive { pkt } = first {
+            // A packet about to enter a queue disc: where it goes in there.
+            let p = self.pkts.get(pkt);
+            if (p.hop as usize) + 1 < 2 {
+                if let Some(l) = self.links.get(self.path_link(p, p.hop + 1) as usize) {
+                    l.qdisc.prefetch_flow(p.flow, true);
+                }
+            }
+        }
         if let Some((flow, true)) = self.endpoint_of(first) {
             if let Some(f) = self.flows.get(flow as usize) {
                 crate::hint::prefetch_lines(f.sender.cc(), 4);
@@ -326,6 +335,7 @@ impl Simulation {
                 let link = self.path_link(p, p.hop + 1);
                 if let Some(l) = self.links.get(link as usize) {
                     crate::hint::prefetch_lines(l, 2);
+                    l.qdisc.prefetch_flow(p.flow, false);
                 }
                 return;
             }
