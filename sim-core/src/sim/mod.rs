@@ -302,7 +302,8 @@ impl Simulation {
                 crate::hint::prefetch_lines(f.sender.cc(), 4);
                 // And the scoreboard records an ACK touches (its buffer is another allocation).
                 if let Event::Arrive { pkt } = first {
-                    let newest_sacked = self.pkts.get(pkt).sack_blocks().first().map(|b| b.end.wrapping_sub(1));
+                    let newest_sacked =
+                        self.pkts.get(pkt).sack_blocks().first().map(|b| b.end.wrapping_sub(1));
                     f.sender.scoreboard().prefetch_for_ack(newest_sacked);
                 }
             }
@@ -316,7 +317,8 @@ impl Simulation {
         match e {
             Event::Arrive { pkt } => {
                 let p = self.pkts.get(pkt);
-                ((p.hop as usize) + 1 >= 2).then(|| (p.flow, matches!(p.kind, PacketKind::Ack | PacketKind::SynAck)))
+                ((p.hop as usize) + 1 >= 2)
+                    .then_some((p.flow, matches!(p.kind, PacketKind::Ack | PacketKind::SynAck)))
             }
             Event::SenderTimer { flow } | Event::PaceTimer { flow } => Some((flow, true)),
             Event::ReceiverTimer { flow } => Some((flow, false)),

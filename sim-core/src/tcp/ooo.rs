@@ -16,7 +16,10 @@ const INLINE: usize = 4;
 #[derive(Clone, Debug)]
 enum Repr {
     /// `blocks[..len]`, most recently changed first.
-    Inline { len: u8, blocks: [SackBlock; INLINE] },
+    Inline {
+        len: u8,
+        blocks: [SackBlock; INLINE],
+    },
     Tree(Tree),
 }
 
@@ -54,7 +57,9 @@ impl Iterator for RecentFirst<'_> {
     fn next(&mut self) -> Option<SackBlock> {
         match self {
             RecentFirst::Inline(it) => it.next().copied(),
-            RecentFirst::Tree(it, by_start) => it.next().map(|&start| SackBlock { start, end: by_start[&start].0 }),
+            RecentFirst::Tree(it, by_start) => {
+                it.next().map(|&start| SackBlock { start, end: by_start[&start].0 })
+            }
         }
     }
 }
@@ -89,7 +94,9 @@ impl OutOfOrder {
 
     pub fn contains(&self, seq: u32) -> bool {
         match &self.repr {
-            Repr::Inline { len, blocks } => blocks[..*len as usize].iter().any(|b| b.start <= seq && seq < b.end),
+            Repr::Inline { len, blocks } => {
+                blocks[..*len as usize].iter().any(|b| b.start <= seq && seq < b.end)
+            }
             Repr::Tree(t) => t.by_start.range(..=seq).next_back().is_some_and(|(_, &(end, _))| end > seq),
         }
     }
@@ -165,10 +172,15 @@ impl OutOfOrder {
     /// Start of the block whose end is `seq`, if any.
     fn block_ending_at(&self, seq: u32) -> Option<u32> {
         match &self.repr {
-            Repr::Inline { len, blocks } => blocks[..*len as usize].iter().find(|b| b.end == seq).map(|b| b.start),
-            Repr::Tree(t) => {
-                t.by_start.range(..seq).next_back().filter(|(_, &(end, _))| end == seq).map(|(&start, _)| start)
+            Repr::Inline { len, blocks } => {
+                blocks[..*len as usize].iter().find(|b| b.end == seq).map(|b| b.start)
             }
+            Repr::Tree(t) => t
+                .by_start
+                .range(..seq)
+                .next_back()
+                .filter(|(_, &(end, _))| end == seq)
+                .map(|(&start, _)| start),
         }
     }
 
