@@ -10,6 +10,17 @@
 //! misses on per-flow state (10 000 flows × an 832-byte `Flow`, its scoreboard, histograms,
 //! host links): FQ-CoDel serves flows in turn, so nearly every packet touches a cold flow.
 //!
+//! Status at branch perf3 (same machine, shared with a concurrent build, so figures are the
+//! minimum of 2-3 interleaved runs; before = e913b98): FIFO 8.2 -> 6.4 s wall (30.1 M events,
+//! 3.5 -> 4.7 M events/s), FQ-CoDel 16.2 -> 10.6 s (31.6 M events, 2.0 -> 3.0 M events/s),
+//! peak RSS 110 -> 112 MB and 153 -> 149 MB. What helped: prefetching both lines of a
+//! packet, the CUBIC box, the scoreboard's records, FQ-CoDel's next queues and the event
+//! queue's next bucket one to three events ahead; SACK runs and out-of-order blocks kept in
+//! place (0-2 per flow) instead of B-trees; glibc malloc on transparent huge pages (cargo's
+//! `[env]`; 10-15 % when the machine is quiet). Still short of 5 s: per event ~10 cache
+//! lines of per-flow state (a 656-byte `TcpSender`, an 80-byte `Packet` on two lines, host
+//! links of 256 bytes) and ~1000 instructions (cachegrind, FQ-CoDel, steady state).
+//!
 //! `cargo bench -p sim-core --bench big` (about 20 runs of 5-20 s each). Peak memory is not
 //! something criterion sees; measure it on the example runner:
 //! `/usr/bin/time -v target/release/examples/run_scenario sim-core/benches/scenarios/fifo_10000_flows_10gbps.json`.

@@ -4,9 +4,10 @@
 //! workspace: the lint allows it here and nowhere else.
 #![allow(unsafe_code)]
 
-/// Starts loading the first `lines` cache lines from `x` (hints, as [`prefetch`]).
+/// Starts loading the first `lines` cache lines from `x` (hints, as [`prefetch`]). `T` may
+/// be unsized (a `dyn` object behind a box: its data).
 #[inline(always)]
-pub fn prefetch_lines<T>(x: &T, lines: usize) {
+pub fn prefetch_lines<T: ?Sized>(x: &T, lines: usize) {
     let p = (x as *const T).cast::<u8>();
     for i in 0..lines {
         prefetch_ptr(p.wrapping_add(64 * i));

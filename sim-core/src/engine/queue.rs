@@ -279,7 +279,24 @@ impl<E> EventQueue<E> {
                 self.occupied[slot / 64] |= 1 << (slot % 64);
             }
         }
+        self.prefetch_next_bucket();
         true
+    }
+
+    /// Starts loading the next occupied bucket's events (a hint): written when they were
+    /// scheduled, milliseconds ago, they are cold by their turn, and sorting them stalled on
+    /// the first read. Its vector header sits next to the current one, so reading it is
+    /// cheap; the headers after it are asked for too, for the next load.
+    #[inline]
+    fn prefetch_next_bucket(&self) {
+        let Some(b) = self.next_wheel_bucket() else { return };
+        let slot = (b as usize) & (WHEEL - 1);
+        let v = &self.wheel[slot];
+        if let Some(first) = v.first() {
+            let lines = (v.len() * std::mem::size_of::<Slot<E>>()).div_ceil(64);
+            crate::hint::prefetch_lines(first, lines.min(4));
+        }
+        crate::hint::prefetch(&self.wheel[(slot + 2) & (WHEEL - 1)]);
     }
 
     /// Time of the next event, if any.

@@ -80,6 +80,18 @@ impl Counts {
         self.iter().sum()
     }
 
+    /// The first bucket where the running total of counts passes `k` (holds the k-th
+    /// smallest, 0-based), if any. One tight loop per width: summaries ask this of 10 000
+    /// histograms of ~1000 buckets, where the chained iterator cost ~0.1 s.
+    #[allow(clippy::useless_conversion)] // the identity for the u64 arm of the macro
+    pub fn bucket_of_rank(&self, k: u64) -> Option<usize> {
+        let mut seen = 0u64;
+        each_width!(self, v => v.iter().position(|&c| {
+            seen += u64::from(c);
+            k < seen
+        }))
+    }
+
     /// Starts loading bucket `i`'s count, if it exists (a hint).
     #[inline]
     pub fn prefetch(&self, i: usize) {

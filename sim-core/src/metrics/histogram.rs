@@ -326,14 +326,10 @@ impl LogHistogram {
         if k < self.zero_count {
             return 0.0;
         }
-        let mut seen = self.zero_count;
-        for (j, c) in self.counts.iter().enumerate() {
-            seen += c;
-            if k < seen {
-                return self.representative(self.offset + j as i64).clamp(self.min, self.max);
-            }
+        match self.counts.bucket_of_rank(k - self.zero_count) {
+            Some(j) => self.representative(self.offset + j as i64).clamp(self.min, self.max),
+            None => self.max,
         }
-        self.max
     }
 
     /// Adds `n` to bucket `i`, growing the dense range, or folding the lowest buckets

@@ -101,4 +101,8 @@ pub trait QueueDisc: fmt::Debug + Send {
     fn sample_series(&self, _out: &mut Vec<f64>) {}
     /// Moves structured records written since the last call into `out`.
     fn drain_log(&mut self, _out: &mut Vec<LogRecord>) {}
+    /// A packet of `flow` will be enqueued soon: start loading the per-flow state it will
+    /// touch (a hint; results must not change). `tail` = also what that state points to,
+    /// asked for once the state itself had time to arrive.
+    fn prefetch_flow(&self, _flow: u32, _tail: bool) {}
 }

@@ -266,41 +266,86 @@ impl Simulation {
         }
     }
 
-    /// Starts loading what the next events will touch (hints only; results do not change).
-    /// The packet of an arrival two or three events ahead is usually cold (it left ~a delay
-    /// ago); by the next event it has arrived, and says which flow endpoint or link it goes to.
+    /// Starts loading what the next events will touch (hints only; results do not change),
+    /// as a pipeline over the events queued after this one:
+    /// - three ahead: the packet of an arrival (usually cold: it left ~a delay ago);
+    /// - two ahead: what that packet says it goes to, a link or a flow endpoint (its packet
+    ///   was asked for one and two events ago);
+    /// - next: what the endpoint's struct points to, the sender's boxed congestion control
+    ///   and scoreboard records (the struct was asked for last event; reading its pointers
+    ///   earlier would wait).
     #[inline]
     fn prefetch_ahead(&self) {
         let mut next = self.q.upcoming();
         let Some(&first) = next.next() else { return };
-        // Packets of the two arrivals after it: the nearer one was asked for by the previous
-        // event already (a repeat costs little), the farther one gets two events to arrive.
-        for e in next.take(2) {
-            if let &Event::Arrive { pkt } = e {
-                self.pkts.prefetch(pkt);
+        let second = next.next().copied();
+        if let Some(&Event::Arrive { pkt }) = next.next() {
+            self.pkts.prefetch(pkt);
+        }
+        if let Some(e) = second {
+            if let Event::Arrive { pkt } = e {
+                self.pkts.prefetch(pkt); // a repeat costs little; at a bucket's start it is new
+            }
+            self.prefetch_target(e);
+        }
+        if let Event::Arrive { pkt } = first {
+            // A packet about to enter a queue disc: where it goes in there.
+            let p = self.pkts.get(pkt);
+            if (p.hop as usize) + 1 < 2 {
+                if let Some(l) = self.links.get(self.path_link(p, p.hop + 1) as usize) {
+                    l.qdisc.prefetch_flow(p.flow, true);
+                }
             }
         }
-        let (flow, to_sender) = match first {
+        if let Some((flow, true)) = self.endpoint_of(first) {
+            if let Some(f) = self.flows.get(flow as usize) {
+                crate::hint::prefetch_lines(f.sender.cc(), 4);
+                // And the scoreboard records an ACK touches (its buffer is another allocation).
+                if let Event::Arrive { pkt } = first {
+                    let newest_sacked =
+                        self.pkts.get(pkt).sack_blocks().first().map(|b| b.end.wrapping_sub(1));
+                    f.sender.scoreboard().prefetch_for_ack(newest_sacked);
+                }
+            }
+        }
+    }
+
+    /// The flow endpoint event `e` will act on, and whether it is the sender; None when the
+    /// event is a packet reaching a link, or touches no endpoint.
+    #[inline]
+    fn endpoint_of(&self, e: Event) -> Option<(u32, bool)> {
+        match e {
             Event::Arrive { pkt } => {
                 let p = self.pkts.get(pkt);
-                if (p.hop as usize) + 1 < 2 {
-                    let link = self.path_link(p, p.hop + 1);
-                    if let Some(l) = self.links.get(link as usize) {
-                        crate::hint::prefetch_lines(l, 2);
-                    }
-                    return;
-                }
-                (p.flow, matches!(p.kind, PacketKind::Ack | PacketKind::SynAck))
+                ((p.hop as usize) + 1 >= 2)
+                    .then_some((p.flow, matches!(p.kind, PacketKind::Ack | PacketKind::SynAck)))
             }
-            Event::SenderTimer { flow } | Event::PaceTimer { flow } => (flow, true),
-            Event::ReceiverTimer { flow } => (flow, false),
-            _ => return,
-        };
+            Event::SenderTimer { flow } | Event::PaceTimer { flow } => Some((flow, true)),
+            Event::ReceiverTimer { flow } => Some((flow, false)),
+            _ => None,
+        }
+    }
+
+    /// Starts loading the link or endpoint event `e` will act on, and the host link what the
+    /// endpoint sends goes through first: data leave on the sender's access link; ACKs cross
+    /// the reverse bottleneck (hot) onto the sender's.
+    #[inline]
+    fn prefetch_target(&self, e: Event) {
+        if let Event::Arrive { pkt } = e {
+            let p = self.pkts.get(pkt);
+            if (p.hop as usize) + 1 < 2 {
+                let link = self.path_link(p, p.hop + 1);
+                if let Some(l) = self.links.get(link as usize) {
+                    crate::hint::prefetch_lines(l, 2);
+                    l.qdisc.prefetch_flow(p.flow, false);
+                }
+                return;
+            }
+        }
+        let Some((flow, to_sender)) = self.endpoint_of(e) else { return };
         let (Some(f), Some(path)) = (self.flows.get(flow as usize), self.paths.get(flow as usize)) else {
             return;
         };
-        // And the host link what the endpoint sends goes through first: data leave on the
-        // sender's access link; ACKs cross the reverse bottleneck (hot) onto the sender's.
         let host = if to_sender {
             crate::hint::prefetch_lines(&f.sender, std::mem::size_of::<TcpSender>().div_ceil(64));
             path.data[0]

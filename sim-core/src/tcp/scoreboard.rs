@@ -146,6 +146,22 @@ impl Scoreboard {
         self.uncovered = c;
     }
 
+    /// Starts loading the records an ACK for `ack` with newest SACKed segment `sacked` will
+    /// touch, and where the next new segment goes (hints for the simulator, which sees the
+    /// ACK coming; with thousands of flows the record buffer is cold).
+    #[inline]
+    pub fn prefetch_for_ack(&self, sacked: Option<u32>) {
+        if let Some(s) = self.segs.front() {
+            crate::hint::prefetch_lines(s, 2);
+        }
+        if let Some(s) = sacked.and_then(|seq| self.seg(seq)) {
+            crate::hint::prefetch(s);
+        }
+        if let Some(s) = self.segs.back() {
+            crate::hint::prefetch_lines(s, 2);
+        }
+    }
+
     pub fn is_retransmitted(&self, seq: u32) -> bool {
         self.seg(seq).is_some_and(|s| s.retrans)
     }
