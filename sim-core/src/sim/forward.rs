@@ -32,8 +32,7 @@ impl Simulation {
             self.admit_closed_form(link, id, now);
             return;
         }
-        let p = self.pkts.get_mut(id);
-        p.enqueued_at = now;
+        let p = self.pkts.get(id);
         let item = QItem { id, bytes: p.wire_bytes, flow: p.flow, enqueued_at: now };
         let mut cx = QdiscCtx::new(now, &mut self.drops);
         if self.links[link as usize].qdisc.enqueue(item, &mut cx) && link == BOTTLENECK {
@@ -52,8 +51,7 @@ impl Simulation {
     /// packet is carried through without an event per hop.
     fn admit_closed_form(&mut self, mut link: u32, id: u32, mut at: SimTime) {
         loop {
-            let p = self.pkts.get_mut(id);
-            p.enqueued_at = at;
+            let p = self.pkts.get(id);
             let (bytes, flow) = (p.wire_bytes, p.flow);
             let l = &mut self.links[link as usize];
             let fifo = l.fifo.as_mut().expect("closed-form link");

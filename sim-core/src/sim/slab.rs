@@ -38,13 +38,12 @@ impl PacketSlab {
         self.slots[id as usize]
     }
 
-    /// Asks the CPU to start loading packet `id` (a hint; no effect on results). Both of
-    /// its cache lines: an 80-byte slot always straddles a line boundary, and the routing
-    /// fields (`hop`, `kind`) sit at its end.
+    /// Asks the CPU to start loading packet `id` (a hint; no effect on results): its one
+    /// cache line.
     #[inline]
     pub fn prefetch(&self, id: u32) {
         if let Some(p) = self.slots.get(id as usize) {
-            prefetch_lines(p, 2);
+            prefetch_lines(p, 1);
         }
     }
 

@@ -177,8 +177,6 @@ impl TcpReceiver {
             ts_val: now.as_millis() as u32,
             ts_ecr: self.ts_recent,
             rwnd,
-            sent_at: now,
-            enqueued_at: now,
             hop: 0,
             retransmission: false,
         }
@@ -202,8 +200,6 @@ mod tests {
             ts_val: seq,
             ts_ecr: 0,
             rwnd: 0,
-            sent_at: SimTime::ZERO,
-            enqueued_at: SimTime::ZERO,
             hop: 0,
             retransmission: false,
         }

@@ -233,8 +233,6 @@ impl TcpSender {
             ts_val: now.as_millis() as u32,
             ts_ecr: 0,
             rwnd: self.cfg.recv_buffer_bytes,
-            sent_at: now,
-            enqueued_at: now,
             hop: 0,
             retransmission: retx,
         }

@@ -343,9 +343,10 @@ fn first_send_times(cfg: TcpConfig, n: usize) -> Vec<SimTime> {
         let t = l.now + SimDuration::from_micros(10);
         l.run(t);
         l.now = l.now.max(t);
-        for (_, (p, to_rx)) in l.wire.iter() {
-            if *to_rx && p.kind == PacketKind::Data && !sent.contains(&p.sent_at) {
-                sent.push(p.sent_at);
+        for (&(arrival, _), (p, to_rx)) in l.wire.iter() {
+            let sent_at = SimTime(arrival.0 - l.one_way.0);
+            if *to_rx && p.kind == PacketKind::Data && !sent.contains(&sent_at) {
+                sent.push(sent_at);
             }
         }
     }
