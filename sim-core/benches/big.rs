@@ -18,8 +18,8 @@
 //! queue's next bucket one to three events ahead; SACK runs and out-of-order blocks kept in
 //! place (0-2 per flow) instead of B-trees; glibc malloc on transparent huge pages (cargo's
 //! `[env]`; 10-15 % when the machine is quiet). Still short of 5 s: per event ~10 cache
-//! lines of per-flow state (a 656-byte `TcpSender`, an 80-byte `Packet` on two lines, host
-//! links of 256 bytes) and ~1000 instructions (cachegrind, FQ-CoDel, steady state).
+//! lines of per-flow state (a 656-byte `TcpSender`, host links of 256 bytes; a `Packet` is
+//! one 64-byte line since) and ~1000 instructions (cachegrind, FQ-CoDel, steady state).
 //!
 //! `cargo bench -p sim-core --bench big` (about 20 runs of 5-20 s each). Peak memory is not
 //! something criterion sees; measure it on the example runner:
