@@ -61,6 +61,15 @@ impl ClosedFormFifo {
         }
     }
 
+    /// What waits at `now` (packets whose transmission has started are gone).
+    pub fn occupancy_at(&self, now: SimTime) -> Occupancy {
+        let mut occ = self.occ;
+        for &(_, b) in self.waiting.iter().take_while(|&&(start, _)| start <= now) {
+            occ.remove(b, self.limit.cells_of(b));
+        }
+        occ
+    }
+
     /// Admits a packet arriving at `now`; returns when its last bit leaves, or `None` if
     /// the queue (packets waiting, not the one on the wire) is full.
     pub fn admit(&mut self, now: SimTime, bytes: u32, tx: SimDuration) -> Option<SimTime> {
@@ -105,6 +114,14 @@ impl Link {
 
     pub fn tx_time(&self, bytes: u32) -> SimDuration {
         self.spec.rate.tx_time(bytes)
+    }
+
+    /// What the link's queue holds at `now`: its closed-form FIFO's or its disc's.
+    pub fn occupancy(&self, now: SimTime) -> Occupancy {
+        match &self.fifo {
+            Some(f) => f.occupancy_at(now),
+            None => self.qdisc.occupancy(),
+        }
     }
 
     /// Packets held in the NIC queue (not counting the one on the wire).

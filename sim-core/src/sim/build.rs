@@ -35,7 +35,12 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
     };
     let n_flows = sc.total_flows() as usize;
     let mut links = Vec::with_capacity(2 + 2 * n_flows);
-    links.push(Link::new(fwd, b.queue.build(cx)));
+    let disc = b.queue.build(cx);
+    links.push(if disc.is_plain_fifo() && fwd.nic_queue_packets == 0 {
+        Link::closed_form(fwd, disc.limit(), disc)
+    } else {
+        Link::new(fwd, disc)
+    });
     links.push(host_link(rev, sc.host_queue_packets));
 
     // Calendar buckets about one full packet time of the bottleneck wide: a few events each.
@@ -104,6 +109,7 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
         backlog_cells: vec![0; n],
         cell_bytes,
         wake_at: vec![None; n_links],
+        departures: Default::default(),
         series_buf: Vec::new(),
         log_buf: Vec::new(),
         finished: false,

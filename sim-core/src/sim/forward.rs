@@ -1,5 +1,6 @@
 //! Moving packets: endpoints → links → queue discs → the wire → the next hop or endpoint.
 
+use super::departures::Departure;
 use super::{Event, Simulation, BOTTLENECK};
 use crate::metrics::DropRecord;
 use crate::net::{Packet, PacketKind};
@@ -55,15 +56,21 @@ impl Simulation {
             let (bytes, flow) = (p.wire_bytes, p.flow);
             let l = &mut self.links[link as usize];
             let fifo = l.fifo.as_mut().expect("closed-form link");
-            let Some(done) = fifo.admit(at, bytes, l.spec.rate.tx_time(bytes)) else {
+            let tx = l.spec.rate.tx_time(bytes);
+            let Some(done) = fifo.admit(at, bytes, tx) else {
                 let item = QItem { id, bytes, flow, enqueued_at: at };
                 self.drops.push(Dropped { item, reason: DropReason::Overflow, was_queued: false });
                 self.settle_drops_at(link, at);
                 return;
             };
-            l.tx_bytes += u64::from(bytes);
-            l.tx_packets += 1;
             let arrival = done + l.spec.delay;
+            if link == BOTTLENECK {
+                let start = SimTime(done.as_nanos() - tx.as_nanos());
+                self.queue_at_bottleneck(Departure { start, done, flow, bytes }, at);
+            } else {
+                l.tx_bytes += u64::from(bytes);
+                l.tx_packets += 1;
+            }
             let p = self.pkts.get_mut(id);
             let next_hop = p.hop + 1;
             if (next_hop as usize) < 2 {
@@ -77,6 +84,37 @@ impl Simulation {
             self.q.schedule(arrival, Event::Arrive { pkt: id });
             return;
         }
+    }
+
+    /// A packet admitted at `at` by a closed-form bottleneck: it counts in its flow's
+    /// backlog until it starts, and its queueing delay is known now (recorded now, in the
+    /// order the event-driven link would: a FIFO's departure order is its arrival order).
+    fn queue_at_bottleneck(&mut self, d: Departure, at: SimTime) {
+        self.settle_bottleneck(at);
+        self.backlog[d.flow as usize] += 1;
+        self.backlog_cells[d.flow as usize] += cells_for(d.bytes, self.cell_bytes);
+        if d.start <= self.end {
+            self.rec.window.on_delay_deferred(d.start, d.flow, (d.start - at).as_secs_f64());
+        }
+        self.departures.push(d);
+    }
+
+    /// Applies the closed-form bottleneck's departures due by `now` (see [`super::departures::Departures`]).
+    pub(super) fn settle_bottleneck(&mut self, now: SimTime) {
+        let Simulation { departures, backlog, backlog_cells, links, cell_bytes, .. } = self;
+        let cell = *cell_bytes;
+        let link = &mut links[BOTTLENECK as usize];
+        departures.settle(
+            now,
+            |d| {
+                backlog[d.flow as usize] -= 1;
+                backlog_cells[d.flow as usize] -= cells_for(d.bytes, cell);
+            },
+            |d| {
+                link.tx_bytes += u64::from(d.bytes);
+                link.tx_packets += 1;
+            },
+        );
     }
 
     /// Starts a transmission if the link is idle, then refills the NIC queue from the disc.

@@ -5,6 +5,7 @@
 //! previous poll.
 
 mod build;
+mod departures;
 mod event;
 mod forward;
 mod slab;
@@ -18,6 +19,7 @@ use crate::scenario::{Scenario, ScenarioError};
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::LogRecord;
+use departures::Departures;
 use event::Event;
 use slab::PacketSlab;
 
@@ -64,6 +66,8 @@ pub struct Simulation {
     cell_bytes: u32,
     /// Earliest wake-up scheduled for each link's discipline.
     wake_at: Vec<Option<SimTime>>,
+    /// Departures of a closed-form bottleneck not yet applied to `backlog` and its counters.
+    departures: Departures,
     /// Scratch space for named-series values and log records.
     series_buf: Vec<f64>,
     log_buf: Vec<LogRecord>,
@@ -229,7 +233,8 @@ impl Simulation {
 
     /// Bytes that finished serialisation on a link (0 = bottleneck, 1 = its reverse).
     pub fn link_tx_bytes(&self, link: u32) -> u64 {
-        self.links[link as usize].tx_bytes
+        let pending = if link == BOTTLENECK { self.departures.done_by(self.now()).0 } else { 0 };
+        self.links[link as usize].tx_bytes + pending
     }
 
     /// A flow's congestion-control internals now (BBR mode and path model, Vegas BaseRTT...).
@@ -239,7 +244,7 @@ impl Simulation {
 
     /// What the bottleneck's disc holds now (packets, bytes, cells).
     pub fn bottleneck_occupancy(&self) -> Occupancy {
-        self.links[BOTTLENECK as usize].qdisc.occupancy()
+        self.links[BOTTLENECK as usize].occupancy(self.now())
     }
 
     /// Unit of the bottleneck's buffer limit.
@@ -420,8 +425,9 @@ impl Simulation {
 
     fn sample(&mut self) {
         let now = self.now();
+        self.settle_bottleneck(now);
         let link = &self.links[BOTTLENECK as usize];
-        let occ = link.qdisc.occupancy();
+        let occ = link.occupancy(now);
         let dt = self.interval.as_secs_f64();
         let n = self.flows.len();
         self.series_buf.clear();

@@ -123,3 +123,36 @@ mod every_registered_algorithm {
         }
     }
 }
+
+/// A plain FIFO bottleneck is solved in closed form (`departures.rs`): the same run with the
+/// event-driven link, one event per transmission, records the same samples, drops, delays
+/// and summary; only the event count differs.
+#[test]
+fn closed_form_fifo_bottleneck_runs_like_the_event_driven_one() {
+    let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
+    sc.duration_s = 8.0;
+    sc.warmup_s = 2.0;
+    let mut closed = Simulation::new(&sc).unwrap();
+    let mut events = Simulation::new(&sc).unwrap();
+    assert!(closed.links[BOTTLENECK as usize].fifo.is_some(), "a plain FIFO is solved in closed form");
+    events.links[BOTTLENECK as usize].fifo = None;
+    // Poll mid-run too: samples and drops read the lazily applied departures.
+    let mut polled = (Vec::new(), Vec::new());
+    for t in [1.3, 4.05, 8.0] {
+        let at = SimTime::from_secs_f64(t);
+        closed.step_until(at);
+        events.step_until(at);
+        assert_eq!(closed.bottleneck_occupancy(), events.bottleneck_occupancy(), "occupancy at {t} s");
+        assert_eq!(closed.link_tx_bytes(BOTTLENECK), events.link_tx_bytes(BOTTLENECK), "bytes at {t} s");
+        let (a, b) = (closed.poll(), events.poll());
+        assert!(!a.samples.is_empty() && a.samples == b.samples, "samples by {t} s");
+        assert_eq!(a.drops, b.drops, "drops by {t} s");
+        polled.0.push(a.samples.len());
+        polled.1.push(a.drops.len());
+    }
+    assert!(polled.1.iter().sum::<usize>() > 0, "the run drops packets: {polled:?}");
+    let (mut a, b) = (closed.summary(), events.summary());
+    assert!(a.events < b.events * 3 / 4, "{} events against {}", a.events, b.events);
+    a.events = b.events;
+    assert_eq!(a, b);
+}
