@@ -25,9 +25,13 @@
 //! two runs, then benches with the profile; outputs bit-identical, `identity.sh` checks the
 //! CLI built the same way), 2026-11-30, criterion means of 10: FIFO 6.25 s against 6.67 s
 //! plain, FQ-CoDel 7.47 s against 8.41 s (the plain ones 7.7 s and 11.2 s at the last status,
-//! the same code). Single runs interleaved the same hour: FIFO 6.5-7.7 s against 7.0-7.7 s,
-//! FQ-CoDel 8.8-10.6 s against 9.1-9.8 s. This machine's L3 is shared with its neighbours and
-//! these runs live in it, so the spread between runs is as large as PGO's gain.
+//! the same code). This machine's L3 is shared with its neighbours and these runs live in
+//! it: single runs interleaved the same hour overlapped (FIFO 6.5-7.7 s against 7.0-7.7 s,
+//! FQ-CoDel 8.8-10.6 s against 9.1-9.8 s).
+//!
+//! Then a plain FIFO bottleneck became closed-form (no event per transmission; FIFO run
+//! 30.6 → 22.4 M events), same day: FIFO 6.16 s plain, 5.19 s profile-guided; FQ-CoDel
+//! 8.72 s plain, 7.42 s profile-guided.
 //!
 //! `cargo bench -p sim-core --bench big` (about 20 runs of 5-20 s each). Peak memory is not
 //! something criterion sees; measure it on the example runner:
