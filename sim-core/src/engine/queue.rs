@@ -127,6 +127,9 @@ pub struct EventQueue<E> {
     seq: u64,
     now: SimTime,
     popped: u64,
+    /// Wheel slot of the next occupied bucket when `cur` was loaded (a hint: `upcoming`
+    /// reads on into it, so the events at a bucket's start were prefetched too).
+    next_slot: usize,
 }
 
 impl<E> Default for EventQueue<E> {
@@ -156,6 +159,7 @@ impl<E> EventQueue<E> {
             seq: 0,
             now: SimTime::ZERO,
             popped: 0,
+            next_slot: 0,
         }
     }
 
@@ -288,9 +292,10 @@ impl<E> EventQueue<E> {
     /// the first read. Its vector header sits next to the current one, so reading it is
     /// cheap; the headers after it are asked for too, for the next load.
     #[inline]
-    fn prefetch_next_bucket(&self) {
+    fn prefetch_next_bucket(&mut self) {
         let Some(b) = self.next_wheel_bucket() else { return };
         let slot = (b as usize) & (WHEEL - 1);
+        self.next_slot = slot;
         let v = &self.wheel[slot];
         if let Some(first) = v.first() {
             let lines = (v.len() * std::mem::size_of::<Slot<E>>()).div_ceil(64);
@@ -307,10 +312,13 @@ impl<E> EventQueue<E> {
         Some(SimTime(self.cur[self.head].time))
     }
 
-    /// The events queued after the next one in the current bucket, in order (a hint for
-    /// prefetching what they will touch).
+    /// The events queued after the next one (a hint for prefetching what they will touch):
+    /// the rest of the current bucket in order, then the next bucket's as they were
+    /// scheduled (not sorted yet, and possibly changed since; without them the first events
+    /// of every bucket went unprefetched: 5-10 % of a 10 000-flow run).
     pub fn upcoming(&self) -> impl Iterator<Item = &E> {
-        self.cur[self.head..].iter().map(|s| &s.event)
+        let next = &self.wheel[self.next_slot];
+        self.cur[self.head..].iter().chain(next.iter()).map(|s| &s.event)
     }
 
     /// Pops the next event and advances the clock to its time.
