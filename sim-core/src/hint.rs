@@ -39,3 +39,12 @@ pub fn prefetch<T>(x: &T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = x;
 }
+
+/// Starts loading the cache line a `push` onto `v` would write (a hint; nothing when `v`
+/// is full, as the push would move it).
+#[inline(always)]
+pub fn prefetch_spare<T>(v: &Vec<T>) {
+    if v.len() < v.capacity() {
+        prefetch_ptr(v.as_ptr().wrapping_add(v.len()).cast());
+    }
+}

@@ -106,6 +106,9 @@ fn sort_by_time<E>(v: &mut [Slot<E>]) {
 const WHEEL: usize = 1 << 14;
 const WORDS: usize = WHEEL / 64;
 
+/// Wheel appends batched (see `EventQueue::staged`).
+const STAGED: usize = 16;
+
 /// Bucket width used when the owner gives none: 1.024 µs.
 const DEFAULT_SHIFT: u32 = 10;
 
@@ -127,6 +130,11 @@ pub struct EventQueue<E> {
     seq: u64,
     now: SimTime,
     popped: u64,
+    /// Events bound for wheel buckets, in insertion order, not yet appended: an append
+    /// writes to a bucket last touched milliseconds ago, a cache miss, and a miss on a store
+    /// holds up every later store. Appending a batch after asking for all its lines at once
+    /// overlaps the misses. Flushed before any bucket is read.
+    staged: Vec<(u32, Slot<E>)>,
     /// Wheel slot of the next occupied bucket when `cur` was loaded (a hint: `upcoming`
     /// reads on into it, so the events at a bucket's start were prefetched too).
     next_slot: usize,
@@ -160,6 +168,7 @@ impl<E> EventQueue<E> {
             now: SimTime::ZERO,
             popped: 0,
             next_slot: 0,
+            staged: Vec::with_capacity(STAGED),
         }
     }
 
@@ -203,12 +212,27 @@ impl<E> EventQueue<E> {
             self.cur.insert(self.head + i, Slot { time: t, event });
         } else if b - self.cur_bucket < WHEEL as u64 {
             let slot = (b as usize) & (WHEEL - 1);
-            self.wheel[slot].push(Slot { time: t, event });
-            self.occupied[slot / 64] |= 1 << (slot % 64);
+            self.staged.push((slot as u32, Slot { time: t, event }));
+            if self.staged.len() == STAGED {
+                self.flush_staged();
+            }
         } else {
             let key = (u128::from(t) << 64) | u128::from(self.seq);
             self.seq += 1;
             self.far.push(Entry { key, event });
+        }
+    }
+
+    /// Appends the staged events to their buckets: first asks for every line the appends
+    /// will write, then writes them, in insertion order.
+    fn flush_staged(&mut self) {
+        for (slot, _) in &self.staged {
+            crate::hint::prefetch_spare(&self.wheel[*slot as usize]);
+        }
+        for (slot, s) in self.staged.drain(..) {
+            let slot = slot as usize;
+            self.wheel[slot].push(s);
+            self.occupied[slot / 64] |= 1 << (slot % 64);
         }
     }
 
@@ -245,6 +269,7 @@ impl<E> EventQueue<E> {
 
     #[inline(never)]
     fn load_next_bucket(&mut self) -> bool {
+        self.flush_staged();
         self.cur.clear();
         self.head = 0;
         if self.len == 0 {
