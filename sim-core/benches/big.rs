@@ -29,9 +29,16 @@
 //! it: single runs interleaved the same hour overlapped (FIFO 6.5-7.7 s against 7.0-7.7 s,
 //! FQ-CoDel 8.8-10.6 s against 9.1-9.8 s).
 //!
-//! Then a plain FIFO bottleneck became closed-form (no event per transmission; FIFO run
-//! 30.6 → 22.4 M events), same day: FIFO 6.16 s plain, 5.19 s profile-guided; FQ-CoDel
-//! 8.72 s plain, 7.42 s profile-guided.
+//! Then, same day: a plain FIFO bottleneck became closed-form (no event per transmission;
+//! FIFO run 30.6 → 22.4 M events); prefetching reads on into the next calendar bucket;
+//! calendar appends are staged 16 at a time with their lines asked for together (a store
+//! miss on a cold bucket held up every later store: `perf annotate` showed half of
+//! `handle`'s samples on a store after the packet copy). Full 10 s runs, min user time of 3
+//! interleaved: FIFO 5.87 → 5.05 s, FQ-CoDel 8.27 → 7.46 s for the last two. Criterion
+//! means of 10 (noisier): FIFO 6.24 s plain, 5.55 s profile-guided; FQ-CoDel 8.25 s plain,
+//! 7.02 s profile-guided. Tried without a measurable gain: a logarithm-free histogram
+//! bucket, deeper packet prefetch, prefetching free packet slots, a deeper delay deferral,
+//! memoised transmission times, wider or narrower calendar buckets.
 //!
 //! `cargo bench -p sim-core --bench big` (about 20 runs of 5-20 s each). Peak memory is not
 //! something criterion sees; measure it on the example runner:
