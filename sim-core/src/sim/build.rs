@@ -1,7 +1,7 @@
 //! Builds the dumbbell of a scenario: per flow an access link each way, one shared
 //! bottleneck each way.
 
-use super::{Event, Flow, Paths, Simulation, BOTTLENECK};
+use super::{Backlog, Event, Flow, Paths, Simulation, BOTTLENECK};
 use crate::aqm::{BuildCx, Fifo};
 use crate::cc::CcFactory;
 use crate::engine::EventQueue;
@@ -105,9 +105,7 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
         counts: PacketCounts::default(),
         last_delivered: vec![0; n],
         last_received: vec![0; n],
-        backlog: vec![0; n],
-        backlog_cells: vec![0; n],
-        cell_bytes,
+        backlog: Backlog::new(n, cell_bytes),
         wake_at: vec![None; n_links],
         departures: Default::default(),
         series_buf: Vec::new(),

@@ -4,7 +4,7 @@ use super::departures::Departure;
 use super::{Event, Simulation, BOTTLENECK};
 use crate::metrics::DropRecord;
 use crate::net::{Packet, PacketKind};
-use crate::queue::{cells_for, DropReason, Dropped, QItem, QdiscCtx};
+use crate::queue::{DropReason, Dropped, QItem, QdiscCtx};
 use crate::time::SimTime;
 
 impl Simulation {
@@ -37,8 +37,7 @@ impl Simulation {
         let item = QItem { id, bytes: p.wire_bytes, flow: p.flow, enqueued_at: now };
         let mut cx = QdiscCtx::new(now, &mut self.drops);
         if self.links[link as usize].qdisc.enqueue(item, &mut cx) && link == BOTTLENECK {
-            self.backlog[item.flow as usize] += 1;
-            self.backlog_cells[item.flow as usize] += cells_for(item.bytes, self.cell_bytes);
+            self.backlog.add(item.flow, item.bytes);
         }
         self.settle_drops(link);
         self.kick(link);
@@ -91,8 +90,7 @@ impl Simulation {
     /// order the event-driven link would: a FIFO's departure order is its arrival order).
     fn queue_at_bottleneck(&mut self, d: Departure, at: SimTime) {
         self.settle_bottleneck(at);
-        self.backlog[d.flow as usize] += 1;
-        self.backlog_cells[d.flow as usize] += cells_for(d.bytes, self.cell_bytes);
+        self.backlog.add(d.flow, d.bytes);
         if d.start <= self.end {
             self.rec.window.on_delay_deferred(d.start, d.flow, (d.start - at).as_secs_f64());
         }
@@ -101,15 +99,11 @@ impl Simulation {
 
     /// Applies the closed-form bottleneck's departures due by `now` (see [`super::departures::Departures`]).
     pub(super) fn settle_bottleneck(&mut self, now: SimTime) {
-        let Simulation { departures, backlog, backlog_cells, links, cell_bytes, .. } = self;
-        let cell = *cell_bytes;
+        let Simulation { departures, backlog, links, .. } = self;
         let link = &mut links[BOTTLENECK as usize];
         departures.settle(
             now,
-            |d| {
-                backlog[d.flow as usize] -= 1;
-                backlog_cells[d.flow as usize] -= cells_for(d.bytes, cell);
-            },
+            |d| backlog.remove(d.flow, d.bytes),
             |d| {
                 link.tx_bytes += u64::from(d.bytes);
                 link.tx_packets += 1;
@@ -132,8 +126,7 @@ impl Simulation {
                 l.transmitting = Some(it);
                 self.q.schedule(now + l.tx_time(it.bytes), Event::TxDone { link });
                 if link == BOTTLENECK {
-                    self.backlog[it.flow as usize] -= 1;
-                    self.backlog_cells[it.flow as usize] -= cells_for(it.bytes, self.cell_bytes);
+                    self.backlog.remove(it.flow, it.bytes);
                     let delay_s = (now - it.enqueued_at).as_secs_f64();
                     self.rec.window.on_delay_deferred(now, it.flow, delay_s);
                 }
@@ -159,8 +152,7 @@ impl Simulation {
         let t_s = at.as_secs_f64();
         for d in self.drops.drain(..) {
             if link == BOTTLENECK && d.was_queued {
-                self.backlog[d.item.flow as usize] -= 1;
-                self.backlog_cells[d.item.flow as usize] -= cells_for(d.item.bytes, self.cell_bytes);
+                self.backlog.remove(d.item.flow, d.item.bytes);
             }
             if link == BOTTLENECK {
                 self.rec.window.on_drop(at, d.reason);

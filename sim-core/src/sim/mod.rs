@@ -4,6 +4,7 @@
 //! never blocks, or to the end (`finish`). `poll` hands out what was recorded since the
 //! previous poll.
 
+mod backlog;
 mod build;
 mod departures;
 mod event;
@@ -19,6 +20,7 @@ use crate::scenario::{Scenario, ScenarioError};
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::LogRecord;
+use backlog::Backlog;
 use departures::Departures;
 use event::Event;
 use slab::PacketSlab;
@@ -60,15 +62,10 @@ pub struct Simulation {
     out: Vec<Packet>,
     drops: Vec<Dropped>,
     counts: PacketCounts,
-    /// Per flow: delivered and received bytes at the previous sample, packets waiting at
-    /// the bottleneck.
+    /// Per flow: delivered and received bytes at the previous sample.
     last_delivered: Vec<u64>,
     last_received: Vec<u64>,
-    backlog: Vec<u32>,
-    /// Per flow: cells its waiting packets take at the bottleneck.
-    backlog_cells: Vec<u64>,
-    /// Cell size for backlog accounting (the switch's or the limit's; else Tofino 2's).
-    cell_bytes: u32,
+    backlog: Backlog,
     /// Earliest wake-up scheduled for each link's discipline.
     wake_at: Vec<Option<SimTime>>,
     /// Departures of a closed-form bottleneck not yet applied to `backlog` and its counters.
@@ -450,8 +447,8 @@ impl Simulation {
             flow_goodput_bps: Vec::with_capacity(n),
             flow_cwnd_bytes: Vec::with_capacity(n),
             flow_srtt_ms: Vec::with_capacity(n),
-            flow_backlog_packets: self.backlog.clone(),
-            flow_backlog_cells: self.backlog_cells.clone(),
+            flow_backlog_packets: self.backlog.packets.clone(),
+            flow_backlog_cells: self.backlog.cells.clone(),
             flow_queue: (0..n as u32).map(|f| link.qdisc.flow_queue(f).unwrap_or(0)).collect(),
             series: self.series_buf.clone(),
         };
