@@ -1,7 +1,7 @@
 //! Builds the dumbbell of a scenario: per flow an access link each way, one shared
 //! bottleneck each way.
 
-use super::{Backlog, Event, Flow, Paths, Simulation, BOTTLENECK};
+use super::{Backlog, Event, Paths, Senders, Simulation, BOTTLENECK};
 use crate::aqm::{BuildCx, Fifo};
 use crate::cc::CcFactory;
 use crate::engine::EventQueue;
@@ -34,7 +34,7 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
         packet_bytes: sc.full_packet_bytes(),
     };
     let n_flows = sc.total_flows() as usize;
-    let mut links = Vec::with_capacity(2 + 2 * n_flows);
+    let mut links = Vec::with_capacity(2 + n_flows);
     let disc = b.queue.build(cx);
     links.push(if disc.is_plain_fifo() && fwd.nic_queue_packets == 0 {
         Link::closed_form(fwd, disc.limit(), disc)
@@ -45,18 +45,22 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
 
     // Calendar buckets about one full packet time of the bottleneck wide: a few events each.
     let mut q = EventQueue::with_bucket_ns(4 * b_rate.tx_time(sc.full_packet_bytes()).as_nanos());
-    let mut flows = Vec::with_capacity(n_flows);
+    // Link ids: the bottleneck, its reverse, per flow the ACK return link, then (held by
+    // the sender side) per flow the uplink.
+    let first_uplink_id = (2 + n_flows) as u32;
+    let (mut tcp, mut uplinks) = (Vec::with_capacity(n_flows), Vec::with_capacity(n_flows));
+    let (mut receivers, mut groups) = (Vec::with_capacity(n_flows), Vec::with_capacity(n_flows));
     let mut paths = Vec::with_capacity(n_flows);
     for (g, group) in sc.flows.iter().enumerate() {
         let rate = Rate(group.access_rate_bps);
         let spec = LinkSpec { rate, delay: ms(group.access_delay_ms), nic_queue_packets: 0 };
         for _ in 0..group.count {
-            let id = flows.len() as u32;
-            let up = links.len() as u32;
-            links.push(host_link(spec, sc.host_queue_packets));
+            let id = tcp.len() as u32;
+            let down = links.len() as u32;
+            uplinks.push(host_link(spec, sc.host_queue_packets));
             links.push(host_link(spec, sc.host_queue_packets));
             // The ACK return link of this sender is fed by the reverse bottleneck alone.
-            links[up as usize + 1].fed_only_by = Some(1);
+            links[down as usize].fed_only_by = Some(1);
             // The flow's own random stream (BBR's first ProbeBW phase, a DQN's exploration).
             let cc =
                 factory.build(id, &group.cca, SimRng::new(sc.seed, StreamId::Flow(id))).map_err(|e| {
@@ -66,12 +70,10 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
                         allowed: e,
                     }]
                 })?;
-            flows.push(Flow {
-                sender: TcpSender::with_cc(id, &sc.tcp, cc, group.size_bytes),
-                receiver: TcpReceiver::new(id, &sc.tcp),
-                group: g as u32,
-            });
-            paths.push(Paths { data: [up, BOTTLENECK], ack: [1, up + 1] });
+            tcp.push(TcpSender::with_cc(id, &sc.tcp, cc, group.size_bytes));
+            receivers.push(TcpReceiver::new(id, &sc.tcp));
+            groups.push(g as u32);
+            paths.push(Paths { data: [first_uplink_id + id, BOTTLENECK], ack: [1, down] });
             let jitter = group.start_jitter_s * SimRng::new(sc.seed, StreamId::FlowStart(id)).uniform();
             q.schedule(SimTime::from_secs_f64(group.start_s + jitter), Event::FlowStart { flow: id });
             if let Some(stop) = group.stop_s {
@@ -86,7 +88,7 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
     q.schedule(SimTime::ZERO + interval, Event::Sample);
     let cell_bytes =
         links[BOTTLENECK as usize].qdisc.cell_bytes().unwrap_or(crate::switch::TOFINO2_CELL_BYTES);
-    let n = flows.len();
+    let n = receivers.len();
     let mut rec = Recorder::new(WindowStats::new(warmup, interval, end, n), n);
     rec.set_series(links[BOTTLENECK as usize].qdisc.series());
     let n_links = links.len();
@@ -94,7 +96,9 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
         scenario: sc.clone(),
         q,
         links,
-        flows,
+        senders: Senders::new(tcp, uplinks, first_uplink_id),
+        receivers,
+        groups,
         paths,
         pkts: Default::default(),
         rec,

@@ -9,11 +9,12 @@ mod build;
 mod departures;
 mod event;
 mod forward;
+mod senders;
 mod slab;
 
 use crate::cc::{CcFactory, CcMetrics, SpecFactory};
 use crate::engine::EventQueue;
-use crate::metrics::{FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, Update};
+use crate::metrics::{DropRecord, FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, Update};
 use crate::net::{Link, Packet, PacketKind};
 use crate::queue::{Dropped, Occupancy, QdiscCtx, QueueLimit};
 use crate::scenario::{Scenario, ScenarioError};
@@ -23,6 +24,7 @@ use crate::trace::LogRecord;
 use backlog::Backlog;
 use departures::Departures;
 use event::Event;
+use senders::{SenderSink, Senders};
 use slab::PacketSlab;
 
 /// Runs with fewer flows keep their per-flow state in a core's cache, and prefetching the
@@ -32,12 +34,6 @@ const PREFETCH_MIN_FLOWS: usize = 512;
 
 /// Index of the bottleneck link (router → receiver); its reverse direction is link 1.
 pub const BOTTLENECK: u32 = 0;
-
-struct Flow {
-    sender: TcpSender,
-    receiver: TcpReceiver,
-    group: u32,
-}
 
 /// Links crossed by a flow's data (sender → receiver) and by its ACKs (receiver → sender).
 /// Kept apart from [`Flow`] (hundreds of bytes) so a hop reads 16 bytes of a dense table.
@@ -50,8 +46,12 @@ struct Paths {
 pub struct Simulation {
     scenario: Scenario,
     q: EventQueue<Event>,
+    /// The bottleneck (0), its reverse (1), and per flow the access link its ACKs return on.
     links: Vec<Link>,
-    flows: Vec<Flow>,
+    senders: Senders,
+    receivers: Vec<TcpReceiver>,
+    /// Per flow, its group in the scenario.
+    groups: Vec<u32>,
     /// Per flow, the links its packets cross.
     paths: Vec<Paths>,
     pkts: PacketSlab,
@@ -191,26 +191,28 @@ impl Simulation {
     }
 
     pub fn packet_counts(&self) -> PacketCounts {
-        PacketCounts { in_flight: self.pkts.live(), ..self.counts }
+        PacketCounts {
+            in_flight: self.pkts.live(),
+            sent: self.counts.sent + self.senders.sent,
+            ..self.counts
+        }
     }
 
     /// Statistics over the window simulated so far, in O(flows + histogram buckets).
     pub fn summary(&self) -> Summary {
         let sc = &self.scenario;
-        let flows = self
-            .flows
-            .iter()
-            .map(|f| {
-                let st = f.sender.stats();
+        let flows = (self.senders.tcp.iter().zip(&self.receivers).zip(&self.groups))
+            .map(|((s, r), &group)| {
+                let st = s.stats();
                 FlowFacts {
-                    group: f.group,
-                    cca: sc.flows[f.group as usize].cca.tag().to_string(),
-                    received_bytes: f.receiver.received_bytes(),
-                    delivered_bytes: f.receiver.delivered_bytes(),
+                    group,
+                    cca: sc.flows[group as usize].cca.tag().to_string(),
+                    received_bytes: r.received_bytes(),
+                    delivered_bytes: r.delivered_bytes(),
                     retransmissions: st.retransmissions,
                     timeouts: st.timeouts,
                     fast_recoveries: st.fast_recoveries,
-                    completion_time_s: f.sender.completed_at().map(|t| t.as_secs_f64()),
+                    completion_time_s: s.completed_at().map(|t| t.as_secs_f64()),
                 }
             })
             .collect();
@@ -230,7 +232,7 @@ impl Simulation {
 
     /// A flow's TCP sender, for inspection (window, state, counters).
     pub fn sender(&self, flow: u32) -> &TcpSender {
-        &self.flows[flow as usize].sender
+        &self.senders.tcp[flow as usize]
     }
 
     /// Bytes that finished serialisation on a link (0 = bottleneck, 1 = its reverse).
@@ -241,7 +243,7 @@ impl Simulation {
 
     /// A flow's congestion-control internals now (BBR mode and path model, Vegas BaseRTT...).
     pub fn cc_metrics(&self, flow: u32) -> Option<CcMetrics> {
-        self.flows.get(flow as usize).map(|f| f.sender.cc().metrics())
+        self.senders.tcp.get(flow as usize).map(|s| s.cc().metrics())
     }
 
     /// What the bottleneck's disc holds now (packets, bytes, cells).
@@ -255,20 +257,24 @@ impl Simulation {
     }
 
     fn handle(&mut self, ev: Event) {
-        if self.flows.len() >= PREFETCH_MIN_FLOWS {
+        if self.receivers.len() >= PREFETCH_MIN_FLOWS {
             self.prefetch_ahead();
         }
         match ev {
             Event::Arrive { pkt } => self.arrive(pkt),
             Event::TxDone { link } => self.tx_done(link),
-            Event::FlowStart { flow } => self.sender_acts(flow, |s, now, out| s.start(now, out)),
-            Event::FlowStop { flow } => self.flows[flow as usize].sender.stop(),
-            Event::SenderTimer { flow } => self.sender_acts(flow, |s, now, out| s.on_timer(now, out)),
-            Event::PaceTimer { flow } => self.sender_acts(flow, |s, now, out| s.on_pace_timer(now, out)),
+            Event::FlowStart { .. }
+            | Event::FlowStop { .. }
+            | Event::SenderTimer { .. }
+            | Event::PaceTimer { .. } => {
+                let now = self.now();
+                let Simulation { senders, q, pkts, rec, counts, .. } = self;
+                senders.handle(ev, now, &mut Direct { q, pkts, rec, counts });
+            }
             Event::ReceiverTimer { flow } => self.receiver_acts(flow, |r, now, out| r.on_timer(now, out)),
             Event::Sample => self.sample(),
             Event::WindowOpen => {
-                let received = self.flows.iter().map(|f| f.receiver.received_bytes());
+                let received = self.receivers.iter().map(|r| r.received_bytes());
                 self.rec.window.open(received);
             }
             Event::DiscWake { link } => self.disc_wake(link),
@@ -307,13 +313,13 @@ impl Simulation {
             }
         }
         if let Some((flow, true)) = self.endpoint_of(first) {
-            if let Some(f) = self.flows.get(flow as usize) {
-                crate::hint::prefetch_lines(f.sender.cc(), 4);
+            if let Some(s) = self.senders.tcp.get(flow as usize) {
+                crate::hint::prefetch_lines(s.cc(), 4);
                 // And the scoreboard records an ACK touches (its buffer is another allocation).
                 if let Event::Arrive { pkt } = first {
                     let newest_sacked =
                         self.pkts.get(pkt).sack_blocks().first().map(|b| b.end.wrapping_sub(1));
-                    f.sender.scoreboard().prefetch_for_ack(newest_sacked);
+                    s.scoreboard().prefetch_for_ack(newest_sacked);
                 }
             }
         }
@@ -352,48 +358,35 @@ impl Simulation {
             }
         }
         let Some((flow, to_sender)) = self.endpoint_of(e) else { return };
-        let (Some(f), Some(path)) = (self.flows.get(flow as usize), self.paths.get(flow as usize)) else {
+        if to_sender {
+            self.senders.prefetch(flow);
+            return;
+        }
+        let (Some(r), Some(path)) = (self.receivers.get(flow as usize), self.paths.get(flow as usize)) else {
             return;
         };
-        let host = if to_sender {
-            crate::hint::prefetch_lines(&f.sender, std::mem::size_of::<TcpSender>().div_ceil(64));
-            path.data[0]
-        } else {
-            crate::hint::prefetch_lines(&f.receiver, std::mem::size_of::<TcpReceiver>().div_ceil(64));
-            path.ack[1]
-        };
-        if let Some(l) = self.links.get(host as usize) {
+        crate::hint::prefetch_lines(r, std::mem::size_of::<TcpReceiver>().div_ceil(64));
+        if let Some(l) = self.links.get(path.ack[1] as usize) {
             crate::hint::prefetch_lines(l, 2);
         }
     }
 
-    /// Lets `flow`'s sender act, then sends what it produced and schedules wake-ups for its
-    /// timers. Only the sender's timers: an endpoint's timers change only when it acts, and
-    /// every action ends here or in [`Simulation::receiver_acts`] (so the receiver's state,
-    /// hundreds of bytes away, stays out of the cache on an ACK).
+    /// Lets `flow`'s sender act (see [`Senders::act`]).
     fn sender_acts(&mut self, flow: u32, act: impl FnOnce(&mut TcpSender, SimTime, &mut Vec<Packet>)) {
         let now = self.now();
-        let mut out = std::mem::take(&mut self.out);
-        act(&mut self.flows[flow as usize].sender, now, &mut out);
-        self.emit(&mut out);
-        self.out = out;
-        let s = &mut self.flows[flow as usize].sender;
-        if let Some(t) = s.rto_timer.event_needed() {
-            self.q.schedule(t, Event::SenderTimer { flow });
-        }
-        if let Some(t) = s.pace_timer.event_needed() {
-            self.q.schedule(t, Event::PaceTimer { flow });
-        }
+        let Simulation { senders, q, pkts, rec, counts, .. } = self;
+        senders.act(flow, now, act, &mut Direct { q, pkts, rec, counts });
     }
 
-    /// As [`Simulation::sender_acts`], for `flow`'s receiver and its delayed-ACK timer.
+    /// Lets `flow`'s receiver act, sends what it produced and schedules its delayed-ACK
+    /// timer (only the receiver's: an endpoint's timers change only when it acts).
     fn receiver_acts(&mut self, flow: u32, act: impl FnOnce(&mut TcpReceiver, SimTime, &mut Vec<Packet>)) {
         let now = self.now();
         let mut out = std::mem::take(&mut self.out);
-        act(&mut self.flows[flow as usize].receiver, now, &mut out);
+        act(&mut self.receivers[flow as usize], now, &mut out);
         self.emit(&mut out);
         self.out = out;
-        if let Some(t) = self.flows[flow as usize].receiver.delack_timer.event_needed() {
+        if let Some(t) = self.receivers[flow as usize].delack_timer.event_needed() {
             self.q.schedule(t, Event::ReceiverTimer { flow });
         }
     }
@@ -433,7 +426,7 @@ impl Simulation {
         let link = &self.links[BOTTLENECK as usize];
         let occ = link.occupancy(now);
         let dt = self.interval.as_secs_f64();
-        let n = self.flows.len();
+        let n = self.receivers.len();
         self.series_buf.clear();
         link.qdisc.sample_series(&mut self.series_buf);
         let mut s = Sample {
@@ -454,16 +447,16 @@ impl Simulation {
         };
         let (mut total, mut arrived) = (0u64, 0u64);
         let mut srtt = Vec::with_capacity(n);
-        for (i, f) in self.flows.iter().enumerate() {
-            let d = f.receiver.delivered_bytes();
+        for (i, (r, sender)) in self.receivers.iter().zip(&self.senders.tcp).enumerate() {
+            let d = r.delivered_bytes();
             total += d - self.last_delivered[i];
             s.flow_goodput_bps.push((d - self.last_delivered[i]) as f64 * 8.0 / dt);
             self.last_delivered[i] = d;
-            let r = f.receiver.received_bytes();
-            arrived += r - self.last_received[i];
-            self.last_received[i] = r;
-            s.flow_cwnd_bytes.push(f.sender.cwnd());
-            let rtt = f.sender.srtt().map(|r| r.as_secs_f64() * 1e3);
+            let got = r.received_bytes();
+            arrived += got - self.last_received[i];
+            self.last_received[i] = got;
+            s.flow_cwnd_bytes.push(sender.cwnd());
+            let rtt = sender.srtt().map(|r| r.as_secs_f64() * 1e3);
             s.flow_srtt_ms.push(rtt.unwrap_or(0.0));
             srtt.push(rtt);
         }
@@ -486,6 +479,30 @@ impl Simulation {
         if next <= self.end {
             self.q.schedule(next, Event::Sample);
         }
+    }
+}
+
+/// In one event queue: a sender's packets and wake-ups are scheduled as it acts.
+struct Direct<'a> {
+    q: &'a mut EventQueue<Event>,
+    pkts: &'a mut PacketSlab,
+    rec: &'a mut Recorder,
+    counts: &'a mut PacketCounts,
+}
+
+impl SenderSink for Direct<'_> {
+    fn to_bottleneck(&mut self, at: SimTime, p: Packet) {
+        let id = self.pkts.insert(p);
+        self.q.schedule(at, Event::Arrive { pkt: id });
+    }
+
+    fn dropped(&mut self, d: DropRecord) {
+        self.rec.push_drop(d);
+        self.counts.dropped += 1;
+    }
+
+    fn wake(&mut self, at: SimTime, ev: Event) {
+        self.q.schedule(at, ev);
     }
 }
 
