@@ -16,6 +16,9 @@ fn main() {
     }
     let start = Instant::now();
     let mut sim = Simulation::new(&sc).expect("valid scenario");
+    if std::env::var_os("AQMSIM_SERIAL").is_some() {
+        sim.set_parallel(false);
+    }
     let s = sim.finish();
     let secs = start.elapsed().as_secs_f64();
     println!(

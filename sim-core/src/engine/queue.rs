@@ -177,6 +177,11 @@ impl<E> EventQueue<E> {
         Self::with_bucket_shift(63 - ns.max(1).leading_zeros())
     }
 
+    /// Width of a bucket, in ns.
+    pub fn bucket_ns(&self) -> u64 {
+        1 << self.shift
+    }
+
     /// Time of the event being processed (or of the last one popped).
     pub fn now(&self) -> SimTime {
         self.now
@@ -261,14 +266,19 @@ impl<E> EventQueue<E> {
         })
     }
 
-    /// Makes `cur` hold the earliest events when it has run dry; false if nothing is left.
+    /// Makes `cur` hold the earliest events when it has run dry, unless their bucket starts
+    /// after `limit` (ns); false if nothing is left by then.
     #[inline]
-    fn refill(&mut self) -> bool {
-        self.head < self.cur.len() || self.load_next_bucket()
+    fn refill(&mut self, limit: u64) -> bool {
+        self.head < self.cur.len() || self.load_next_bucket(limit)
     }
 
+    /// Moves `cur` on to the next occupied bucket if it starts by `limit`. A bucket past the
+    /// limit stays where it is: once `cur` stood there, every event scheduled before it
+    /// would be a sorted insert into `cur` (a caller stopping at a limit, then scheduling
+    /// a window's worth of events, made that quadratic).
     #[inline(never)]
-    fn load_next_bucket(&mut self) -> bool {
+    fn load_next_bucket(&mut self, limit: u64) -> bool {
         self.flush_staged();
         self.cur.clear();
         self.head = 0;
@@ -283,6 +293,9 @@ impl<E> EventQueue<E> {
             (None, Some(f)) => f,
             (None, None) => return false,
         };
+        if b << self.shift > limit {
+            return false;
+        }
         self.cur_bucket = b;
         if from_wheel == Some(b) {
             let slot = (b as usize) & (WHEEL - 1);
@@ -331,7 +344,7 @@ impl<E> EventQueue<E> {
 
     /// Time of the next event, if any.
     pub fn peek_time(&mut self) -> Option<SimTime> {
-        if !self.refill() {
+        if !self.refill(u64::MAX) {
             return None;
         }
         Some(SimTime(self.cur[self.head].time))
@@ -351,7 +364,7 @@ impl<E> EventQueue<E> {
     where
         E: Copy,
     {
-        if !self.refill() {
+        if !self.refill(u64::MAX) {
             return None;
         }
         let s = &self.cur[self.head];
@@ -368,10 +381,10 @@ impl<E> EventQueue<E> {
     where
         E: Copy,
     {
-        match self.peek_time() {
-            Some(t) if t <= limit => self.pop(),
-            _ => None,
+        if !self.refill(limit.0) || self.cur[self.head].time > limit.0 {
+            return None;
         }
+        self.pop()
     }
 
     /// Moves the clock forward to `t` when no event is due before it.

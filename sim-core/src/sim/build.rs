@@ -1,6 +1,7 @@
 //! Builds the dumbbell of a scenario: per flow an access link each way, one shared
 //! bottleneck each way.
 
+use super::lane::{SenderLane, SPLIT_MIN_FLOWS, SPLIT_MIN_LOOKAHEAD};
 use super::{Backlog, Event, Paths, Senders, Simulation, BOTTLENECK};
 use crate::aqm::{BuildCx, Fifo};
 use crate::cc::CcFactory;
@@ -23,7 +24,13 @@ fn host_link(spec: LinkSpec, packets: u32) -> Link {
     Link::closed_form(spec, limit, Box::new(Fifo::new(limit)))
 }
 
-pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation, Vec<ScenarioError>> {
+/// Builds the world; `allow_split` false keeps even a big run in one event queue (tests
+/// compare the two).
+pub(super) fn build(
+    sc: &Scenario,
+    factory: &dyn CcFactory,
+    allow_split: bool,
+) -> Result<Simulation, Vec<ScenarioError>> {
     let b = &sc.bottleneck;
     let b_rate = Rate(b.rate_bps);
     let fwd = LinkSpec { rate: b_rate, delay: ms(b.delay_ms), nic_queue_packets: b.nic_queue_packets };
@@ -45,6 +52,18 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
 
     // Calendar buckets about one full packet time of the bottleneck wide: a few events each.
     let mut q = EventQueue::with_bucket_ns(4 * b_rate.tx_time(sc.full_packet_bytes()).as_nanos());
+    let interval = SimDuration::from_secs_f64(sc.sample_interval_s);
+    let end = SimTime::from_secs_f64(sc.duration_s);
+    let warmup = SimTime::from_secs_f64(sc.warmup_s);
+    let first_sample = SimTime::ZERO + interval;
+    // The sender side runs apart when the scenario is big enough to gain (see `lane.rs`);
+    // then the flows' starts and stops are its events.
+    let lookahead = sc.flows.iter().map(|g| ms(g.access_delay_ms)).min().unwrap_or_default();
+    let mut lane =
+        (allow_split && n_flows >= SPLIT_MIN_FLOWS && lookahead >= SPLIT_MIN_LOOKAHEAD).then(|| {
+            let window_end = (SimTime::ZERO + lookahead).min(first_sample).min(SimTime(end.0 + 1));
+            Box::new(SenderLane::new(EventQueue::with_bucket_ns(q.bucket_ns()), lookahead, window_end))
+        });
     // Link ids: the bottleneck, its reverse, per flow the ACK return link, then (held by
     // the sender side) per flow the uplink.
     let first_uplink_id = (2 + n_flows) as u32;
@@ -75,17 +94,17 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
             groups.push(g as u32);
             paths.push(Paths { data: [first_uplink_id + id, BOTTLENECK], ack: [1, down] });
             let jitter = group.start_jitter_s * SimRng::new(sc.seed, StreamId::FlowStart(id)).uniform();
-            q.schedule(SimTime::from_secs_f64(group.start_s + jitter), Event::FlowStart { flow: id });
+            let starts = lane.as_mut().map_or(&mut q, |l| &mut l.q);
+            starts.schedule(SimTime::from_secs_f64(group.start_s + jitter), Event::FlowStart { flow: id });
             if let Some(stop) = group.stop_s {
-                q.schedule(SimTime::from_secs_f64(stop), Event::FlowStop { flow: id });
+                starts.schedule(SimTime::from_secs_f64(stop), Event::FlowStop { flow: id });
             }
         }
     }
-    let interval = SimDuration::from_secs_f64(sc.sample_interval_s);
-    let end = SimTime::from_secs_f64(sc.duration_s);
-    let warmup = SimTime::from_secs_f64(sc.warmup_s);
     q.schedule(warmup, Event::WindowOpen);
-    q.schedule(SimTime::ZERO + interval, Event::Sample);
+    if lane.is_none() {
+        q.schedule(first_sample, Event::Sample);
+    }
     let cell_bytes =
         links[BOTTLENECK as usize].qdisc.cell_bytes().unwrap_or(crate::switch::TOFINO2_CELL_BYTES);
     let n = receivers.len();
@@ -115,6 +134,11 @@ pub(super) fn build(sc: &Scenario, factory: &dyn CcFactory) -> Result<Simulation
         series_buf: Vec::new(),
         log_buf: Vec::new(),
         finished: false,
+        split: lane.is_some(),
+        lane,
+        to_senders: Vec::new(),
+        next_sample: first_sample,
+        parallel: cfg!(not(target_arch = "wasm32")),
     };
     sim.sync_disc_wake(BOTTLENECK);
     Ok(sim)

@@ -80,6 +80,12 @@ impl Simulation {
                     continue;
                 }
             }
+            if self.split && bound_for_sender(self.pkts.get(id)) {
+                // Split mode: the sender side takes it at the window's end.
+                let p = self.pkts.remove(id);
+                self.to_senders.push((arrival, p));
+                return;
+            }
             self.q.schedule(arrival, Event::Arrive { pkt: id });
             return;
         }
@@ -196,4 +202,9 @@ impl Simulation {
             }
         }
     }
+}
+
+/// Whether a packet leaving the last link of its path goes to a sender (an ACK).
+fn bound_for_sender(p: &Packet) -> bool {
+    matches!(p.kind, PacketKind::Ack | PacketKind::SynAck) && (p.hop as usize) + 1 >= 2
 }

@@ -9,6 +9,7 @@ mod build;
 mod departures;
 mod event;
 mod forward;
+mod lane;
 mod senders;
 mod slab;
 
@@ -24,6 +25,7 @@ use crate::trace::LogRecord;
 use backlog::Backlog;
 use departures::Departures;
 use event::Event;
+use lane::SenderLane;
 use senders::{SenderSink, Senders};
 use slab::PacketSlab;
 
@@ -74,6 +76,15 @@ pub struct Simulation {
     series_buf: Vec<f64>,
     log_buf: Vec<LogRecord>,
     finished: bool,
+    /// Big scenarios: the sender side runs apart, in windows (see `lane.rs`); then the
+    /// ACKs sent during the current window wait here, samples are taken between windows
+    /// (next at `next_sample`), and `parallel` runs the two sides on two threads.
+    lane: Option<Box<SenderLane>>,
+    /// Whether this run is split (the lane is lent to a thread during a window).
+    split: bool,
+    to_senders: Vec<(SimTime, Packet)>,
+    next_sample: SimTime,
+    parallel: bool,
 }
 
 impl Simulation {
@@ -89,7 +100,7 @@ impl Simulation {
         factory: &dyn CcFactory,
     ) -> Result<Simulation, Vec<ScenarioError>> {
         scenario.validate()?;
-        build::build(scenario, factory)
+        build::build(scenario, factory, true)
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -109,7 +120,7 @@ impl Simulation {
     }
 
     pub fn events_processed(&self) -> u64 {
-        self.q.events_processed()
+        self.q.events_processed() + self.lane.as_ref().map_or(0, |l| l.q.events_processed())
     }
 
     /// Fraction of the run simulated so far.
@@ -124,16 +135,7 @@ impl Simulation {
 
     /// Processes at most `budget` events; returns how many ran.
     pub fn run_events(&mut self, budget: u64) -> u64 {
-        let mut n = 0;
-        while n < budget {
-            match self.q.pop_until(self.end) {
-                Some((_, ev)) => self.handle(ev),
-                None => break,
-            }
-            n += 1;
-        }
-        self.check_finished();
-        n
+        self.advance(self.end, budget)
     }
 
     /// Processes events due by `t`, at most `budget` of them; when none are left before `t`
@@ -141,19 +143,119 @@ impl Simulation {
     /// slice of work on a bounded slice of simulated time.
     pub fn advance(&mut self, t: SimTime, budget: u64) -> u64 {
         let limit = t.min(self.end);
+        let n = if self.split {
+            self.advance_split(limit, budget)
+        } else {
+            let n = self.run_core(limit, budget);
+            if n < budget {
+                self.q.advance_to(limit);
+            }
+            n
+        };
+        self.check_finished();
+        n
+    }
+
+    /// Runs the bottleneck side's (in one queue: every) event due by `limit`, at most `budget`.
+    fn run_core(&mut self, limit: SimTime, budget: u64) -> u64 {
         let mut n = 0;
         while n < budget {
             match self.q.pop_until(limit) {
                 Some((_, ev)) => self.handle(ev),
-                None => {
-                    self.q.advance_to(limit);
-                    break;
-                }
+                None => break,
             }
             n += 1;
         }
-        self.check_finished();
         n
+    }
+
+    /// Whether the two sides of a split run use two threads (the default off wasm). The
+    /// results are the same either way.
+    pub fn set_parallel(&mut self, on: bool) {
+        self.parallel = on && cfg!(not(target_arch = "wasm32"));
+    }
+
+    /// Split mode: runs windows, each side in turn (or both at once), until `limit` or
+    /// `budget` events. Stopping inside a window changes nothing: what a side sends is
+    /// handed over at the window's end either way.
+    fn advance_split(&mut self, limit: SimTime, budget: u64) -> u64 {
+        let mut n = 0;
+        while !self.finished && n < budget {
+            let window_end = self.lane.as_ref().map_or(SimTime::ZERO, |l| l.window_end);
+            let last = SimTime(window_end.0 - 1);
+            let stop = last.min(limit);
+            if self.parallel && budget == u64::MAX {
+                n += self.run_window_parallel(stop);
+            } else {
+                let prefetch = self.receivers.len() >= PREFETCH_MIN_FLOWS;
+                let lane = self.lane.as_deref_mut().expect("split mode");
+                n += lane.run(&mut self.senders, stop, budget - n, prefetch);
+                if n < budget {
+                    n += self.run_core(stop, budget - n);
+                }
+                if n >= budget {
+                    break;
+                }
+            }
+            if stop < last {
+                self.q.advance_to(limit);
+                break;
+            }
+            self.end_window(window_end);
+        }
+        n
+    }
+
+    /// Runs both sides' events due by `stop`, the sender side on a second thread.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn run_window_parallel(&mut self, stop: SimTime) -> u64 {
+        let prefetch = self.receivers.len() >= PREFETCH_MIN_FLOWS;
+        let mut lane = self.lane.take().expect("split mode");
+        let mut senders = std::mem::take(&mut self.senders);
+        let (a, b) = std::thread::scope(|s| {
+            let side = s.spawn(|| lane.run(&mut senders, stop, u64::MAX, prefetch));
+            let b = self.run_core(stop, u64::MAX);
+            (side.join().expect("the sender side's thread"), b)
+        });
+        self.lane = Some(lane);
+        self.senders = senders;
+        a + b
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn run_window_parallel(&mut self, _stop: SimTime) -> u64 {
+        unreachable!("no threads in wasm")
+    }
+
+    /// Between windows: hands over what each side sent, takes a sample if one is due, and
+    /// opens the next window (or ends the run).
+    fn end_window(&mut self, t: SimTime) {
+        let lane = self.lane.as_deref_mut().expect("split mode");
+        for (at, p) in lane.outbox.drain(..) {
+            let id = self.pkts.insert(p);
+            self.q.schedule(at, Event::Arrive { pkt: id });
+        }
+        for (at, p) in self.to_senders.drain(..) {
+            lane.deliver(at, p);
+        }
+        for d in lane.drops.drain(..) {
+            self.rec.push_drop(d);
+            self.counts.dropped += 1;
+        }
+        if t > self.end {
+            lane.q.advance_to(self.end);
+            self.q.advance_to(self.end);
+            self.finished = true;
+            return;
+        }
+        lane.q.advance_to(t);
+        self.q.advance_to(t);
+        if t == self.next_sample {
+            self.sample();
+            self.next_sample = t + self.interval;
+        }
+        let lane = self.lane.as_deref_mut().expect("split mode");
+        lane.window_end = (t + lane.lookahead).min(self.next_sample).min(SimTime(self.end.0 + 1));
     }
 
     /// Runs to the end and returns the summary.
@@ -165,7 +267,7 @@ impl Simulation {
     fn check_finished(&mut self) {
         // Whatever reads the recorder next sees every delay (see `on_delay_deferred`).
         self.rec.window.flush_delays();
-        if self.q.peek_time().is_none_or(|t| t > self.end) {
+        if !self.split && self.q.peek_time().is_none_or(|t| t > self.end) {
             self.q.advance_to(self.end);
             self.finished = true;
         }
@@ -191,9 +293,12 @@ impl Simulation {
     }
 
     pub fn packet_counts(&self) -> PacketCounts {
+        let (lane_in_flight, lane_delivered) =
+            self.lane.as_ref().map_or((0, 0), |l| (l.in_flight(), l.delivered));
         PacketCounts {
-            in_flight: self.pkts.live(),
+            in_flight: self.pkts.live() + self.to_senders.len() as u64 + lane_in_flight,
             sent: self.counts.sent + self.senders.sent,
+            delivered: self.counts.delivered + lane_delivered,
             ..self.counts
         }
     }
@@ -476,7 +581,7 @@ impl Simulation {
             self.rec.push_log(r);
         }
         let next = now + self.interval;
-        if next <= self.end {
+        if next <= self.end && !self.split {
             self.q.schedule(next, Event::Sample);
         }
     }

@@ -9,6 +9,7 @@ use crate::queue::DropReason;
 use crate::tcp::TcpSender;
 use crate::time::SimTime;
 
+#[derive(Default)]
 pub(super) struct Senders {
     pub tcp: Vec<TcpSender>,
     /// Per flow, the access link its data cross first (a closed-form FIFO).
@@ -93,15 +94,4 @@ impl Senders {
             crate::hint::prefetch_lines(l, 2);
         }
     }
-}
-
-/// Whether `ev` is acted on by the sender side.
-pub(super) fn is_sender_event(ev: &Event) -> bool {
-    matches!(
-        ev,
-        Event::FlowStart { .. }
-            | Event::FlowStop { .. }
-            | Event::SenderTimer { .. }
-            | Event::PaceTimer { .. }
-    )
 }

@@ -156,3 +156,102 @@ fn closed_form_fifo_bottleneck_runs_like_the_event_driven_one() {
     a.events = b.events;
     assert_eq!(a, b);
 }
+
+/// The sender side run apart (`lane.rs`): scenarios with thousands of flows.
+mod split {
+    use super::*;
+    use crate::aqm::{FqCodelConfig, QueueDiscSpec, QueueLimit};
+    use crate::cc::CcaSpec;
+    use crate::metrics::DropRecord;
+    use crate::scenario::{Bottleneck, FlowGroup};
+
+    /// 2000 CUBIC flows in two groups (1 and 3 ms access delays) through a 1 Gbit/s, 2 ms
+    /// bottleneck for 0.4 s: enough to fill and overflow the queue.
+    fn big(queue: QueueDiscSpec) -> Scenario {
+        let group = |access_delay_ms| FlowGroup {
+            count: lane::SPLIT_MIN_FLOWS as u32 / 2,
+            cca: CcaSpec::default_for("cubic").unwrap(),
+            access_rate_bps: 10_000_000_000,
+            access_delay_ms,
+            ..FlowGroup::default()
+        };
+        Scenario {
+            duration_s: 0.4,
+            warmup_s: 0.1,
+            sample_interval_s: 0.05,
+            bottleneck: Bottleneck { rate_bps: 1_000_000_000, delay_ms: 2.0, queue, nic_queue_packets: 0 },
+            flows: vec![group(1.0), group(3.0)],
+            ..Scenario::default()
+        }
+    }
+
+    fn queues() -> [QueueDiscSpec; 2] {
+        [QueueDiscSpec::fifo(QueueLimit::Packets(500)), QueueDiscSpec::FqCodel(FqCodelConfig::default())]
+    }
+
+    /// Everything a run records: samples, drops, summary.
+    fn outputs(sim: &mut Simulation) -> (Vec<Sample>, Vec<DropRecord>, Summary) {
+        let s = sim.summary();
+        let r = sim.recorder();
+        (r.samples.kept.clone(), r.drops.kept.clone(), s)
+    }
+
+    #[test]
+    fn a_split_run_is_the_same_on_two_threads_on_one_and_in_ui_slices() {
+        for queue in queues() {
+            let sc = big(queue);
+            let mut two = Simulation::new(&sc).unwrap();
+            assert!(two.split, "{} flows with a 1 ms lookahead run split", sc.total_flows());
+            two.finish();
+            let expect = outputs(&mut two);
+            let c = expect.2.packets;
+            assert_eq!(c.sent, c.delivered + c.dropped + c.in_flight, "packets are conserved");
+            assert!(c.dropped > 0 && expect.0.len() == 8, "{c:?}, {} samples", expect.0.len());
+
+            let mut one = Simulation::new(&sc).unwrap();
+            one.set_parallel(false);
+            one.finish();
+            assert!(outputs(&mut one) == expect, "one thread");
+
+            // A UI frame: a budget of events, polled in between.
+            let mut sliced = Simulation::new(&sc).unwrap();
+            sliced.set_parallel(false);
+            while !sliced.is_finished() {
+                sliced.run_events(777);
+                sliced.poll();
+            }
+            assert!(outputs(&mut sliced) == expect, "in slices of 777 events");
+
+            // Stops at times inside windows, with budgets.
+            let mut stepped = Simulation::new(&sc).unwrap();
+            let mut t = 0;
+            while !stepped.is_finished() {
+                t += 3_217_000;
+                stepped.advance(SimTime(t), 20_000);
+            }
+            assert!(outputs(&mut stepped) == expect, "stepped by 3.217 ms");
+        }
+    }
+
+    /// The windows change only the order of events at the same nanosecond and when samples
+    /// are taken among them: the figures stay those of the run in one queue.
+    #[test]
+    fn a_split_run_records_what_the_one_queue_run_does() {
+        for queue in queues() {
+            let sc = big(queue);
+            let mut split = Simulation::new(&sc).unwrap();
+            let mut single = build::build(&sc, &SpecFactory, false).unwrap();
+            assert!(split.split && !single.split);
+            split.finish();
+            single.finish();
+            let (a, b) = (outputs(&mut split), outputs(&mut single));
+            assert_eq!(a.0, b.0, "samples");
+            assert_eq!(a.1, b.1, "drops");
+            // One event fewer per sample: the split run samples between windows.
+            assert_eq!(a.2.events + a.0.len() as u64, b.2.events);
+            let mut s = a.2;
+            s.events = b.2.events;
+            assert_eq!(s, b.2);
+        }
+    }
+}
