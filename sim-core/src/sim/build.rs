@@ -137,6 +137,7 @@ pub(super) fn build(
         split: lane.is_some(),
         lane,
         to_senders: Vec::new(),
+        from_senders: Vec::new(),
         next_sample: first_sample,
         parallel: cfg!(not(target_arch = "wasm32")),
     };

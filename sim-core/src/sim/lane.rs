@@ -32,6 +32,8 @@ pub(super) struct SenderLane {
     pkts: PacketSlab,
     /// For the bottleneck side: when each packet reaches it.
     pub outbox: Vec<(SimTime, Packet)>,
+    /// ACKs the bottleneck side sent during the last window, taken in when this one starts.
+    pub inbox: Vec<(SimTime, Packet)>,
     /// Drops at the uplinks, for the record.
     pub drops: Vec<DropRecord>,
     /// ACKs delivered to senders.
@@ -47,6 +49,7 @@ impl SenderLane {
             q,
             pkts: PacketSlab::default(),
             outbox: Vec::new(),
+            inbox: Vec::new(),
             drops: Vec::new(),
             delivered: 0,
             window_end,
@@ -54,19 +57,15 @@ impl SenderLane {
         }
     }
 
-    /// An ACK for a sender, arriving at `at` (after this window).
-    pub fn deliver(&mut self, at: SimTime, p: Packet) {
-        let id = self.pkts.insert(p);
-        self.q.schedule(at, Event::Arrive { pkt: id });
-    }
-
-    /// Packets on their way to a sender.
+    /// Packets held by this side.
     pub fn in_flight(&self) -> u64 {
-        self.pkts.live() + self.outbox.len() as u64
+        self.pkts.live() + (self.outbox.len() + self.inbox.len()) as u64
     }
 
-    /// Runs the events due by `limit` (inclusive), at most `budget`; returns how many ran.
+    /// Takes in the ACKs of the last window (in the order they were sent), then runs the
+    /// events due by `limit` (inclusive), at most `budget`; returns how many ran.
     pub fn run(&mut self, senders: &mut Senders, limit: SimTime, budget: u64, prefetch: bool) -> u64 {
+        take_in(&mut self.inbox, &mut self.pkts, &mut self.q);
         let mut n = 0;
         while n < budget {
             let Some((now, ev)) = self.q.pop_until(limit) else { break };
@@ -106,6 +105,15 @@ impl SenderLane {
         if let Some(s) = senders.tcp.get(flow as usize) {
             crate::hint::prefetch_lines(s.cc(), 4);
         }
+    }
+}
+
+/// Queues the packets another side sent during the last window, in the order it sent them
+/// (so which of two same-time events runs first does not depend on how the sides ran).
+pub(super) fn take_in(inbox: &mut Vec<(SimTime, Packet)>, pkts: &mut PacketSlab, q: &mut EventQueue<Event>) {
+    for (at, p) in inbox.drain(..) {
+        let id = pkts.insert(p);
+        q.schedule(at, Event::Arrive { pkt: id });
     }
 }
 

@@ -83,6 +83,8 @@ pub struct Simulation {
     /// Whether this run is split (the lane is lent to a thread during a window).
     split: bool,
     to_senders: Vec<(SimTime, Packet)>,
+    /// What the sender side sent during the last window, taken in when this one starts.
+    from_senders: Vec<(SimTime, Packet)>,
     next_sample: SimTime,
     parallel: bool,
 }
@@ -191,6 +193,7 @@ impl Simulation {
                 let lane = self.lane.as_deref_mut().expect("split mode");
                 n += lane.run(&mut self.senders, stop, budget - n, prefetch);
                 if n < budget {
+                    lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
                     n += self.run_core(stop, budget - n);
                 }
                 if n >= budget {
@@ -214,6 +217,7 @@ impl Simulation {
         let mut senders = std::mem::take(&mut self.senders);
         let (a, b) = std::thread::scope(|s| {
             let side = s.spawn(|| lane.run(&mut senders, stop, u64::MAX, prefetch));
+            lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
             let b = self.run_core(stop, u64::MAX);
             (side.join().expect("the sender side's thread"), b)
         });
@@ -227,17 +231,14 @@ impl Simulation {
         unreachable!("no threads in wasm")
     }
 
-    /// Between windows: hands over what each side sent, takes a sample if one is due, and
-    /// opens the next window (or ends the run).
+    /// Between windows: hands over what each side sent (each takes it in, on its own
+    /// thread, as the next window starts), takes a sample if one is due, and opens the next
+    /// window (or ends the run).
     fn end_window(&mut self, t: SimTime) {
         let lane = self.lane.as_deref_mut().expect("split mode");
-        for (at, p) in lane.outbox.drain(..) {
-            let id = self.pkts.insert(p);
-            self.q.schedule(at, Event::Arrive { pkt: id });
-        }
-        for (at, p) in self.to_senders.drain(..) {
-            lane.deliver(at, p);
-        }
+        debug_assert!(self.from_senders.is_empty() && lane.inbox.is_empty());
+        std::mem::swap(&mut lane.outbox, &mut self.from_senders);
+        std::mem::swap(&mut self.to_senders, &mut lane.inbox);
         for d in lane.drops.drain(..) {
             self.rec.push_drop(d);
             self.counts.dropped += 1;
@@ -296,7 +297,9 @@ impl Simulation {
         let (lane_in_flight, lane_delivered) =
             self.lane.as_ref().map_or((0, 0), |l| (l.in_flight(), l.delivered));
         PacketCounts {
-            in_flight: self.pkts.live() + self.to_senders.len() as u64 + lane_in_flight,
+            in_flight: self.pkts.live()
+                + (self.to_senders.len() + self.from_senders.len()) as u64
+                + lane_in_flight,
             sent: self.counts.sent + self.senders.sent,
             delivered: self.counts.delivered + lane_delivered,
             ..self.counts
