@@ -31,9 +31,6 @@ pub struct Link {
     /// Bytes that finished serialisation on this link.
     pub tx_bytes: u64,
     pub tx_packets: u64,
-    /// Set when this is a closed-form FIFO whose only input is that link: packets can then
-    /// be carried across both without an event in between.
-    pub fed_only_by: Option<u32>,
     pub qdisc: Box<dyn QueueDisc>,
     pub nic: VecDeque<QItem>,
     /// The packet being serialised, if any.
@@ -95,16 +92,7 @@ impl ClosedFormFifo {
 
 impl Link {
     pub fn new(spec: LinkSpec, qdisc: Box<dyn QueueDisc>) -> Link {
-        Link {
-            spec,
-            qdisc,
-            nic: VecDeque::new(),
-            transmitting: None,
-            tx_bytes: 0,
-            tx_packets: 0,
-            fifo: None,
-            fed_only_by: None,
-        }
+        Link { spec, qdisc, nic: VecDeque::new(), transmitting: None, tx_bytes: 0, tx_packets: 0, fifo: None }
     }
 
     /// A link whose FIFO is solved in closed form (host and reverse-path links).

@@ -1,8 +1,11 @@
 //! Builds the dumbbell of a scenario: per flow an access link each way, one shared
 //! bottleneck each way.
 
+use super::hosts::Hosts;
 use super::lane::{SenderLane, SPLIT_MIN_FLOWS, SPLIT_MIN_LOOKAHEAD};
-use super::{Backlog, Event, Paths, Senders, Simulation, BOTTLENECK};
+use super::receivers::{Receivers, FIRST_DOWNLINK};
+use super::senders::Senders;
+use super::{Backlog, Event, Simulation, BOTTLENECK};
 use crate::aqm::{BuildCx, Fifo};
 use crate::cc::CcFactory;
 use crate::engine::EventQueue;
@@ -41,14 +44,12 @@ pub(super) fn build(
         packet_bytes: sc.full_packet_bytes(),
     };
     let n_flows = sc.total_flows() as usize;
-    let mut links = Vec::with_capacity(2 + n_flows);
     let disc = b.queue.build(cx);
-    links.push(if disc.is_plain_fifo() && fwd.nic_queue_packets == 0 {
+    let bottleneck = if disc.is_plain_fifo() && fwd.nic_queue_packets == 0 {
         Link::closed_form(fwd, disc.limit(), disc)
     } else {
         Link::new(fwd, disc)
-    });
-    links.push(host_link(rev, sc.host_queue_packets));
+    };
 
     // Calendar buckets about one full packet time of the bottleneck wide: a few events each.
     let mut q = EventQueue::with_bucket_ns(4 * b_rate.tx_time(sc.full_packet_bytes()).as_nanos());
@@ -56,30 +57,24 @@ pub(super) fn build(
     let end = SimTime::from_secs_f64(sc.duration_s);
     let warmup = SimTime::from_secs_f64(sc.warmup_s);
     let first_sample = SimTime::ZERO + interval;
-    // The sender side runs apart when the scenario is big enough to gain (see `lane.rs`);
-    // then the flows' starts and stops are its events.
+    // The senders run apart when the scenario is big enough to gain (see `lane.rs`); then
+    // the flows' starts and stops are their events.
     let lookahead = sc.flows.iter().map(|g| ms(g.access_delay_ms)).min().unwrap_or_default();
-    let mut lane =
-        (allow_split && n_flows >= SPLIT_MIN_FLOWS && lookahead >= SPLIT_MIN_LOOKAHEAD).then(|| {
-            let window_end = (SimTime::ZERO + lookahead).min(first_sample).min(SimTime(end.0 + 1));
-            Box::new(SenderLane::new(EventQueue::with_bucket_ns(q.bucket_ns()), lookahead, window_end))
-        });
-    // Link ids: the bottleneck, its reverse, per flow the ACK return link, then (held by
-    // the sender side) per flow the uplink.
-    let first_uplink_id = (2 + n_flows) as u32;
-    let (mut tcp, mut uplinks) = (Vec::with_capacity(n_flows), Vec::with_capacity(n_flows));
-    let (mut receivers, mut groups) = (Vec::with_capacity(n_flows), Vec::with_capacity(n_flows));
-    let mut paths = Vec::with_capacity(n_flows);
+    let mut lane = (allow_split && n_flows >= SPLIT_MIN_FLOWS && lookahead >= SPLIT_MIN_LOOKAHEAD)
+        .then(|| Box::new(SenderLane::new(EventQueue::with_bucket_ns(q.bucket_ns()), lookahead)));
+    // Link ids: the bottleneck, its reverse, per flow the ACK return link, then per flow
+    // the uplink.
+    let first_uplink_id = FIRST_DOWNLINK + n_flows as u32;
+    let (mut senders, mut uplinks) = (Vec::with_capacity(n_flows), Vec::with_capacity(n_flows));
+    let (mut receivers, mut downlinks) = (Vec::with_capacity(n_flows), Vec::with_capacity(n_flows));
+    let mut groups = Vec::with_capacity(n_flows);
     for (g, group) in sc.flows.iter().enumerate() {
         let rate = Rate(group.access_rate_bps);
         let spec = LinkSpec { rate, delay: ms(group.access_delay_ms), nic_queue_packets: 0 };
         for _ in 0..group.count {
-            let id = tcp.len() as u32;
-            let down = links.len() as u32;
+            let id = senders.len() as u32;
             uplinks.push(host_link(spec, sc.host_queue_packets));
-            links.push(host_link(spec, sc.host_queue_packets));
-            // The ACK return link of this sender is fed by the reverse bottleneck alone.
-            links[down as usize].fed_only_by = Some(1);
+            downlinks.push(host_link(spec, sc.host_queue_packets));
             // The flow's own random stream (BBR's first ProbeBW phase, a DQN's exploration).
             let cc =
                 factory.build(id, &group.cca, SimRng::new(sc.seed, StreamId::Flow(id))).map_err(|e| {
@@ -89,10 +84,9 @@ pub(super) fn build(
                         allowed: e,
                     }]
                 })?;
-            tcp.push(TcpSender::with_cc(id, &sc.tcp, cc, group.size_bytes));
+            senders.push(TcpSender::with_cc(id, &sc.tcp, cc, group.size_bytes));
             receivers.push(TcpReceiver::new(id, &sc.tcp));
             groups.push(g as u32);
-            paths.push(Paths { data: [first_uplink_id + id, BOTTLENECK], ack: [1, down] });
             let jitter = group.start_jitter_s * SimRng::new(sc.seed, StreamId::FlowStart(id)).uniform();
             let starts = lane.as_mut().map_or(&mut q, |l| &mut l.q);
             starts.schedule(SimTime::from_secs_f64(group.start_s + jitter), Event::FlowStart { flow: id });
@@ -101,35 +95,34 @@ pub(super) fn build(
             }
         }
     }
-    q.schedule(warmup, Event::WindowOpen);
     if lane.is_none() {
+        q.schedule(warmup, Event::WindowOpen);
         q.schedule(first_sample, Event::Sample);
     }
-    let cell_bytes =
-        links[BOTTLENECK as usize].qdisc.cell_bytes().unwrap_or(crate::switch::TOFINO2_CELL_BYTES);
+    let cell_bytes = bottleneck.qdisc.cell_bytes().unwrap_or(crate::switch::TOFINO2_CELL_BYTES);
     let n = receivers.len();
     let mut rec = Recorder::new(WindowStats::new(warmup, interval, end, n), n);
-    rec.set_series(links[BOTTLENECK as usize].qdisc.series());
-    let n_links = links.len();
+    rec.set_series(bottleneck.qdisc.series());
+    let hosts = Hosts {
+        senders: Senders::new(senders, uplinks, first_uplink_id),
+        receivers: Receivers::new(receivers, host_link(rev, sc.host_queue_packets), downlinks),
+    };
     let mut sim = Simulation {
         scenario: sc.clone(),
         q,
-        links,
-        senders: Senders::new(tcp, uplinks, first_uplink_id),
-        receivers,
+        bottleneck,
+        hosts,
         groups,
-        paths,
         pkts: Default::default(),
         rec,
         end,
         interval,
-        out: Vec::new(),
         drops: Vec::new(),
         counts: PacketCounts::default(),
         last_delivered: vec![0; n],
         last_received: vec![0; n],
         backlog: Backlog::new(n, cell_bytes),
-        wake_at: vec![None; n_links],
+        wake_at: None,
         departures: Default::default(),
         series_buf: Vec::new(),
         log_buf: Vec::new(),
@@ -139,8 +132,18 @@ pub(super) fn build(
         to_senders: Vec::new(),
         from_senders: Vec::new(),
         next_sample: first_sample,
+        open_at: Some(warmup),
         parallel: cfg!(not(target_arch = "wasm32")),
     };
-    sim.sync_disc_wake(BOTTLENECK);
+    if sim.split {
+        // The measured window opens between windows; at 0, before the first.
+        if warmup == SimTime::ZERO {
+            sim.open_at = None;
+            sim.open_window();
+        }
+        let first_end = sim.next_window_end(SimTime::ZERO);
+        sim.lane.as_deref_mut().expect("split").window_end = first_end;
+    }
+    sim.sync_disc_wake();
     Ok(sim)
 }

@@ -6,10 +6,8 @@ pub enum Event {
     Arrive {
         pkt: u32,
     },
-    /// A link finished serialising its current packet.
-    TxDone {
-        link: u32,
-    },
+    /// The bottleneck finished serialising its current packet.
+    TxDone,
     FlowStart {
         flow: u32,
     },
@@ -29,8 +27,6 @@ pub enum Event {
     Sample,
     /// The warm-up is over: the measured window opens.
     WindowOpen,
-    /// A link's queue discipline asked to be woken (its `poll_at`).
-    DiscWake {
-        link: u32,
-    },
+    /// The bottleneck's queue discipline asked to be woken (its `poll_at`).
+    DiscWake,
 }

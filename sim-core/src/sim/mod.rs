@@ -9,24 +9,27 @@ mod build;
 mod departures;
 mod event;
 mod forward;
+mod hosts;
 mod lane;
+mod receivers;
 mod senders;
 mod slab;
+mod windows;
 
 use crate::cc::{CcFactory, CcMetrics, SpecFactory};
 use crate::engine::EventQueue;
 use crate::metrics::{DropRecord, FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, Update};
-use crate::net::{Link, Packet, PacketKind};
+use crate::net::{Link, Packet};
 use crate::queue::{Dropped, Occupancy, QdiscCtx, QueueLimit};
 use crate::scenario::{Scenario, ScenarioError};
-use crate::tcp::{TcpReceiver, TcpSender};
+use crate::tcp::TcpSender;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::LogRecord;
 use backlog::Backlog;
 use departures::Departures;
 use event::Event;
+use hosts::{HostSink, Hosts};
 use lane::SenderLane;
-use senders::{SenderSink, Senders};
 use slab::PacketSlab;
 
 /// Runs with fewer flows keep their per-flow state in a core's cache, and prefetching the
@@ -34,58 +37,49 @@ use slab::PacketSlab;
 /// 6 % and rtt-unfair's FQ-CoDel 10 % faster without; 1000 flows 13 % slower without).
 const PREFETCH_MIN_FLOWS: usize = 512;
 
-/// Index of the bottleneck link (router → receiver); its reverse direction is link 1.
+/// Link id of the bottleneck (router → receivers); its reverse direction is link 1, the
+/// access links follow (see `receivers.rs` and `senders.rs`).
 pub const BOTTLENECK: u32 = 0;
-
-/// Links crossed by a flow's data (sender → receiver) and by its ACKs (receiver → sender).
-/// Kept apart from [`Flow`] (hundreds of bytes) so a hop reads 16 bytes of a dense table.
-#[derive(Clone, Copy, Debug)]
-struct Paths {
-    data: [u32; 2],
-    ack: [u32; 2],
-}
 
 pub struct Simulation {
     scenario: Scenario,
     q: EventQueue<Event>,
-    /// The bottleneck (0), its reverse (1), and per flow the access link its ACKs return on.
-    links: Vec<Link>,
-    senders: Senders,
-    receivers: Vec<TcpReceiver>,
+    bottleneck: Link,
+    /// The endpoints and every other link.
+    hosts: Hosts,
     /// Per flow, its group in the scenario.
     groups: Vec<u32>,
-    /// Per flow, the links its packets cross.
-    paths: Vec<Paths>,
     pkts: PacketSlab,
     rec: Recorder,
     end: SimTime,
     interval: SimDuration,
-    /// Scratch space reused across events (endpoint output, queue-disc drops).
-    out: Vec<Packet>,
+    /// Scratch space for the queue disc's drops.
     drops: Vec<Dropped>,
     counts: PacketCounts,
     /// Per flow: delivered and received bytes at the previous sample.
     last_delivered: Vec<u64>,
     last_received: Vec<u64>,
     backlog: Backlog,
-    /// Earliest wake-up scheduled for each link's discipline.
-    wake_at: Vec<Option<SimTime>>,
+    /// Earliest wake-up scheduled for the bottleneck's discipline.
+    wake_at: Option<SimTime>,
     /// Departures of a closed-form bottleneck not yet applied to `backlog` and its counters.
     departures: Departures,
     /// Scratch space for named-series values and log records.
     series_buf: Vec<f64>,
     log_buf: Vec<LogRecord>,
     finished: bool,
-    /// Big scenarios: the sender side runs apart, in windows (see `lane.rs`); then the
-    /// ACKs sent during the current window wait here, samples are taken between windows
-    /// (next at `next_sample`), and `parallel` runs the two sides on two threads.
+    /// Big scenarios: the senders run apart, in windows (see `lane.rs`); then the ACKs
+    /// sent during the current window wait in `to_senders`, samples and the opening of the
+    /// measured window (`open_at`) come between windows, and `parallel` runs the two sides
+    /// on two threads.
     lane: Option<Box<SenderLane>>,
     /// Whether this run is split (the lane is lent to a thread during a window).
     split: bool,
     to_senders: Vec<(SimTime, Packet)>,
-    /// What the sender side sent during the last window, taken in when this one starts.
+    /// What the senders sent during the last window, taken in when this one starts.
     from_senders: Vec<(SimTime, Packet)>,
     next_sample: SimTime,
+    open_at: Option<SimTime>,
     parallel: bool,
 }
 
@@ -171,94 +165,6 @@ impl Simulation {
         n
     }
 
-    /// Whether the two sides of a split run use two threads (the default off wasm). The
-    /// results are the same either way.
-    pub fn set_parallel(&mut self, on: bool) {
-        self.parallel = on && cfg!(not(target_arch = "wasm32"));
-    }
-
-    /// Split mode: runs windows, each side in turn (or both at once), until `limit` or
-    /// `budget` events. Stopping inside a window changes nothing: what a side sends is
-    /// handed over at the window's end either way.
-    fn advance_split(&mut self, limit: SimTime, budget: u64) -> u64 {
-        let mut n = 0;
-        while !self.finished && n < budget {
-            let window_end = self.lane.as_ref().map_or(SimTime::ZERO, |l| l.window_end);
-            let last = SimTime(window_end.0 - 1);
-            let stop = last.min(limit);
-            if self.parallel && budget == u64::MAX {
-                n += self.run_window_parallel(stop);
-            } else {
-                let prefetch = self.receivers.len() >= PREFETCH_MIN_FLOWS;
-                let lane = self.lane.as_deref_mut().expect("split mode");
-                n += lane.run(&mut self.senders, stop, budget - n, prefetch);
-                if n < budget {
-                    lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
-                    n += self.run_core(stop, budget - n);
-                }
-                if n >= budget {
-                    break;
-                }
-            }
-            if stop < last {
-                self.q.advance_to(limit);
-                break;
-            }
-            self.end_window(window_end);
-        }
-        n
-    }
-
-    /// Runs both sides' events due by `stop`, the sender side on a second thread.
-    #[cfg(not(target_arch = "wasm32"))]
-    fn run_window_parallel(&mut self, stop: SimTime) -> u64 {
-        let prefetch = self.receivers.len() >= PREFETCH_MIN_FLOWS;
-        let mut lane = self.lane.take().expect("split mode");
-        let mut senders = std::mem::take(&mut self.senders);
-        let (a, b) = std::thread::scope(|s| {
-            let side = s.spawn(|| lane.run(&mut senders, stop, u64::MAX, prefetch));
-            lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
-            let b = self.run_core(stop, u64::MAX);
-            (side.join().expect("the sender side's thread"), b)
-        });
-        self.lane = Some(lane);
-        self.senders = senders;
-        a + b
-    }
-
-    #[cfg(target_arch = "wasm32")]
-    fn run_window_parallel(&mut self, _stop: SimTime) -> u64 {
-        unreachable!("no threads in wasm")
-    }
-
-    /// Between windows: hands over what each side sent (each takes it in, on its own
-    /// thread, as the next window starts), takes a sample if one is due, and opens the next
-    /// window (or ends the run).
-    fn end_window(&mut self, t: SimTime) {
-        let lane = self.lane.as_deref_mut().expect("split mode");
-        debug_assert!(self.from_senders.is_empty() && lane.inbox.is_empty());
-        std::mem::swap(&mut lane.outbox, &mut self.from_senders);
-        std::mem::swap(&mut self.to_senders, &mut lane.inbox);
-        for d in lane.drops.drain(..) {
-            self.rec.push_drop(d);
-            self.counts.dropped += 1;
-        }
-        if t > self.end {
-            lane.q.advance_to(self.end);
-            self.q.advance_to(self.end);
-            self.finished = true;
-            return;
-        }
-        lane.q.advance_to(t);
-        self.q.advance_to(t);
-        if t == self.next_sample {
-            self.sample();
-            self.next_sample = t + self.interval;
-        }
-        let lane = self.lane.as_deref_mut().expect("split mode");
-        lane.window_end = (t + lane.lookahead).min(self.next_sample).min(SimTime(self.end.0 + 1));
-    }
-
     /// Runs to the end and returns the summary.
     pub fn finish(&mut self) -> Summary {
         self.step_until(self.end);
@@ -300,7 +206,7 @@ impl Simulation {
             in_flight: self.pkts.live()
                 + (self.to_senders.len() + self.from_senders.len()) as u64
                 + lane_in_flight,
-            sent: self.counts.sent + self.senders.sent,
+            sent: self.counts.sent + self.hosts.senders.sent + self.hosts.receivers.sent,
             delivered: self.counts.delivered + lane_delivered,
             ..self.counts
         }
@@ -309,7 +215,8 @@ impl Simulation {
     /// Statistics over the window simulated so far, in O(flows + histogram buckets).
     pub fn summary(&self) -> Summary {
         let sc = &self.scenario;
-        let flows = (self.senders.tcp.iter().zip(&self.receivers).zip(&self.groups))
+        let (senders, receivers) = (&self.hosts.senders.tcp, &self.hosts.receivers.tcp);
+        let flows = (senders.iter().zip(receivers).zip(&self.groups))
             .map(|((s, r), &group)| {
                 let st = s.stats();
                 FlowFacts {
@@ -340,60 +247,65 @@ impl Simulation {
 
     /// A flow's TCP sender, for inspection (window, state, counters).
     pub fn sender(&self, flow: u32) -> &TcpSender {
-        &self.senders.tcp[flow as usize]
+        &self.hosts.senders.tcp[flow as usize]
     }
 
     /// Bytes that finished serialisation on a link (0 = bottleneck, 1 = its reverse).
     pub fn link_tx_bytes(&self, link: u32) -> u64 {
-        let pending = if link == BOTTLENECK { self.departures.done_by(self.now()).0 } else { 0 };
-        self.links[link as usize].tx_bytes + pending
+        if link == BOTTLENECK {
+            return self.bottleneck.tx_bytes + self.departures.done_by(self.now()).0;
+        }
+        self.hosts.link(link).map_or(0, |l| l.tx_bytes)
     }
 
     /// A flow's congestion-control internals now (BBR mode and path model, Vegas BaseRTT...).
     pub fn cc_metrics(&self, flow: u32) -> Option<CcMetrics> {
-        self.senders.tcp.get(flow as usize).map(|s| s.cc().metrics())
+        self.hosts.senders.tcp.get(flow as usize).map(|s| s.cc().metrics())
     }
 
     /// What the bottleneck's disc holds now (packets, bytes, cells).
     pub fn bottleneck_occupancy(&self) -> Occupancy {
-        self.links[BOTTLENECK as usize].occupancy(self.now())
+        self.bottleneck.occupancy(self.now())
     }
 
     /// Unit of the bottleneck's buffer limit.
     pub fn bottleneck_limit(&self) -> QueueLimit {
-        self.links[BOTTLENECK as usize].qdisc.limit()
+        self.bottleneck.qdisc.limit()
     }
 
     fn handle(&mut self, ev: Event) {
-        if self.receivers.len() >= PREFETCH_MIN_FLOWS {
+        if self.groups.len() >= PREFETCH_MIN_FLOWS {
             self.prefetch_ahead();
         }
         match ev {
             Event::Arrive { pkt } => self.arrive(pkt),
-            Event::TxDone { link } => self.tx_done(link),
+            Event::TxDone => self.tx_done(),
             Event::FlowStart { .. }
             | Event::FlowStop { .. }
             | Event::SenderTimer { .. }
-            | Event::PaceTimer { .. } => {
+            | Event::PaceTimer { .. }
+            | Event::ReceiverTimer { .. } => {
                 let now = self.now();
-                let Simulation { senders, q, pkts, rec, counts, .. } = self;
-                senders.handle(ev, now, &mut Direct { q, pkts, rec, counts });
+                let (hosts, mut sink) = self.hosts_and_sink();
+                hosts.handle(ev, now, &mut sink);
             }
-            Event::ReceiverTimer { flow } => self.receiver_acts(flow, |r, now, out| r.on_timer(now, out)),
             Event::Sample => self.sample(),
-            Event::WindowOpen => {
-                let received = self.receivers.iter().map(|r| r.received_bytes());
-                self.rec.window.open(received);
-            }
-            Event::DiscWake { link } => self.disc_wake(link),
+            Event::WindowOpen => self.open_window(),
+            Event::DiscWake => self.disc_wake(),
         }
+    }
+
+    /// The warm-up is over: the measured window opens.
+    fn open_window(&mut self) {
+        let received = self.hosts.receivers.tcp.iter().map(|r| r.received_bytes());
+        self.rec.window.open(received);
     }
 
     /// Starts loading what the next events will touch (hints only; results do not change),
     /// as a pipeline over the events queued after this one:
     /// - three ahead: the packet of an arrival (usually cold: it left ~a delay ago);
-    /// - two ahead: what that packet says it goes to, a link or a flow endpoint (its packet
-    ///   was asked for one and two events ago);
+    /// - two ahead: what that packet says it goes to, the bottleneck's queue or an endpoint
+    ///   and the link it sends on (its packet was asked for one and two events ago);
     /// - next: what the endpoint's struct points to, the sender's boxed congestion control
     ///   and scoreboard records (the struct was asked for last event; reading its pointers
     ///   earlier would wait).
@@ -412,118 +324,62 @@ impl Simulation {
             self.prefetch_target(e);
         }
         if let Event::Arrive { pkt } = first {
-            // A packet about to enter a queue disc: where it goes in there.
             let p = self.pkts.get(pkt);
-            if (p.hop as usize) + 1 < 2 {
-                if let Some(l) = self.links.get(self.path_link(p, p.hop + 1) as usize) {
-                    l.qdisc.prefetch_flow(p.flow, true);
-                }
+            if p.hop == 0 {
+                // A packet about to enter the queue disc: where it goes in there.
+                self.bottleneck.qdisc.prefetch_flow(p.flow, true);
+            } else {
+                self.hosts.prefetch_sender_inner(p);
             }
-        }
-        if let Some((flow, true)) = self.endpoint_of(first) {
-            if let Some(s) = self.senders.tcp.get(flow as usize) {
+        } else if let Event::SenderTimer { flow } | Event::PaceTimer { flow } = first {
+            if let Some(s) = self.hosts.senders.tcp.get(flow as usize) {
                 crate::hint::prefetch_lines(s.cc(), 4);
-                // And the scoreboard records an ACK touches (its buffer is another allocation).
-                if let Event::Arrive { pkt } = first {
-                    let newest_sacked =
-                        self.pkts.get(pkt).sack_blocks().first().map(|b| b.end.wrapping_sub(1));
-                    s.scoreboard().prefetch_for_ack(newest_sacked);
-                }
             }
         }
     }
 
-    /// The flow endpoint event `e` will act on, and whether it is the sender; None when the
-    /// event is a packet reaching a link, or touches no endpoint.
+    /// Starts loading the bottleneck's or the endpoint's state event `e` will act on.
     #[inline]
-    fn endpoint_of(&self, e: Event) -> Option<(u32, bool)> {
+    fn prefetch_target(&self, e: Event) {
         match e {
             Event::Arrive { pkt } => {
                 let p = self.pkts.get(pkt);
-                ((p.hop as usize) + 1 >= 2)
-                    .then_some((p.flow, matches!(p.kind, PacketKind::Ack | PacketKind::SynAck)))
-            }
-            Event::SenderTimer { flow } | Event::PaceTimer { flow } => Some((flow, true)),
-            Event::ReceiverTimer { flow } => Some((flow, false)),
-            _ => None,
-        }
-    }
-
-    /// Starts loading the link or endpoint event `e` will act on, and the host link what the
-    /// endpoint sends goes through first: data leave on the sender's access link; ACKs cross
-    /// the reverse bottleneck (hot) onto the sender's.
-    #[inline]
-    fn prefetch_target(&self, e: Event) {
-        if let Event::Arrive { pkt } = e {
-            let p = self.pkts.get(pkt);
-            if (p.hop as usize) + 1 < 2 {
-                let link = self.path_link(p, p.hop + 1);
-                if let Some(l) = self.links.get(link as usize) {
-                    crate::hint::prefetch_lines(l, 2);
-                    l.qdisc.prefetch_flow(p.flow, false);
+                if p.hop == 0 {
+                    crate::hint::prefetch_lines(&self.bottleneck, 2);
+                    self.bottleneck.qdisc.prefetch_flow(p.flow, false);
+                } else {
+                    self.hosts.prefetch_for(p);
                 }
-                return;
             }
-        }
-        let Some((flow, to_sender)) = self.endpoint_of(e) else { return };
-        if to_sender {
-            self.senders.prefetch(flow);
-            return;
-        }
-        let (Some(r), Some(path)) = (self.receivers.get(flow as usize), self.paths.get(flow as usize)) else {
-            return;
-        };
-        crate::hint::prefetch_lines(r, std::mem::size_of::<TcpReceiver>().div_ceil(64));
-        if let Some(l) = self.links.get(path.ack[1] as usize) {
-            crate::hint::prefetch_lines(l, 2);
+            Event::SenderTimer { flow } | Event::PaceTimer { flow } => self.hosts.senders.prefetch(flow),
+            Event::ReceiverTimer { flow } => self.hosts.receivers.prefetch(flow),
+            _ => {}
         }
     }
 
-    /// Lets `flow`'s sender act (see [`Senders::act`]).
-    fn sender_acts(&mut self, flow: u32, act: impl FnOnce(&mut TcpSender, SimTime, &mut Vec<Packet>)) {
+    /// Wakes the bottleneck's discipline if its `poll_at` is due, lets it send, and asks again.
+    fn disc_wake(&mut self) {
         let now = self.now();
-        let Simulation { senders, q, pkts, rec, counts, .. } = self;
-        senders.act(flow, now, act, &mut Direct { q, pkts, rec, counts });
-    }
-
-    /// Lets `flow`'s receiver act, sends what it produced and schedules its delayed-ACK
-    /// timer (only the receiver's: an endpoint's timers change only when it acts).
-    fn receiver_acts(&mut self, flow: u32, act: impl FnOnce(&mut TcpReceiver, SimTime, &mut Vec<Packet>)) {
-        let now = self.now();
-        let mut out = std::mem::take(&mut self.out);
-        act(&mut self.receivers[flow as usize], now, &mut out);
-        self.emit(&mut out);
-        self.out = out;
-        if let Some(t) = self.receivers[flow as usize].delack_timer.event_needed() {
-            self.q.schedule(t, Event::ReceiverTimer { flow });
+        if self.wake_at.is_some_and(|t| t <= now) {
+            self.wake_at = None;
         }
-    }
-
-    /// Wakes a link's discipline if its `poll_at` is due, lets the link send, and asks again.
-    fn disc_wake(&mut self, link: u32) {
-        let now = self.now();
-        let l = link as usize;
-        if self.wake_at[l].is_some_and(|t| t <= now) {
-            self.wake_at[l] = None;
-        }
-        if self.links[l].qdisc.poll_at().is_some_and(|t| t <= now) {
+        if self.bottleneck.qdisc.poll_at().is_some_and(|t| t <= now) {
             let mut cx = QdiscCtx::new(now, &mut self.drops);
-            self.links[l].qdisc.on_wakeup(&mut cx);
-            self.settle_drops(link);
-            self.kick(link);
+            self.bottleneck.qdisc.on_wakeup(&mut cx);
+            self.settle_drops(now);
+            self.kick();
         }
-        self.sync_disc_wake(link);
+        self.sync_disc_wake();
     }
 
-    /// Schedules a wake-up for a link's discipline when it wants one earlier than planned.
-    pub(super) fn sync_disc_wake(&mut self, link: u32) {
-        let l = link as usize;
-        let Some(t) = self.links[l].qdisc.poll_at() else { return };
-        if self.wake_at[l].is_none_or(|w| t < w) {
+    /// Schedules a wake-up for the bottleneck's discipline when it wants one earlier than planned.
+    pub(super) fn sync_disc_wake(&mut self) {
+        let Some(t) = self.bottleneck.qdisc.poll_at() else { return };
+        if self.wake_at.is_none_or(|w| t < w) {
             let t = t.max(self.now());
-            self.wake_at[l] = Some(t);
+            self.wake_at = Some(t);
             if t <= self.end {
-                self.q.schedule(t, Event::DiscWake { link });
+                self.q.schedule(t, Event::DiscWake);
             }
         }
     }
@@ -531,10 +387,10 @@ impl Simulation {
     fn sample(&mut self) {
         let now = self.now();
         self.settle_bottleneck(now);
-        let link = &self.links[BOTTLENECK as usize];
+        let link = &self.bottleneck;
         let occ = link.occupancy(now);
         let dt = self.interval.as_secs_f64();
-        let n = self.receivers.len();
+        let n = self.groups.len();
         self.series_buf.clear();
         link.qdisc.sample_series(&mut self.series_buf);
         let mut s = Sample {
@@ -555,7 +411,8 @@ impl Simulation {
         };
         let (mut total, mut arrived) = (0u64, 0u64);
         let mut srtt = Vec::with_capacity(n);
-        for (i, (r, sender)) in self.receivers.iter().zip(&self.senders.tcp).enumerate() {
+        let (receivers, senders) = (&self.hosts.receivers.tcp, &self.hosts.senders.tcp);
+        for (i, (r, sender)) in receivers.iter().zip(senders).enumerate() {
             let d = r.delivered_bytes();
             total += d - self.last_delivered[i];
             s.flow_goodput_bps.push((d - self.last_delivered[i]) as f64 * 8.0 / dt);
@@ -579,7 +436,7 @@ impl Simulation {
             &s.series,
         );
         self.rec.push_sample(s);
-        self.links[BOTTLENECK as usize].qdisc.drain_log(&mut self.log_buf);
+        self.bottleneck.qdisc.drain_log(&mut self.log_buf);
         for r in self.log_buf.drain(..) {
             self.rec.push_log(r);
         }
@@ -590,18 +447,37 @@ impl Simulation {
     }
 }
 
-/// In one event queue: a sender's packets and wake-ups are scheduled as it acts.
+impl Simulation {
+    /// The hosts, and where what they send goes from this side: into its event queue, or
+    /// (ACKs, split) over to the senders' side at the window's end.
+    fn hosts_and_sink(&mut self) -> (&mut Hosts, Direct<'_>) {
+        let Simulation { hosts, q, pkts, rec, counts, to_senders, split, .. } = self;
+        let to_senders = split.then_some(to_senders);
+        (hosts, Direct { q, pkts, rec, counts, to_senders })
+    }
+}
+
+/// What the hosts send, scheduled in this side's event queue as they act.
 struct Direct<'a> {
     q: &'a mut EventQueue<Event>,
     pkts: &'a mut PacketSlab,
     rec: &'a mut Recorder,
     counts: &'a mut PacketCounts,
+    /// Split runs: ACKs for the senders' side.
+    to_senders: Option<&'a mut Vec<(SimTime, Packet)>>,
 }
 
-impl SenderSink for Direct<'_> {
+impl HostSink for Direct<'_> {
     fn to_bottleneck(&mut self, at: SimTime, p: Packet) {
         let id = self.pkts.insert(p);
         self.q.schedule(at, Event::Arrive { pkt: id });
+    }
+
+    fn to_sender(&mut self, at: SimTime, p: Packet) {
+        match &mut self.to_senders {
+            Some(out) => out.push((at, p)),
+            None => self.to_bottleneck(at, p),
+        }
     }
 
     fn dropped(&mut self, d: DropRecord) {

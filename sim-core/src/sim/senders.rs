@@ -1,8 +1,7 @@
-//! The sender side of the dumbbell: every flow's TCP sender and the access link its data
-//! leave on. It reads and writes nothing else, and what it sends reaches the bottleneck an
-//! access delay later at the earliest, so it can run apart from the rest (`lane.rs`).
+//! Every flow's TCP sender and the access link its data leave on.
 
 use super::event::Event;
+use super::hosts::{cross, HostSink};
 use crate::metrics::DropRecord;
 use crate::net::{Link, Packet};
 use crate::queue::DropReason;
@@ -21,16 +20,6 @@ pub(super) struct Senders {
     out: Vec<Packet>,
 }
 
-/// Where what a sender does goes: packets to the bottleneck, drops to the record, timer
-/// wake-ups to an event queue.
-pub(super) trait SenderSink {
-    /// A packet left its access link; it reaches the bottleneck at `at`.
-    fn to_bottleneck(&mut self, at: SimTime, p: Packet);
-    /// The access link's queue was full.
-    fn dropped(&mut self, d: DropRecord);
-    fn wake(&mut self, at: SimTime, ev: Event);
-}
-
 impl Senders {
     pub fn new(tcp: Vec<TcpSender>, uplinks: Vec<Link>, first_uplink_id: u32) -> Senders {
         Senders { tcp, uplinks, first_uplink_id, sent: 0, out: Vec::new() }
@@ -43,7 +32,7 @@ impl Senders {
         flow: u32,
         now: SimTime,
         act: impl FnOnce(&mut TcpSender, SimTime, &mut Vec<Packet>),
-        sink: &mut impl SenderSink,
+        sink: &mut impl HostSink,
     ) {
         let s = &mut self.tcp[flow as usize];
         act(s, now, &mut self.out);
@@ -51,13 +40,8 @@ impl Senders {
         for mut p in self.out.drain(..) {
             p.hop = 0;
             self.sent += 1;
-            let fifo = link.fifo.as_mut().expect("an uplink is a closed-form FIFO");
-            match fifo.admit(now, p.wire_bytes, link.spec.rate.tx_time(p.wire_bytes)) {
-                Some(done) => {
-                    link.tx_bytes += u64::from(p.wire_bytes);
-                    link.tx_packets += 1;
-                    sink.to_bottleneck(done + link.spec.delay, p);
-                }
+            match cross(link, now, p.wire_bytes) {
+                Some(at) => sink.to_bottleneck(at, p),
                 None => sink.dropped(DropRecord {
                     t_s: now.as_secs_f64(),
                     flow,
@@ -74,8 +58,8 @@ impl Senders {
         }
     }
 
-    /// Runs a sender event (not an ACK's arrival: see [`Senders::act`]).
-    pub fn handle(&mut self, ev: Event, now: SimTime, sink: &mut impl SenderSink) {
+    /// Runs a sender's own event (a start, a stop, a timer).
+    pub fn handle(&mut self, ev: Event, now: SimTime, sink: &mut impl HostSink) {
         match ev {
             Event::FlowStart { flow } => self.act(flow, now, |s, now, out| s.start(now, out), sink),
             Event::FlowStop { flow } => self.tcp[flow as usize].stop(),
@@ -85,13 +69,24 @@ impl Senders {
         }
     }
 
-    /// Starts loading what an event for `flow`'s sender touches (hints only): the sender,
-    /// its congestion control and the access link it sends on.
+    /// Starts loading what an event for `flow`'s sender touches (hints only): the sender
+    /// and the access link it sends on.
     #[inline]
     pub fn prefetch(&self, flow: u32) {
         if let (Some(s), Some(l)) = (self.tcp.get(flow as usize), self.uplinks.get(flow as usize)) {
             crate::hint::prefetch_lines(s, std::mem::size_of::<TcpSender>().div_ceil(64));
             crate::hint::prefetch_lines(l, 2);
+        }
+    }
+
+    /// Starts loading what `flow`'s sender struct points to (hints only; ask for the struct
+    /// first, [`Senders::prefetch`]): its boxed congestion control, and for an ACK whose
+    /// newest SACKed segment is `newest_sacked`, the scoreboard records it touches.
+    #[inline]
+    pub fn prefetch_inner(&self, flow: u32, newest_sacked: Option<u32>) {
+        if let Some(s) = self.tcp.get(flow as usize) {
+            crate::hint::prefetch_lines(s.cc(), 4);
+            s.scoreboard().prefetch_for_ack(newest_sacked);
         }
     }
 }

@@ -1,0 +1,91 @@
+//! The hosts: every flow's sender and receiver with the links only they use (the access
+//! links and the reverse path), reached through a sink that says where what they send
+//! goes (one event queue, or across to the other side of a split run, `lane.rs`).
+
+use super::event::Event;
+use super::receivers::{Receivers, FIRST_DOWNLINK, REVERSE};
+use super::senders::Senders;
+use crate::metrics::DropRecord;
+use crate::net::{Link, Packet, PacketKind};
+use crate::time::SimTime;
+
+/// Where what an endpoint does goes.
+pub(super) trait HostSink {
+    /// Data left its sender's access link; it reaches the bottleneck at `at`.
+    fn to_bottleneck(&mut self, at: SimTime, p: Packet);
+    /// An ACK crossed the reverse path; it reaches its sender at `at`.
+    fn to_sender(&mut self, at: SimTime, p: Packet);
+    /// A host or reverse-path link's queue was full.
+    fn dropped(&mut self, d: DropRecord);
+    /// An endpoint's timer wants a wake-up event.
+    fn wake(&mut self, at: SimTime, ev: Event);
+}
+
+#[derive(Default)]
+pub(super) struct Hosts {
+    pub senders: Senders,
+    pub receivers: Receivers,
+}
+
+impl Hosts {
+    /// A packet reaching its endpoint at `now`.
+    pub fn deliver(&mut self, p: &Packet, now: SimTime, sink: &mut impl HostSink) {
+        match p.kind {
+            PacketKind::Data | PacketKind::Syn => {
+                self.receivers.act(p.flow, now, |r, now, out| r.on_packet(p, now, out), sink)
+            }
+            PacketKind::Ack | PacketKind::SynAck => {
+                self.senders.act(p.flow, now, |s, now, out| s.on_packet(p, now, out), sink)
+            }
+        }
+    }
+
+    /// An endpoint's own event: a flow's start or stop, a timer.
+    pub fn handle(&mut self, ev: Event, now: SimTime, sink: &mut impl HostSink) {
+        match ev {
+            Event::ReceiverTimer { flow } => {
+                self.receivers.act(flow, now, |r, now, out| r.on_timer(now, out), sink)
+            }
+            ev => self.senders.handle(ev, now, sink),
+        }
+    }
+
+    /// A host or reverse-path link by its id (not the bottleneck's, 0).
+    pub fn link(&self, id: u32) -> Option<&Link> {
+        let first_up = self.senders.first_uplink_id;
+        match id {
+            REVERSE => self.receivers.reverse.as_ref(),
+            _ if id >= first_up => self.senders.uplinks.get((id - first_up) as usize),
+            _ => self.receivers.downlinks.get(id.checked_sub(FIRST_DOWNLINK)? as usize),
+        }
+    }
+
+    /// For an ACK: starts loading what its sender's struct points to (a hint; ask for the
+    /// struct first, [`Hosts::prefetch_for`]).
+    #[inline]
+    pub fn prefetch_sender_inner(&self, p: &Packet) {
+        if matches!(p.kind, PacketKind::Ack | PacketKind::SynAck) {
+            let newest_sacked = p.sack_blocks().first().map(|b| b.end.wrapping_sub(1));
+            self.senders.prefetch_inner(p.flow, newest_sacked);
+        }
+    }
+
+    /// Starts loading what the endpoint of packet `p` touches (a hint).
+    #[inline]
+    pub fn prefetch_for(&self, p: &Packet) {
+        match p.kind {
+            PacketKind::Data | PacketKind::Syn => self.receivers.prefetch(p.flow),
+            PacketKind::Ack | PacketKind::SynAck => self.senders.prefetch(p.flow),
+        }
+    }
+}
+
+/// Admits a packet of `bytes` reaching a closed-form link at `at`: when its last bit
+/// reaches the far end, or None if the link's queue is full.
+pub(super) fn cross(link: &mut Link, at: SimTime, bytes: u32) -> Option<SimTime> {
+    let tx = link.spec.rate.tx_time(bytes);
+    let done = link.fifo.as_mut().expect("a host link is a closed-form FIFO").admit(at, bytes, tx)?;
+    link.tx_bytes += u64::from(bytes);
+    link.tx_packets += 1;
+    Some(done + link.spec.delay)
+}
