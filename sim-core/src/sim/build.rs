@@ -134,6 +134,8 @@ pub(super) fn build(
         next_sample: first_sample,
         open_at: Some(warmup),
         parallel: cfg!(not(target_arch = "wasm32")),
+        #[cfg(not(target_arch = "wasm32"))]
+        worker: None,
     };
     if sim.split {
         // The measured window opens between windows; at 0, before the first.

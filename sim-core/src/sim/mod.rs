@@ -15,6 +15,8 @@ mod receivers;
 mod senders;
 mod slab;
 mod windows;
+#[cfg(not(target_arch = "wasm32"))]
+mod worker;
 
 use crate::cc::{CcFactory, CcMetrics, SpecFactory};
 use crate::engine::EventQueue;
@@ -81,6 +83,8 @@ pub struct Simulation {
     next_sample: SimTime,
     open_at: Option<SimTime>,
     parallel: bool,
+    #[cfg(not(target_arch = "wasm32"))]
+    worker: Option<worker::Worker>,
 }
 
 impl Simulation {

@@ -46,18 +46,18 @@ impl Simulation {
     /// Runs both sides' events due by `stop`, the senders on a second thread.
     #[cfg(not(target_arch = "wasm32"))]
     fn run_window_parallel(&mut self, stop: SimTime) -> u64 {
+        use super::worker::{Done, Job, Worker};
         let prefetch = self.groups.len() >= PREFETCH_MIN_FLOWS;
-        let mut lane = self.lane.take().expect("split mode");
-        let mut senders = std::mem::take(&mut self.hosts.senders);
-        let (a, b) = std::thread::scope(|s| {
-            let side = s.spawn(|| lane.run(&mut senders, stop, u64::MAX, prefetch));
-            lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
-            let b = self.run_core(stop, u64::MAX);
-            (side.join().expect("the senders' thread"), b)
-        });
+        let lane = self.lane.take().expect("split mode");
+        let senders = std::mem::take(&mut self.hosts.senders);
+        let worker = self.worker.get_or_insert_with(Worker::start);
+        worker.send(Job { lane, senders, stop, prefetch });
+        lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
+        let b = self.run_core(stop, u64::MAX);
+        let Done { lane, senders, events } = self.worker.as_ref().expect("started").wait();
         self.lane = Some(lane);
         self.hosts.senders = senders;
-        a + b
+        events + b
     }
 
     #[cfg(target_arch = "wasm32")]
