@@ -60,6 +60,9 @@ impl ClosedFormFifo {
 
     /// What waits at `now` (packets whose transmission has started are gone).
     pub fn occupancy_at(&self, now: SimTime) -> Occupancy {
+        if self.busy_until <= now {
+            return Occupancy::default();
+        }
         let mut occ = self.occ;
         for &(_, b) in self.waiting.iter().take_while(|&&(start, _)| start <= now) {
             occ.remove(b, self.limit.cells_of(b));
@@ -70,6 +73,13 @@ impl ClosedFormFifo {
     /// Admits a packet arriving at `now`; returns when its last bit leaves, or `None` if
     /// the queue (packets waiting, not the one on the wire) is full.
     pub fn admit(&mut self, now: SimTime, bytes: u32, tx: SimDuration) -> Option<SimTime> {
+        if self.busy_until <= now {
+            // Everything that waited has started: forget it without reading the list (its
+            // buffer is another allocation, cold on an access link: 3/4 of the time this
+            // took at 10 000 flows was that read).
+            self.waiting.clear();
+            self.occ = Occupancy::default();
+        }
         while let Some(&(start, b)) = self.waiting.front() {
             if start > now {
                 break;
