@@ -3,7 +3,7 @@
 
 use super::hosts::Hosts;
 use super::lane::{SenderLane, SPLIT_MIN_FLOWS, SPLIT_MIN_LOOKAHEAD};
-use super::receivers::{Receivers, FIRST_DOWNLINK};
+use super::receivers::{AckPath, Receivers, FIRST_DOWNLINK};
 use super::senders::Senders;
 use super::{Backlog, Event, Simulation, BOTTLENECK};
 use crate::aqm::{BuildCx, Fifo};
@@ -105,13 +105,15 @@ pub(super) fn build(
     rec.set_series(bottleneck.qdisc.series());
     let hosts = Hosts {
         senders: Senders::new(senders, uplinks, first_uplink_id),
-        receivers: Receivers::new(receivers, host_link(rev, sc.host_queue_packets), downlinks),
+        receivers: Receivers::new(receivers),
     };
+    let ack_path = AckPath::new(host_link(rev, sc.host_queue_packets), downlinks);
     let mut sim = Simulation {
         scenario: sc.clone(),
         q,
         bottleneck,
         hosts,
+        ack_path,
         groups,
         pkts: Default::default(),
         rec,

@@ -3,7 +3,7 @@
 //! goes (one event queue, or across to the other side of a split run, `lane.rs`).
 
 use super::event::Event;
-use super::receivers::{Receivers, FIRST_DOWNLINK, REVERSE};
+use super::receivers::Receivers;
 use super::senders::Senders;
 use crate::metrics::DropRecord;
 use crate::net::{Link, Packet, PacketKind};
@@ -13,8 +13,8 @@ use crate::time::SimTime;
 pub(super) trait HostSink {
     /// Data left its sender's access link; it reaches the bottleneck at `at`.
     fn to_bottleneck(&mut self, at: SimTime, p: Packet);
-    /// An ACK crossed the reverse path; it reaches its sender at `at`.
-    fn to_sender(&mut self, at: SimTime, p: Packet);
+    /// A receiver sent an ACK at `at` (the reverse path is crossed by the sink's owner).
+    fn ack(&mut self, at: SimTime, p: Packet);
     /// A host or reverse-path link's queue was full.
     fn dropped(&mut self, d: DropRecord);
     /// An endpoint's timer wants a wake-up event.
@@ -47,16 +47,6 @@ impl Hosts {
                 self.receivers.act(flow, now, |r, now, out| r.on_timer(now, out), sink)
             }
             ev => self.senders.handle(ev, now, sink),
-        }
-    }
-
-    /// A host or reverse-path link by its id (not the bottleneck's, 0).
-    pub fn link(&self, id: u32) -> Option<&Link> {
-        let first_up = self.senders.first_uplink_id;
-        match id {
-            REVERSE => self.receivers.reverse.as_ref(),
-            _ if id >= first_up => self.senders.uplinks.get((id - first_up) as usize),
-            _ => self.receivers.downlinks.get(id.checked_sub(FIRST_DOWNLINK)? as usize),
         }
     }
 

@@ -17,6 +17,7 @@
 
 use super::event::Event;
 use super::hosts::HostSink;
+use super::receivers::AckPath;
 use super::senders::Senders;
 use super::slab::PacketSlab;
 use crate::engine::EventQueue;
@@ -37,9 +38,10 @@ pub(super) struct SenderLane {
     pkts: PacketSlab,
     /// For the bottleneck side: when each packet reaches it.
     pub outbox: Vec<(SimTime, Packet)>,
-    /// ACKs the other side sent during the last window, taken in when this one starts.
+    /// ACKs the receivers sent during the last window (with when), taken in when this one
+    /// starts: this side crosses their path back, off the other side's thread.
     pub inbox: Vec<(SimTime, Packet)>,
-    /// Drops at the uplinks, for the record.
+    /// Drops at the uplinks and on the ACKs' path, for the record.
     pub drops: Vec<DropRecord>,
     /// ACKs delivered to senders.
     pub delivered: u64,
@@ -68,10 +70,17 @@ impl SenderLane {
         self.pkts.live() + (self.outbox.len() + self.inbox.len()) as u64
     }
 
-    /// Takes in the ACKs of the last window (in the order they were sent), then runs the
-    /// events due by `limit` (inclusive), at most `budget`; returns how many ran.
-    pub fn run(&mut self, senders: &mut Senders, limit: SimTime, budget: u64, prefetch: bool) -> u64 {
-        take_in(&mut self.inbox, &mut self.pkts, &mut self.q);
+    /// Takes in the ACKs of the last window, then runs the events due by `limit`
+    /// (inclusive), at most `budget`; returns how many ran.
+    pub fn run(
+        &mut self,
+        senders: &mut Senders,
+        path: &mut AckPath,
+        limit: SimTime,
+        budget: u64,
+        prefetch: bool,
+    ) -> u64 {
+        self.take_in_acks(path);
         let mut n = 0;
         while n < budget {
             let Some((now, ev)) = self.q.pop_until(limit) else { break };
@@ -91,6 +100,26 @@ impl SenderLane {
             n += 1;
         }
         n
+    }
+
+    /// Sends the ACKs of the last window across their path, in the order they were sent
+    /// (as the one-queue run would), and queues their arrivals.
+    fn take_in_acks(&mut self, path: &mut AckPath) {
+        const AHEAD: usize = 8;
+        for i in 0..self.inbox.len() {
+            if let Some((_, ahead)) = self.inbox.get(i + AHEAD) {
+                path.prefetch(ahead.flow);
+            }
+            let (at, mut p) = self.inbox[i];
+            match path.cross(at, &mut p) {
+                Ok(arrival) => {
+                    let id = self.pkts.insert(p);
+                    self.q.schedule(arrival, Event::Arrive { pkt: id });
+                }
+                Err(d) => self.drops.push(d),
+            }
+        }
+        self.inbox.clear();
     }
 
     /// Starts loading what the next events touch (hints only), as a pipeline: three
@@ -144,7 +173,7 @@ impl HostSink for LaneSink<'_> {
         self.outbox.push((at, p));
     }
 
-    fn to_sender(&mut self, _at: SimTime, _p: Packet) {
+    fn ack(&mut self, _at: SimTime, _p: Packet) {
         unreachable!("a sender sends no ACKs");
     }
 

@@ -21,7 +21,7 @@ mod worker;
 use crate::cc::{CcFactory, CcMetrics, SpecFactory};
 use crate::engine::EventQueue;
 use crate::metrics::{DropRecord, FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, Update};
-use crate::net::{Link, Packet};
+use crate::net::{Link, Packet, PacketKind};
 use crate::queue::{Dropped, Occupancy, QdiscCtx, QueueLimit};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::tcp::TcpSender;
@@ -32,6 +32,7 @@ use departures::Departures;
 use event::Event;
 use hosts::{HostSink, Hosts};
 use lane::SenderLane;
+use receivers::{AckPath, FIRST_DOWNLINK, REVERSE};
 use slab::PacketSlab;
 
 /// Runs with fewer flows keep their per-flow state in a core's cache, and prefetching the
@@ -47,8 +48,10 @@ pub struct Simulation {
     scenario: Scenario,
     q: EventQueue<Event>,
     bottleneck: Link,
-    /// The endpoints and every other link.
+    /// The endpoints and their access links.
     hosts: Hosts,
+    /// The reverse bottleneck and the ACKs' access links (split: crossed by the senders' side).
+    ack_path: AckPath,
     /// Per flow, its group in the scenario.
     groups: Vec<u32>,
     pkts: PacketSlab,
@@ -71,7 +74,7 @@ pub struct Simulation {
     log_buf: Vec<LogRecord>,
     finished: bool,
     /// Big scenarios: the senders run apart, in windows (see `lane.rs`); then the ACKs
-    /// sent during the current window wait in `to_senders`, samples and the opening of the
+    /// sent during the current window wait in `to_senders` (with when they were sent), samples and the opening of the
     /// measured window (`open_at`) come between windows, and `parallel` runs the two sides
     /// on two threads.
     lane: Option<Box<SenderLane>>,
@@ -259,7 +262,13 @@ impl Simulation {
         if link == BOTTLENECK {
             return self.bottleneck.tx_bytes + self.departures.done_by(self.now()).0;
         }
-        self.hosts.link(link).map_or(0, |l| l.tx_bytes)
+        let first_up = self.hosts.senders.first_uplink_id;
+        let l = match link {
+            REVERSE => self.ack_path.reverse.as_ref(),
+            _ if link >= first_up => self.hosts.senders.uplinks.get((link - first_up) as usize),
+            _ => link.checked_sub(FIRST_DOWNLINK).and_then(|i| self.ack_path.downlinks.get(i as usize)),
+        };
+        l.map_or(0, |l| l.tx_bytes)
     }
 
     /// A flow's congestion-control internals now (BBR mode and path model, Vegas BaseRTT...).
@@ -353,6 +362,9 @@ impl Simulation {
                     self.bottleneck.qdisc.prefetch_flow(p.flow, false);
                 } else {
                     self.hosts.prefetch_for(p);
+                    if !self.split && matches!(p.kind, PacketKind::Data | PacketKind::Syn) {
+                        self.ack_path.prefetch(p.flow); // its ACK's way back, crossed here
+                    }
                 }
             }
             Event::SenderTimer { flow } | Event::PaceTimer { flow } => self.hosts.senders.prefetch(flow),
@@ -455,9 +467,9 @@ impl Simulation {
     /// The hosts, and where what they send goes from this side: into its event queue, or
     /// (ACKs, split) over to the senders' side at the window's end.
     fn hosts_and_sink(&mut self) -> (&mut Hosts, Direct<'_>) {
-        let Simulation { hosts, q, pkts, rec, counts, to_senders, split, .. } = self;
+        let Simulation { hosts, ack_path, q, pkts, rec, counts, to_senders, split, .. } = self;
         let to_senders = split.then_some(to_senders);
-        (hosts, Direct { q, pkts, rec, counts, to_senders })
+        (hosts, Direct { q, pkts, rec, counts, ack_path, to_senders })
     }
 }
 
@@ -467,7 +479,8 @@ struct Direct<'a> {
     pkts: &'a mut PacketSlab,
     rec: &'a mut Recorder,
     counts: &'a mut PacketCounts,
-    /// Split runs: ACKs for the senders' side.
+    ack_path: &'a mut AckPath,
+    /// Split runs: ACKs for the senders' side, which crosses the path.
     to_senders: Option<&'a mut Vec<(SimTime, Packet)>>,
 }
 
@@ -477,10 +490,14 @@ impl HostSink for Direct<'_> {
         self.q.schedule(at, Event::Arrive { pkt: id });
     }
 
-    fn to_sender(&mut self, at: SimTime, p: Packet) {
-        match &mut self.to_senders {
-            Some(out) => out.push((at, p)),
-            None => self.to_bottleneck(at, p),
+    fn ack(&mut self, at: SimTime, mut p: Packet) {
+        if let Some(out) = &mut self.to_senders {
+            out.push((at, p));
+            return;
+        }
+        match self.ack_path.cross(at, &mut p) {
+            Ok(arrival) => self.to_bottleneck(arrival, p),
+            Err(d) => self.dropped(d),
         }
     }
 

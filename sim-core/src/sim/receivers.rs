@@ -1,5 +1,6 @@
 //! Every flow's TCP receiver, and the path its ACKs take back: the reverse bottleneck
-//! (shared), then the flow's own access link.
+//! (shared), then the flow's own access link. The path is apart from the receivers: a
+//! split run crosses it on the senders' side (`lane.rs`).
 
 use super::event::Event;
 use super::hosts::{cross, HostSink};
@@ -17,23 +18,17 @@ pub const FIRST_DOWNLINK: u32 = 2;
 #[derive(Default)]
 pub(super) struct Receivers {
     pub tcp: Vec<TcpReceiver>,
-    /// The reverse bottleneck: every ACK crosses it first.
-    pub reverse: Option<Link>,
-    /// Per flow, the access link its ACKs return on.
-    pub downlinks: Vec<Link>,
     /// Packets handed to the network.
     pub sent: u64,
     out: Vec<Packet>,
 }
 
 impl Receivers {
-    pub fn new(tcp: Vec<TcpReceiver>, reverse: Link, downlinks: Vec<Link>) -> Receivers {
-        Receivers { tcp, reverse: Some(reverse), downlinks, sent: 0, out: Vec::new() }
+    pub fn new(tcp: Vec<TcpReceiver>) -> Receivers {
+        Receivers { tcp, sent: 0, out: Vec::new() }
     }
 
-    /// Lets `flow`'s receiver act at `now`, sends its ACKs back across the reverse
-    /// bottleneck and the flow's downlink (closed-form FIFOs, the second fed by the first
-    /// alone, so in the order they leave the first: one step for both), and asks for a
+    /// Lets `flow`'s receiver act at `now`, hands its ACKs to the sink and asks for a
     /// wake-up for its delayed-ACK timer.
     pub fn act(
         &mut self,
@@ -44,38 +39,60 @@ impl Receivers {
     ) {
         let r = &mut self.tcp[flow as usize];
         act(r, now, &mut self.out);
-        let reverse = self.reverse.as_mut().expect("built with a reverse link");
-        let down = &mut self.downlinks[flow as usize];
-        for mut p in self.out.drain(..) {
-            p.hop = 0;
+        for p in self.out.drain(..) {
             self.sent += 1;
-            let drop = |at: SimTime, link| DropRecord {
-                t_s: at.as_secs_f64(),
-                flow,
-                link,
-                reason: DropReason::Overflow,
-            };
-            let Some(at) = cross(reverse, now, p.wire_bytes) else {
-                sink.dropped(drop(now, REVERSE));
-                continue;
-            };
-            p.hop = 1;
-            match cross(down, at, p.wire_bytes) {
-                Some(arrival) => sink.to_sender(arrival, p),
-                None => sink.dropped(drop(at, FIRST_DOWNLINK + flow)),
-            }
+            sink.ack(now, p);
         }
         if let Some(t) = r.delack_timer.event_needed() {
             sink.wake(t, Event::ReceiverTimer { flow });
         }
     }
 
-    /// Starts loading what a packet for `flow`'s receiver touches (hints only): the
-    /// receiver and the link its ACK returns on.
+    /// Starts loading `flow`'s receiver (a hint).
     #[inline]
     pub fn prefetch(&self, flow: u32) {
-        if let (Some(r), Some(l)) = (self.tcp.get(flow as usize), self.downlinks.get(flow as usize)) {
+        if let Some(r) = self.tcp.get(flow as usize) {
             crate::hint::prefetch_lines(r, std::mem::size_of::<TcpReceiver>().div_ceil(64));
+        }
+    }
+}
+
+/// The links ACKs cross: closed-form FIFOs, the second fed by the first alone, so in the
+/// order they leave the first (one step for both).
+#[derive(Default)]
+pub(super) struct AckPath {
+    /// The reverse bottleneck: every ACK crosses it first.
+    pub reverse: Option<Link>,
+    /// Per flow, the access link its ACKs return on.
+    pub downlinks: Vec<Link>,
+}
+
+impl AckPath {
+    pub fn new(reverse: Link, downlinks: Vec<Link>) -> AckPath {
+        AckPath { reverse: Some(reverse), downlinks }
+    }
+
+    /// Sends an ACK its receiver sent at `at` across both links: when it reaches its
+    /// sender, or the drop if a queue was full. ACKs must come in the order they were sent.
+    pub fn cross(&mut self, at: SimTime, p: &mut Packet) -> Result<SimTime, DropRecord> {
+        let drop = |at: SimTime, link| DropRecord {
+            t_s: at.as_secs_f64(),
+            flow: p.flow,
+            link,
+            reason: DropReason::Overflow,
+        };
+        p.hop = 0;
+        let reverse = self.reverse.as_mut().expect("built with a reverse link");
+        let at = cross(reverse, at, p.wire_bytes).ok_or_else(|| drop(at, REVERSE))?;
+        p.hop = 1;
+        let down = &mut self.downlinks[p.flow as usize];
+        cross(down, at, p.wire_bytes).ok_or_else(|| drop(at, FIRST_DOWNLINK + p.flow))
+    }
+
+    /// Starts loading `flow`'s downlink (a hint).
+    #[inline]
+    pub fn prefetch(&self, flow: u32) {
+        if let Some(l) = self.downlinks.get(flow as usize) {
             crate::hint::prefetch_lines(l, 2);
         }
     }

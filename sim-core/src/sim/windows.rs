@@ -25,7 +25,7 @@ impl Simulation {
             } else {
                 let prefetch = self.groups.len() >= PREFETCH_MIN_FLOWS;
                 let lane = self.lane.as_deref_mut().expect("split mode");
-                n += lane.run(&mut self.hosts.senders, stop, budget - n, prefetch);
+                n += lane.run(&mut self.hosts.senders, &mut self.ack_path, stop, budget - n, prefetch);
                 if n < budget {
                     lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
                     n += self.run_core(stop, budget - n);
@@ -50,13 +50,15 @@ impl Simulation {
         let prefetch = self.groups.len() >= PREFETCH_MIN_FLOWS;
         let lane = self.lane.take().expect("split mode");
         let senders = std::mem::take(&mut self.hosts.senders);
+        let path = std::mem::take(&mut self.ack_path);
         let worker = self.worker.get_or_insert_with(Worker::start);
-        worker.send(Job { lane, senders, stop, prefetch });
+        worker.send(Job { lane, senders, path, stop, prefetch });
         lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
         let b = self.run_core(stop, u64::MAX);
-        let Done { lane, senders, events } = self.worker.as_ref().expect("started").wait();
+        let Done { lane, senders, path, events } = self.worker.as_ref().expect("started").wait();
         self.lane = Some(lane);
         self.hosts.senders = senders;
+        self.ack_path = path;
         events + b
     }
 

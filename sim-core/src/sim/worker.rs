@@ -3,6 +3,7 @@
 //! window started cold and cost ~30 µs, 2000 times in a 10 s run).
 
 use super::lane::SenderLane;
+use super::receivers::AckPath;
 use super::senders::Senders;
 use crate::time::SimTime;
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -12,6 +13,7 @@ use std::thread::JoinHandle;
 pub(super) struct Job {
     pub lane: Box<SenderLane>,
     pub senders: Senders,
+    pub path: AckPath,
     pub stop: SimTime,
     pub prefetch: bool,
 }
@@ -20,6 +22,7 @@ pub(super) struct Job {
 pub(super) struct Done {
     pub lane: Box<SenderLane>,
     pub senders: Senders,
+    pub path: AckPath,
     pub events: u64,
 }
 
@@ -37,8 +40,9 @@ impl Worker {
             .name("aqmlab-senders".into())
             .spawn(move || {
                 for mut j in job_rx {
-                    let events = j.lane.run(&mut j.senders, j.stop, u64::MAX, j.prefetch);
-                    if done_tx.send(Done { lane: j.lane, senders: j.senders, events }).is_err() {
+                    let events = j.lane.run(&mut j.senders, &mut j.path, j.stop, u64::MAX, j.prefetch);
+                    let done = Done { lane: j.lane, senders: j.senders, path: j.path, events };
+                    if done_tx.send(done).is_err() {
                         break;
                     }
                 }
