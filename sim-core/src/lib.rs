@@ -18,7 +18,10 @@
 //! One `u64` seed per scenario; each component draws from its own stream derived from
 //! (seed, component id). No OS time, no OS randomness, no hash-map iteration where order
 //! matters; transcendental functions go through `libm`. Same seed and scenario give
-//! bit-identical results on every target, and a test checks it.
+//! bit-identical results on every target, and a test checks it. A big run (2000+ flows)
+//! moves its senders apart in windows (`sim/lane.rs`); what it records depends on the
+//! windows only, not on whether they run on one thread or two, nor on how a caller slices
+//! the run, and tests check that too.
 //!
 //! ## Units
 //! Time in nanoseconds ([`time::SimTime`]); sizes in bytes; rates in bit/s. Scenario

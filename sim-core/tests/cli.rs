@@ -52,6 +52,38 @@ fn a_run_writes_the_three_traces_and_the_summary() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// A 2000-flow run splits its senders off (`sim/lane.rs`): one thread or two, every file it
+/// writes is the same.
+#[test]
+fn a_big_run_writes_the_same_files_on_one_thread_as_on_two() {
+    let base = std::env::temp_dir().join(format!("aqmsim-cli-threads-{}", std::process::id()));
+    let files = |threads: &str| {
+        let dir = base.join(threads);
+        let d = dir.to_str().unwrap();
+        let sets = ["flows[0].count=1000", "flows[1].count=1000", "duration_s=0.3", "warmup_s=0.1"];
+        let mut args = vec!["run", "--preset", "rtt-unfair", "--variant", "fq-codel", "--out", d, "-q"];
+        for s in &sets {
+            args.extend(["--set", s]);
+        }
+        args.extend(["--threads", threads]);
+        let out = aqmsim(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        names.sort();
+        names
+            .into_iter()
+            .map(|p| (p.file_name().unwrap().to_owned(), std::fs::read(&p).unwrap()))
+            .collect::<Vec<_>>()
+    };
+    let (one, two) = (files("1"), files("2"));
+    assert!(one.len() >= 5, "{} files", one.len());
+    for ((n1, a), (n2, b)) in one.iter().zip(&two) {
+        assert_eq!(n1, n2);
+        assert!(a == b, "{n1:?} differs");
+    }
+    std::fs::remove_dir_all(base).ok();
+}
+
 fn stderr_of(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }

@@ -52,7 +52,7 @@ pub fn compare(a: &CompareArgs) -> Outcome {
     let mut all = serde_json::Map::new();
     for v in &variants {
         let sc = load::load(&a.scenario, Some(v))?;
-        let sim = simulate(&sc, v, a.quiet, dir.as_deref())?;
+        let sim = simulate(&sc, v, a.quiet, dir.as_deref(), true)?;
         let summary = sim.summary();
         if let Some(dir) = &dir {
             write_results(dir, v, &sim, &summary)?;

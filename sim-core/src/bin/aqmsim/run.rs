@@ -26,6 +26,10 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Threads for a big run (2000+ flows, whose senders run apart from the rest): 1 or 2.
+    /// The results are the same either way.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub threads: u8,
 }
 
 /// CSV files written while the run goes, under temporary names until complete.
@@ -84,10 +88,17 @@ impl Streams {
     }
 }
 
-/// Runs to the end, streaming traces into `out` and drawing a progress bar on stderr when
-/// it is a terminal.
-pub fn simulate(sc: &Scenario, label: &str, quiet: bool, out: Option<&Path>) -> Result<Simulation, String> {
+/// Runs to the end (a big run on two threads if `parallel`), streaming traces into `out`
+/// and drawing a progress bar on stderr when it is a terminal.
+pub fn simulate(
+    sc: &Scenario,
+    label: &str,
+    quiet: bool,
+    out: Option<&Path>,
+    parallel: bool,
+) -> Result<Simulation, String> {
     let mut sim = Simulation::new(sc).map_err(|e| format!("{e:?}"))?;
+    sim.set_parallel(parallel);
     let mut streams = match out {
         Some(dir) => Some(Streams::open(dir, label, sim.recorder())?),
         None => None,
@@ -152,7 +163,7 @@ pub fn run(a: &RunArgs) -> Outcome {
     let sc = load::load(&a.scenario, variant.as_deref())?;
     let alg = variant.clone().unwrap_or_else(|| sc.bottleneck.queue.name().to_string());
     let dir = a.out.as_deref().map(io::prepare_dir).transpose()?;
-    let sim = simulate(&sc, &alg, a.quiet, dir.as_deref())?;
+    let sim = simulate(&sc, &alg, a.quiet, dir.as_deref(), a.threads == 2)?;
     let summary = sim.summary();
     let paper = (preset == Some("cubic-bbr-vegas-3q")).then_some(match variant.as_deref() {
         Some("warbler") => published::WARBLER_WITH,

@@ -136,6 +136,8 @@ pub fn run_all<T: Send>(
         jobs.par_iter()
             .map(|j| {
                 let mut sim = Simulation::new(&j.scenario).map_err(|e| format!("{e:?}"))?;
+                // The pool already keeps the cores busy: a big run's two sides take turns.
+                sim.set_parallel(jobs.len() < 2);
                 sim.finish();
                 Ok(f(&sim))
             })
