@@ -3,7 +3,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use aqm_tests::{
-    determinism_probe_scenario, probe_digest, run, warbler_digest, PROBE_DIGEST, WARBLER_DIGEST,
+    determinism_probe_scenario, probe_digest, run, split_digest, warbler_digest, PROBE_DIGEST, SPLIT_DIGEST,
+    WARBLER_DIGEST,
 };
 use wasm_bindgen_test::*;
 
@@ -18,6 +19,11 @@ fn same_seed_gives_identical_summaries_in_the_browser() {
 #[wasm_bindgen_test]
 fn short_red_study_in_the_browser_matches_the_native_digest() {
     assert_eq!(probe_digest(), PROBE_DIGEST, "wasm digest {:#x}", probe_digest());
+}
+
+#[wasm_bindgen_test]
+fn a_split_run_in_the_browser_matches_the_native_digest() {
+    assert_eq!(split_digest(), SPLIT_DIGEST, "wasm digest {:#x}", split_digest());
 }
 
 #[wasm_bindgen_test]

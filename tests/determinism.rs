@@ -2,7 +2,8 @@
 //! digest that the browser test checks too.
 
 use aqm_tests::{
-    determinism_probe_scenario, probe_digest, run, warbler_digest, PROBE_DIGEST, WARBLER_DIGEST,
+    determinism_probe_scenario, probe_digest, run, split_digest, warbler_digest, PROBE_DIGEST, SPLIT_DIGEST,
+    WARBLER_DIGEST,
 };
 
 #[test]
@@ -30,6 +31,11 @@ fn different_seeds_give_different_drop_times() {
 #[test]
 fn native_run_matches_the_committed_digest() {
     assert_eq!(probe_digest(), PROBE_DIGEST, "digest changed: {:#x}", probe_digest());
+}
+
+#[test]
+fn a_split_run_matches_the_committed_digest() {
+    assert_eq!(split_digest(), SPLIT_DIGEST, "digest changed: {:#x}", split_digest());
 }
 
 #[test]

@@ -48,6 +48,25 @@ pub fn warbler_digest() -> u64 {
     log.bytes().fold(summary_digest(&s), fnv)
 }
 
+/// Digest of [`split_probe_scenario`]'s summary (same contract; natively its senders run
+/// on a second thread, in the browser both sides take turns).
+pub const SPLIT_DIGEST: u64 = 0xf6e7_2dc7_dd32_7d48;
+
+/// 2000 flows of the RTT-unfair pair through FQ-CoDel for 0.3 s: big enough that the
+/// senders run apart (`sim-core/src/sim/lane.rs`).
+pub fn split_probe_scenario() -> Scenario {
+    let mut sc = preset("rtt-unfair", Some("fq-codel")).expect("preset");
+    sc.flows[0].count = 1000;
+    sc.flows[1].count = 1000;
+    sc.duration_s = 0.3;
+    sc.warmup_s = 0.1;
+    sc
+}
+
+pub fn split_digest() -> u64 {
+    summary_digest(&run(&split_probe_scenario()).1)
+}
+
 /// Packet conservation: everything sent is delivered, dropped or still in the network.
 pub fn assert_conserved(s: &Summary) {
     let c = s.packets;
