@@ -3,7 +3,8 @@
 headless Chromium through chromedriver (standard library only).
 
 Checks that the page loads from a sub-folder with relative URLs, the simulation runs in
-the Web Worker, a preset runs to the end with a summary, and a 1000-flow run finishes;
+the Web Worker, a preset runs to the end with a summary, and a 1000-flow run and a
+2000-flow (split) run finish;
 prints the main thread's long tasks during that run (figures, not a pass/fail threshold).
 `--screenshot PATH` also writes a 1600x1000 screenshot of a finished run (the README's).
 
@@ -127,6 +128,23 @@ def check(b, base, shot):
     wall = b.js("return (performance.now() - window.__t0) / 1000")
     assert b.js(NO_BANNER), "panic banner shown"
     print(f"ui-check: 1000 flows, 20 s simulated in {wall:.1f} s wall; main-thread tasks over 50 ms: "
+          f"{len(lt)} (longest {max(lt, default=0)} ms)")
+    # 4. A split run (2000 flows: the senders run apart, in turn with the rest in the worker).
+    b.go(f"{base}/?speed=max#p=rtt-unfair/fq-codel")
+    b.wait("return document.querySelector('input[name=\"flows[0].count\"]')", 60, "the editor")
+    b.js("""
+        const set = (sel, v) => { const i = document.querySelector(sel); i.value = v; i.dispatchEvent(new Event('input', {bubbles: true})); };
+        set('input[name="flows[0].count"]', '1999'); set('input[name=duration_s]', '5'); set('input[name=warmup_s]', '1');
+        window.__lt = [];
+        new PerformanceObserver(l => l.getEntries().forEach(e => window.__lt.push(Math.round(e.duration)))).observe({type: 'longtask'});
+        window.__t0 = performance.now();
+        setTimeout(() => document.querySelector('[data-testid=run]').click(), 100);
+    """)
+    b.wait(FINISHED, 600, "the 2000-flow run to finish")
+    lt = b.js("return window.__lt")
+    wall = b.js("return (performance.now() - window.__t0) / 1000")
+    assert b.js(NO_BANNER), "panic banner shown"
+    print(f"ui-check: 2000 flows (split), 5 s simulated in {wall:.1f} s wall; main-thread tasks over 50 ms: "
           f"{len(lt)} (longest {max(lt, default=0)} ms)")
     if shot:
         b.go(f"{base}/?speed=max#p=cubic-vegas-2q/warbler")
