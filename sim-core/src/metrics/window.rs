@@ -154,6 +154,11 @@ pub struct WindowStats {
     first_second: u64,
     /// Delays offered by `on_delay_deferred` and not yet recorded, oldest first.
     pending_delays: Vec<(u32, f64)>,
+    /// While set, pending delays are only gathered (`flows` is lent out: a split run records
+    /// a window's delays on its other thread during the next window).
+    pub hold_delays: bool,
+    /// How many flows there are (`flows` may be lent out meanwhile).
+    n_flows: usize,
 }
 
 impl WindowStats {
@@ -180,6 +185,8 @@ impl WindowStats {
             },
             first_second,
             pending_delays: Vec::with_capacity(DELAY_BATCH),
+            hold_delays: false,
+            n_flows: flows,
         }
     }
 
@@ -236,40 +243,25 @@ impl WindowStats {
     /// `flush_delays` first (the simulator does before handing control back).
     #[inline]
     pub fn on_delay_deferred(&mut self, t: SimTime, flow: u32, delay_s: f64) {
-        if !self.holds_instant(t) || flow as usize >= self.flows.len() {
+        if !self.holds_instant(t) || flow as usize >= self.n_flows {
             return;
         }
         self.pending_delays.push((flow, delay_s));
-        if self.pending_delays.len() >= DELAY_BATCH {
+        if self.pending_delays.len() >= DELAY_BATCH && !self.hold_delays {
             self.flush_delays();
         }
     }
 
-    /// Records every delay `on_delay_deferred` still holds, in order, as a pipeline: 16
-    /// ahead, the flow's histogram is asked for; 8 ahead, the bucket the delay goes into
-    /// (its index depends on the value only, so later records cannot change it).
+    /// Records every delay `on_delay_deferred` still holds, in order.
     pub fn flush_delays(&mut self) {
-        const HIST: usize = 16;
-        const BUCKET: usize = 8;
-        let WindowStats { pending_delays: pending, flows, .. } = self;
-        let mut hints = [None; BUCKET];
-        for i in 0..pending.len() {
-            if let Some(&(f, _)) = pending.get(i + HIST) {
-                crate::hint::prefetch_lines(&flows[f as usize].delay, 2);
-            }
-            // The slot of delay i (hinted 8 records ago, or not yet for the first 8) is
-            // then free for delay i + 8.
-            let (f, v) = pending[i];
-            let h = &mut flows[f as usize].delay;
-            match hints[i % BUCKET].take() {
-                Some(hint) => h.record_hinted(v, hint),
-                None => h.record(v),
-            }
-            if let Some(&(f, v)) = pending.get(i + BUCKET) {
-                hints[i % BUCKET] = Some(flows[f as usize].delay.bucket_hint(v));
-            }
-        }
-        pending.clear();
+        record_delays(&mut self.flows, &mut self.pending_delays);
+    }
+
+    /// Hands over the delays gathered so far (to be recorded, in order, with
+    /// [`record_delays`]), leaving `spare`'s buffer in their place.
+    pub fn take_delays(&mut self, spare: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
+        debug_assert!(spare.is_empty());
+        std::mem::replace(&mut self.pending_delays, spare)
     }
 
     pub fn on_drop(&mut self, t: SimTime, reason: DropReason) {
@@ -330,6 +322,33 @@ impl WindowStats {
             s.zone_counts[zone] += 1;
         }
     }
+}
+
+/// Records `pending` delays (flow, seconds) into the flows' histograms, in order, and
+/// empties it; as a pipeline: 16 ahead, the flow's histogram is asked for; 8 ahead, the
+/// bucket the delay goes into (its index depends on the value only, so later records cannot
+/// change it).
+pub fn record_delays(flows: &mut [FlowWindow], pending: &mut Vec<(u32, f64)>) {
+    const HIST: usize = 16;
+    const BUCKET: usize = 8;
+    let mut hints = [None; BUCKET];
+    for i in 0..pending.len() {
+        if let Some(&(f, _)) = pending.get(i + HIST) {
+            crate::hint::prefetch_lines(&flows[f as usize].delay, 2);
+        }
+        // The slot of delay i (hinted 8 records ago, or not yet for the first 8) is then
+        // free for delay i + 8.
+        let (f, v) = pending[i];
+        let h = &mut flows[f as usize].delay;
+        match hints[i % BUCKET].take() {
+            Some(hint) => h.record_hinted(v, hint),
+            None => h.record(v),
+        }
+        if let Some(&(f, v)) = pending.get(i + BUCKET) {
+            hints[i % BUCKET] = Some(flows[f as usize].delay.bucket_hint(v));
+        }
+    }
+    pending.clear();
 }
 
 #[cfg(test)]

@@ -138,6 +138,8 @@ pub(super) fn build(
         parallel: cfg!(not(target_arch = "wasm32")),
         #[cfg(not(target_arch = "wasm32"))]
         worker: None,
+        #[cfg(not(target_arch = "wasm32"))]
+        spare_delays: Vec::new(),
     };
     if sim.split {
         // The measured window opens between windows; at 0, before the first.

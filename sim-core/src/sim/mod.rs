@@ -88,6 +88,9 @@ pub struct Simulation {
     parallel: bool,
     #[cfg(not(target_arch = "wasm32"))]
     worker: Option<worker::Worker>,
+    /// An emptied buffer of delays, for the next window's hand-over.
+    #[cfg(not(target_arch = "wasm32"))]
+    spare_delays: Vec<(u32, f64)>,
 }
 
 impl Simulation {

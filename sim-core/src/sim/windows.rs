@@ -51,14 +51,23 @@ impl Simulation {
         let lane = self.lane.take().expect("split mode");
         let senders = std::mem::take(&mut self.hosts.senders);
         let path = std::mem::take(&mut self.ack_path);
+        // The delays gathered so far are recorded over there; this side gathers the window's.
+        let w = &mut self.rec.window;
+        let flows = std::mem::take(&mut w.flows);
+        let delays = w.take_delays(std::mem::take(&mut self.spare_delays));
+        w.hold_delays = true;
         let worker = self.worker.get_or_insert_with(Worker::start);
-        worker.send(Job { lane, senders, path, stop, prefetch });
+        worker.send(Job { lane, senders, path, flows, delays, stop, prefetch });
         lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
         let b = self.run_core(stop, u64::MAX);
-        let Done { lane, senders, path, events } = self.worker.as_ref().expect("started").wait();
+        let Done { lane, senders, path, flows, delays, events } =
+            self.worker.as_ref().expect("started").wait();
         self.lane = Some(lane);
         self.hosts.senders = senders;
         self.ack_path = path;
+        self.rec.window.flows = flows;
+        self.rec.window.hold_delays = false;
+        self.spare_delays = delays;
         events + b
     }
 
