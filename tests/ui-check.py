@@ -99,6 +99,28 @@ FINISHED = "return document.querySelector('.controls .progress')?.textContent.in
 NO_BANNER = "return !document.getElementById('panic-banner')"
 
 
+def big_run(b, base, label, first_group, duration_s, warmup_s):
+    """rtt-unfair through FQ-CoDel with `first_group` + 1 flows, timed on the page, with the
+    main thread's long tasks."""
+    b.go(f"{base}/?speed=max#p=rtt-unfair/fq-codel")
+    b.wait("return document.querySelector('input[name=\"flows[0].count\"]')", 60, "the editor")
+    b.js(f"""
+        const set = (sel, v) => {{ const i = document.querySelector(sel); i.value = v; i.dispatchEvent(new Event('input', {{bubbles: true}})); }};
+        set('input[name="flows[0].count"]', '{first_group}'); set('input[name=duration_s]', '{duration_s}');
+        set('input[name=warmup_s]', '{warmup_s}');
+        window.__lt = [];
+        new PerformanceObserver(l => l.getEntries().forEach(e => window.__lt.push(Math.round(e.duration)))).observe({{type: 'longtask'}});
+        window.__t0 = performance.now();
+        setTimeout(() => document.querySelector('[data-testid=run]').click(), 100);
+    """)
+    b.wait(FINISHED, 600, f"the {label} run to finish")
+    lt = b.js("return window.__lt")
+    wall = b.js("return (performance.now() - window.__t0) / 1000")
+    assert b.js(NO_BANNER), "panic banner shown"
+    print(f"ui-check: {label}, {duration_s} s simulated in {wall:.1f} s wall; main-thread tasks over 50 ms: "
+          f"{len(lt)} (longest {max(lt, default=0)} ms)")
+
+
 def check(b, base, shot):
     # 1. Loads from the sub-folder, the loading text goes, the worker runs the simulation.
     b.go(f"{base}/?speed=max#p=red-study/red")
@@ -113,39 +135,9 @@ def check(b, base, shot):
     assert b.js(NO_BANNER), "panic banner shown"
     print(f"ui-check: sub-folder build loads, worker engine, RED study finished, goodput {goodput} Mbit/s")
     # 3. A large run: 1000 flows through FQ-CoDel at 100 Mbit/s for 20 s, timed on the page.
-    b.go(f"{base}/?speed=max#p=rtt-unfair/fq-codel")
-    b.wait("return document.querySelector('input[name=\"flows[0].count\"]')", 60, "the editor")
-    b.js("""
-        const set = (sel, v) => { const i = document.querySelector(sel); i.value = v; i.dispatchEvent(new Event('input', {bubbles: true})); };
-        set('input[name="flows[0].count"]', '999'); set('input[name=duration_s]', '20');
-        window.__lt = [];
-        new PerformanceObserver(l => l.getEntries().forEach(e => window.__lt.push(Math.round(e.duration)))).observe({type: 'longtask'});
-        window.__t0 = performance.now();
-        setTimeout(() => document.querySelector('[data-testid=run]').click(), 100);
-    """)
-    b.wait(FINISHED, 600, "the 1000-flow run to finish")
-    lt = b.js("return window.__lt")
-    wall = b.js("return (performance.now() - window.__t0) / 1000")
-    assert b.js(NO_BANNER), "panic banner shown"
-    print(f"ui-check: 1000 flows, 20 s simulated in {wall:.1f} s wall; main-thread tasks over 50 ms: "
-          f"{len(lt)} (longest {max(lt, default=0)} ms)")
+    big_run(b, base, "1000 flows", 999, 20, 1)
     # 4. A split run (2000 flows: the senders run apart, in turn with the rest in the worker).
-    b.go(f"{base}/?speed=max#p=rtt-unfair/fq-codel")
-    b.wait("return document.querySelector('input[name=\"flows[0].count\"]')", 60, "the editor")
-    b.js("""
-        const set = (sel, v) => { const i = document.querySelector(sel); i.value = v; i.dispatchEvent(new Event('input', {bubbles: true})); };
-        set('input[name="flows[0].count"]', '1999'); set('input[name=duration_s]', '5'); set('input[name=warmup_s]', '1');
-        window.__lt = [];
-        new PerformanceObserver(l => l.getEntries().forEach(e => window.__lt.push(Math.round(e.duration)))).observe({type: 'longtask'});
-        window.__t0 = performance.now();
-        setTimeout(() => document.querySelector('[data-testid=run]').click(), 100);
-    """)
-    b.wait(FINISHED, 600, "the 2000-flow run to finish")
-    lt = b.js("return window.__lt")
-    wall = b.js("return (performance.now() - window.__t0) / 1000")
-    assert b.js(NO_BANNER), "panic banner shown"
-    print(f"ui-check: 2000 flows (split), 5 s simulated in {wall:.1f} s wall; main-thread tasks over 50 ms: "
-          f"{len(lt)} (longest {max(lt, default=0)} ms)")
+    big_run(b, base, "2000 flows (split)", 1999, 5, 1)
     if shot:
         b.go(f"{base}/?speed=max#p=cubic-vegas-2q/warbler")
         b.wait("return document.querySelector('[data-testid=run]')", 60, "the app")
