@@ -46,7 +46,7 @@ impl Simulation {
     /// Runs both sides' events due by `stop`, the senders on a second thread.
     #[cfg(not(target_arch = "wasm32"))]
     fn run_window_parallel(&mut self, stop: SimTime) -> u64 {
-        use super::worker::{Done, Job, Worker};
+        use super::worker::{Done, Job, Lent, Worker};
         let prefetch = self.groups.len() >= PREFETCH_MIN_FLOWS;
         let lane = self.lane.take().expect("split mode");
         let senders = std::mem::take(&mut self.hosts.senders);
@@ -57,10 +57,10 @@ impl Simulation {
         let delays = w.take_delays(std::mem::take(&mut self.spare_delays));
         w.hold_delays = true;
         let worker = self.worker.get_or_insert_with(Worker::start);
-        worker.send(Job { lane, senders, path, flows, delays, stop, prefetch });
+        worker.send(Job { lent: Lent { lane, senders, path, flows, delays }, stop, prefetch });
         lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
         let b = self.run_core(stop, u64::MAX);
-        let Done { lane, senders, path, flows, delays, events } =
+        let Done { lent: Lent { lane, senders, path, flows, delays }, events } =
             self.worker.as_ref().expect("started").wait();
         self.lane = Some(lane);
         self.hosts.senders = senders;

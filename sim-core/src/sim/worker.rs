@@ -12,26 +12,26 @@ use crate::time::SimTime;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::JoinHandle;
 
-/// The senders' side and how far to run it: lent to the thread for one window.
-pub(super) struct Job {
+/// What the thread borrows for a window: the senders' side, and the recorder's per-flow
+/// windows with the delays to record in them, in order (handed back emptied, for reuse).
+pub(super) struct Lent {
     pub lane: Box<SenderLane>,
     pub senders: Senders,
     pub path: AckPath,
-    /// The recorder's per-flow windows, and the delays to record in them, in order.
     pub flows: Vec<FlowWindow>,
     pub delays: Vec<(u32, f64)>,
+}
+
+/// A window to run: what is lent, and how far.
+pub(super) struct Job {
+    pub lent: Lent,
     pub stop: SimTime,
     pub prefetch: bool,
 }
 
-/// The side handed back, with how many events ran.
+/// What was lent, handed back, with how many events ran.
 pub(super) struct Done {
-    pub lane: Box<SenderLane>,
-    pub senders: Senders,
-    pub path: AckPath,
-    pub flows: Vec<FlowWindow>,
-    /// Emptied, for reuse.
-    pub delays: Vec<(u32, f64)>,
+    pub lent: Lent,
     pub events: u64,
 }
 
@@ -48,11 +48,10 @@ impl Worker {
         let thread = std::thread::Builder::new()
             .name("aqmlab-senders".into())
             .spawn(move || {
-                for mut j in job_rx {
-                    let events = j.lane.run(&mut j.senders, &mut j.path, j.stop, u64::MAX, j.prefetch);
-                    record_delays(&mut j.flows, &mut j.delays);
-                    let Job { lane, senders, path, flows, delays, .. } = j;
-                    let done = Done { lane, senders, path, flows, delays, events };
+                for Job { mut lent, stop, prefetch } in job_rx {
+                    let events = lent.lane.run(&mut lent.senders, &mut lent.path, stop, u64::MAX, prefetch);
+                    record_delays(&mut lent.flows, &mut lent.delays);
+                    let done = Done { lent, events };
                     if done_tx.send(done).is_err() {
                         break;
                     }
