@@ -1,14 +1,61 @@
 //! Buffer limits in packets, bytes or switch cells, and the occupancy they are checked against.
 
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use crate::params::{at_path, closest, echo, explain};
 
 /// A queue's capacity. A packet occupies ceil(bytes / cell_bytes) cells (Tofino's buffer unit).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum QueueLimit {
     Packets(u32),
     Bytes(u64),
     Cells { cells: u32, cell_bytes: u32 },
+}
+
+/// The JSON form, one key naming the unit: `{"packets": 100}`.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+enum LimitJson {
+    Packets(u32),
+    Bytes(u64),
+    Cells { cells: u32, cell_bytes: u32 },
+}
+
+const UNITS: [&str; 3] = ["packets", "bytes", "cells"];
+
+/// Read by hand so that an error names the key at fault: serde's own message for a second
+/// key ("expected map with a single key") names neither key.
+impl<'de> Deserialize<'de> for QueueLimit {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = Map::<String, Value>::deserialize(d)?;
+        if let Some(k) = map.keys().find(|k| !UNITS.contains(&k.as_str())) {
+            let hint = closest(k, UNITS).map(|c| format!("did you mean '{c}'? ")).unwrap_or_default();
+            return Err(D::Error::custom(format!(
+                "{}: not a unit of a buffer limit; {hint}a limit has one key: packets, bytes or cells",
+                echo(k)
+            )));
+        }
+        if map.len() != 1 {
+            let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+            return Err(D::Error::custom(format!(
+                "a buffer limit has exactly one key, its unit (e.g. {{\"packets\": 100}}), not {}",
+                if keys.is_empty() { "none".to_string() } else { keys.join(" and ") }
+            )));
+        }
+        let json = serde_path_to_error::deserialize(Value::Object(map)).map_err(|e| {
+            let path = e.path().to_string();
+            let msg = explain(&e.into_inner().to_string());
+            D::Error::custom(if path == "." || path.is_empty() { msg } else { at_path(&path, &msg) })
+        })?;
+        Ok(match json {
+            LimitJson::Packets(p) => QueueLimit::Packets(p),
+            LimitJson::Bytes(b) => QueueLimit::Bytes(b),
+            LimitJson::Cells { cells, cell_bytes } => QueueLimit::Cells { cells, cell_bytes },
+        })
+    }
 }
 
 impl Default for QueueLimit {
@@ -99,6 +146,31 @@ impl Occupancy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn refusal(json: &str) -> String {
+        serde_json::from_str::<QueueLimit>(json).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_limit_reads_back_what_it_writes_and_refusals_name_the_key() {
+        for l in
+            [QueueLimit::Packets(7), QueueLimit::Bytes(9000), QueueLimit::Cells { cells: 5, cell_bytes: 80 }]
+        {
+            assert_eq!(serde_json::from_value::<QueueLimit>(serde_json::to_value(l).unwrap()).unwrap(), l);
+        }
+        assert!(
+            refusal(r#"{"packets": 100, "pakets": 3}"#).starts_with("pakets: not a unit"),
+            "{}",
+            refusal(r#"{"packets": 100, "pakets": 3}"#)
+        );
+        assert!(refusal(r#"{"pakets": 3}"#).contains("did you mean 'packets'"));
+        let two = refusal(r#"{"packets": 1, "bytes": 2}"#);
+        assert!(two.contains("exactly one key") && two.contains("packets and bytes"), "{two}");
+        assert!(refusal(r#"{}"#).contains("not none"));
+        assert!(refusal(r#"{"packets": -1}"#).starts_with("packets: invalid value"));
+        assert!(refusal(r#"{"cells": {"cells": 1, "cel_bytes": 2}}"#)
+            .starts_with("cells.cel_bytes: unknown field"));
+    }
 
     #[test]
     fn a_partly_filled_cell_counts_as_a_whole_cell() {
