@@ -19,9 +19,6 @@ fn main() {
     if std::env::var_os("AQMSIM_SERIAL").is_some() {
         sim.set_parallel(false);
     }
-    if std::env::var_os("AQMSIM_SERIAL").is_some() {
-        sim.set_parallel(false);
-    }
     let s = sim.finish();
     let secs = start.elapsed().as_secs_f64();
     println!(

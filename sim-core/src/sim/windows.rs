@@ -51,23 +51,33 @@ impl Simulation {
         let lane = self.lane.take().expect("split mode");
         let senders = std::mem::take(&mut self.hosts.senders);
         let path = std::mem::take(&mut self.ack_path);
-        // The delays gathered so far are recorded over there; this side gathers the window's.
+        // The delays gathered so far are recorded by whichever side had time to spare in the
+        // last window (results are the same: they are recorded in order either way).
+        let lend = self.senders_spare;
         let w = &mut self.rec.window;
-        let flows = std::mem::take(&mut w.flows);
-        let delays = w.take_delays(std::mem::take(&mut self.spare_delays));
-        w.hold_delays = true;
+        let (flows, delays) = if lend {
+            w.hold_delays = true;
+            (std::mem::take(&mut w.flows), w.take_delays(std::mem::take(&mut self.spare_delays)))
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let t0 = std::time::Instant::now();
         let worker = self.worker.get_or_insert_with(Worker::start);
         worker.send(Job { lent: Lent { lane, senders, path, flows, delays }, stop, prefetch });
         lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
         let b = self.run_core(stop, u64::MAX);
-        let Done { lent: Lent { lane, senders, path, flows, delays }, events } =
+        let tm = t0.elapsed().as_secs_f64();
+        let Done { lent: Lent { lane, senders, path, flows, delays }, events, run_secs } =
             self.worker.as_ref().expect("started").wait();
         self.lane = Some(lane);
         self.hosts.senders = senders;
         self.ack_path = path;
-        self.rec.window.flows = flows;
-        self.rec.window.hold_delays = false;
-        self.spare_delays = delays;
+        self.senders_spare = run_secs < tm;
+        if lend {
+            self.rec.window.flows = flows;
+            self.rec.window.hold_delays = false;
+            self.spare_delays = delays;
+        }
         events + b
     }
 

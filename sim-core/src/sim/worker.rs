@@ -1,19 +1,21 @@
 //! The thread that runs the senders' side of a split run's windows, for the run's
 //! lifetime: one thread stays on its core with its cache warm (a thread spawned per
-//! window started cold and cost ~30 µs, 2000 times in a 10 s run). It also records the
-//! queueing delays the other side gathered in the window before (cold per-flow histograms:
-//! 8 % of that side's work).
+//! window started cold and cost ~30 µs, 2000 times in a 10 s run). It may also record the
+//! queueing delays the other side gathered in the window before (cold per-flow histograms).
 
 use super::lane::SenderLane;
 use super::receivers::AckPath;
 use super::senders::Senders;
 use crate::metrics::window::{record_delays, FlowWindow};
 use crate::time::SimTime;
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// What the thread borrows for a window: the senders' side, and the recorder's per-flow
-/// windows with the delays to record in them, in order (handed back emptied, for reuse).
+/// windows with the delays to record in them, in order (handed back emptied, for reuse;
+/// both empty when this side records them itself).
 pub(super) struct Lent {
     pub lane: Box<SenderLane>,
     pub senders: Senders,
@@ -29,52 +31,131 @@ pub(super) struct Job {
     pub prefetch: bool,
 }
 
-/// What was lent, handed back, with how many events ran.
+/// What was lent, handed back, with how many events ran and how long they took (wall
+/// time, the recording aside: which side records next is chosen by it).
 pub(super) struct Done {
     pub lent: Lent,
     pub events: u64,
+    pub run_secs: f64,
 }
 
 pub(super) struct Worker {
-    jobs: Option<Sender<Job>>,
-    done: Receiver<Done>,
+    /// `None` ends the thread.
+    jobs: Arc<Handoff<Option<Job>>>,
+    /// `None` if the thread panicked.
+    done: Arc<Handoff<Option<Done>>>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Worker {
     pub fn start() -> Worker {
-        let (jobs, job_rx) = channel::<Job>();
-        let (done_tx, done) = channel();
+        let jobs = Arc::new(Handoff::new());
+        let done = Arc::new(Handoff::new());
+        let (job_rx, done_tx) = (jobs.clone(), done.clone());
         let thread = std::thread::Builder::new()
             .name("aqmlab-senders".into())
             .spawn(move || {
-                for Job { mut lent, stop, prefetch } in job_rx {
+                let _guard = SayIfPanicked(&done_tx);
+                while let Some(Job { mut lent, stop, prefetch }) = job_rx.take() {
+                    let t0 = Instant::now();
                     let events = lent.lane.run(&mut lent.senders, &mut lent.path, stop, u64::MAX, prefetch);
+                    let run_secs = t0.elapsed().as_secs_f64();
                     record_delays(&mut lent.flows, &mut lent.delays);
-                    let done = Done { lent, events };
-                    if done_tx.send(done).is_err() {
-                        break;
-                    }
+                    done_tx.put(Some(Done { lent, events, run_secs }));
                 }
             })
             .expect("start the senders' thread");
-        Worker { jobs: Some(jobs), done, thread: Some(thread) }
+        Worker { jobs, done, thread: Some(thread) }
     }
 
     pub fn send(&self, job: Job) {
-        self.jobs.as_ref().expect("running").send(job).expect("the senders' thread is running");
+        self.jobs.put(Some(job));
     }
 
     pub fn wait(&self) -> Done {
-        self.done.recv().expect("the senders' thread finished its window")
+        self.done.take().expect("the senders' thread panicked")
     }
 }
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        self.jobs = None; // ends the thread's loop
+        self.jobs.put(None);
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+    }
+}
+
+/// Tells a side waiting for the thread's window that it will not come.
+struct SayIfPanicked<'a>(&'a Handoff<Option<Done>>);
+
+impl Drop for SayIfPanicked<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.put(None);
+        }
+    }
+}
+
+/// How long a side waiting for the other spins before it sleeps: a window's work is a few
+/// ms, and waking a sleeping thread cost ~70 µs each way on our 2-core VM, twice a window
+/// (5 % of a 10 000-flow run).
+const SPIN: Duration = Duration::from_micros(500);
+
+/// A one-item mailbox between the two threads.
+struct Handoff<T> {
+    full: AtomicBool,
+    slot: Mutex<Option<T>>,
+    cv: Condvar,
+}
+
+impl<T> Handoff<T> {
+    fn new() -> Self {
+        Handoff { full: AtomicBool::new(false), slot: Mutex::new(None), cv: Condvar::new() }
+    }
+
+    fn put(&self, v: T) {
+        *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
+        self.full.store(true, Ordering::Release);
+        self.cv.notify_one();
+    }
+
+    fn take(&self) -> T {
+        let start = Instant::now();
+        while !self.full.load(Ordering::Acquire) && start.elapsed() < SPIN {
+            for _ in 0..64 {
+                std::hint::spin_loop();
+            }
+        }
+        let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(v) = slot.take() {
+                self.full.store(false, Ordering::Relaxed);
+                return v;
+            }
+            slot = self.cv.wait(slot).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_handoff_passes_each_item_once_in_order_across_threads() {
+        let (there, back) = (Arc::new(Handoff::new()), Arc::new(Handoff::new()));
+        let (rx, tx) = (there.clone(), back.clone());
+        let t = std::thread::spawn(move || {
+            while let Some(i) = rx.take() {
+                tx.put(i * 2);
+            }
+        });
+        for i in 0..1000u64 {
+            there.put(Some(i));
+            assert_eq!(back.take(), i * 2);
+        }
+        there.put(None);
+        t.join().unwrap();
     }
 }
