@@ -2,7 +2,7 @@
 //! bottleneck each way.
 
 use super::hosts::Hosts;
-use super::lane::{SenderLane, SPLIT_MIN_FLOWS, SPLIT_MIN_LOOKAHEAD};
+use super::lane::{Mail, SenderLane, SPLIT_MIN_FLOWS, SPLIT_MIN_LOOKAHEAD};
 use super::receivers::{AckPath, Receivers, FIRST_DOWNLINK};
 use super::senders::Senders;
 use super::{Backlog, Event, Simulation, BOTTLENECK};
@@ -131,8 +131,8 @@ pub(super) fn build(
         finished: false,
         split: lane.is_some(),
         lane,
-        to_senders: Vec::new(),
-        from_senders: Vec::new(),
+        to_senders: Mail::default(),
+        from_senders: Mail::default(),
         next_sample: first_sample,
         open_at: Some(warmup),
         parallel: cfg!(not(target_arch = "wasm32")),

@@ -37,10 +37,10 @@ pub(super) struct SenderLane {
     pub q: EventQueue<Event>,
     pkts: PacketSlab,
     /// For the bottleneck side: when each packet reaches it.
-    pub outbox: Vec<(SimTime, Packet)>,
+    pub outbox: Mail,
     /// ACKs the receivers sent during the last window (with when), taken in when this one
     /// starts: this side crosses their path back, off the other side's thread.
-    pub inbox: Vec<(SimTime, Packet)>,
+    pub inbox: Mail,
     /// Drops at the uplinks and on the ACKs' path, for the record.
     pub drops: Vec<DropRecord>,
     /// ACKs delivered to senders.
@@ -56,8 +56,8 @@ impl SenderLane {
         SenderLane {
             q,
             pkts: PacketSlab::default(),
-            outbox: Vec::new(),
-            inbox: Vec::new(),
+            outbox: Mail::default(),
+            inbox: Mail::default(),
             drops: Vec::new(),
             delivered: 0,
             window_end: SimTime::ZERO,
@@ -107,10 +107,10 @@ impl SenderLane {
     fn take_in_acks(&mut self, path: &mut AckPath) {
         const AHEAD: usize = 8;
         for i in 0..self.inbox.len() {
-            if let Some((_, ahead)) = self.inbox.get(i + AHEAD) {
+            if let Some(ahead) = self.inbox.pkts.get(i + AHEAD) {
                 path.prefetch(ahead.flow);
             }
-            let (at, mut p) = self.inbox[i];
+            let (at, mut p) = (self.inbox.at[i], self.inbox.pkts[i]);
             match path.cross(at, &mut p) {
                 Ok(arrival) => {
                     let id = self.pkts.insert(p);
@@ -154,23 +154,53 @@ impl SenderLane {
 
 /// Queues the packets another side sent during the last window, in the order it sent them
 /// (so which of two same-time events runs first does not depend on how the sides ran).
-pub(super) fn take_in(inbox: &mut Vec<(SimTime, Packet)>, pkts: &mut PacketSlab, q: &mut EventQueue<Event>) {
-    for (at, p) in inbox.drain(..) {
+pub(super) fn take_in(inbox: &mut Mail, pkts: &mut PacketSlab, q: &mut EventQueue<Event>) {
+    for (&at, &p) in inbox.at.iter().zip(&inbox.pkts) {
         let id = pkts.insert(p);
         q.schedule(at, Event::Arrive { pkt: id });
+    }
+    inbox.clear();
+}
+
+/// Packets one side sends the other in a window, in order, each with a time (when it
+/// arrives, or when it was sent). The times are kept apart: a (time, packet) pair pads to
+/// two cache lines, and writing them was 40 % of a sender's step.
+#[derive(Default)]
+pub(super) struct Mail {
+    at: Vec<SimTime>,
+    pkts: Vec<Packet>,
+}
+
+impl Mail {
+    pub fn push(&mut self, at: SimTime, p: Packet) {
+        self.at.push(at);
+        self.pkts.push(p);
+    }
+
+    pub fn len(&self) -> usize {
+        self.pkts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pkts.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.at.clear();
+        self.pkts.clear();
     }
 }
 
 /// In the lane: packets for the bottleneck wait for the window's end.
 struct LaneSink<'a> {
     q: &'a mut EventQueue<Event>,
-    outbox: &'a mut Vec<(SimTime, Packet)>,
+    outbox: &'a mut Mail,
     drops: &'a mut Vec<DropRecord>,
 }
 
 impl HostSink for LaneSink<'_> {
     fn to_bottleneck(&mut self, at: SimTime, p: Packet) {
-        self.outbox.push((at, p));
+        self.outbox.push(at, p);
     }
 
     fn ack(&mut self, _at: SimTime, _p: Packet) {

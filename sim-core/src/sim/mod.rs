@@ -31,7 +31,7 @@ use backlog::Backlog;
 use departures::Departures;
 use event::Event;
 use hosts::{HostSink, Hosts};
-use lane::SenderLane;
+use lane::{Mail, SenderLane};
 use receivers::{AckPath, FIRST_DOWNLINK, REVERSE};
 use slab::PacketSlab;
 
@@ -80,9 +80,9 @@ pub struct Simulation {
     lane: Option<Box<SenderLane>>,
     /// Whether this run is split (the lane is lent to a thread during a window).
     split: bool,
-    to_senders: Vec<(SimTime, Packet)>,
+    to_senders: Mail,
     /// What the senders sent during the last window, taken in when this one starts.
-    from_senders: Vec<(SimTime, Packet)>,
+    from_senders: Mail,
     next_sample: SimTime,
     open_at: Option<SimTime>,
     parallel: bool,
@@ -488,7 +488,7 @@ struct Direct<'a> {
     counts: &'a mut PacketCounts,
     ack_path: &'a mut AckPath,
     /// Split runs: ACKs for the senders' side, which crosses the path.
-    to_senders: Option<&'a mut Vec<(SimTime, Packet)>>,
+    to_senders: Option<&'a mut Mail>,
 }
 
 impl HostSink for Direct<'_> {
@@ -499,7 +499,7 @@ impl HostSink for Direct<'_> {
 
     fn ack(&mut self, at: SimTime, mut p: Packet) {
         if let Some(out) = &mut self.to_senders {
-            out.push((at, p));
+            out.push(at, p);
             return;
         }
         match self.ack_path.cross(at, &mut p) {
