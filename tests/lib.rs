@@ -9,7 +9,7 @@ use sim_core::sim::Simulation;
 
 /// Digest of [`determinism_probe`]'s summary. Native and wasm builds must both produce it;
 /// if a deliberate model change moves it, update it here (the browser test checks the same).
-pub const PROBE_DIGEST: u64 = 0x9e6e_7af2_24f6_9f8e;
+pub const PROBE_DIGEST: u64 = 0xeb96_e78c_9baf_db50;
 
 /// A 10 s run of the RED study: short enough for a browser test, long enough to drop.
 pub fn determinism_probe_scenario() -> Scenario {
@@ -50,7 +50,7 @@ pub fn warbler_digest() -> u64 {
 
 /// Digest of [`split_probe_scenario`]'s summary (same contract; natively its senders run
 /// on a second thread, in the browser both sides take turns).
-pub const SPLIT_DIGEST: u64 = 0xf6e7_2dc7_dd32_7d48;
+pub const SPLIT_DIGEST: u64 = 0x545c_e963_57e4_701d;
 
 /// 2000 flows of the RTT-unfair pair through FQ-CoDel for 0.3 s: big enough that the
 /// senders run apart (`sim-core/src/sim/lane.rs`).

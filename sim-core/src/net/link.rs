@@ -33,8 +33,10 @@ pub struct Link {
     pub tx_packets: u64,
     pub qdisc: Box<dyn QueueDisc>,
     pub nic: VecDeque<QItem>,
-    /// The packet being serialised, if any.
+    /// The packet being serialised, if any, and when its last bit is sent (`SimTime::MAX`
+    /// when idle).
     pub transmitting: Option<QItem>,
+    pub done_at: SimTime,
 }
 
 /// A tail-drop FIFO whose departures are computed when packets arrive: with no AQM acting
@@ -102,7 +104,16 @@ impl ClosedFormFifo {
 
 impl Link {
     pub fn new(spec: LinkSpec, qdisc: Box<dyn QueueDisc>) -> Link {
-        Link { spec, qdisc, nic: VecDeque::new(), transmitting: None, tx_bytes: 0, tx_packets: 0, fifo: None }
+        Link {
+            spec,
+            qdisc,
+            nic: VecDeque::new(),
+            transmitting: None,
+            done_at: SimTime::MAX,
+            tx_bytes: 0,
+            tx_packets: 0,
+            fifo: None,
+        }
     }
 
     /// A link whose FIFO is solved in closed form (host and reverse-path links).

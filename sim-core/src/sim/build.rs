@@ -131,6 +131,7 @@ pub(super) fn build(
         finished: false,
         split: lane.is_some(),
         lane,
+        tx_events: false,
         to_senders: Mail::default(),
         from_senders: Mail::default(),
         next_sample: first_sample,

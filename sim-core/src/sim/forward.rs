@@ -1,11 +1,22 @@
 //! Moving packets through the bottleneck: arrival → queue disc → the wire → the receiver.
 //! (The hosts' links are crossed in `hosts.rs`.)
+//!
+//! The end of a transmission is applied lazily: no event marks it. What it did (count the
+//! bytes, let the disc choose the next packet at that instant) is done by the next event
+//! on this side, or by whatever reads the link, through [`Simulation::settle_tx`]. A
+//! packet's arrival at its receiver is scheduled when it starts, and is itself the event
+//! that lets the next packet start in time: a transmission ending at t is settled by an
+//! event in (t, t + delay], before the next one's arrival at t + tx + delay. So the link's
+//! end-of-transmission comes after every other event of its instant (as it did, in
+//! practice, as an event: those were scheduled earlier). Without a propagation delay, or
+//! for a disc that asked for wake-ups (whose timing a late dequeue could move), an event
+//! still marks each end.
 
 use super::departures::Departure;
 use super::{Event, Simulation, BOTTLENECK};
 use crate::metrics::DropRecord;
 use crate::queue::{DropReason, Dropped, QItem, QdiscCtx};
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 
 impl Simulation {
     /// A packet reached the end of a link: data at the router go on to the bottleneck;
@@ -38,7 +49,7 @@ impl Simulation {
             self.backlog.add(item.flow, item.bytes);
         }
         self.settle_drops(now);
-        self.kick();
+        self.kick(now);
         self.sync_disc_wake();
     }
 
@@ -86,9 +97,10 @@ impl Simulation {
         );
     }
 
-    /// Starts a transmission if the link is idle, then refills the NIC queue from the disc.
-    pub(super) fn kick(&mut self) {
-        let now = self.now();
+    /// Starts a transmission at `now` if the link is idle (and schedules the packet's
+    /// arrival at its receiver), then refills the NIC queue from the disc.
+    pub(super) fn kick(&mut self, now: SimTime) {
+        let tx_events = self.tx_events;
         let l = &mut self.bottleneck;
         let nic_cap = l.spec.nic_queue_packets as usize;
         let mut cx = QdiscCtx::new(now, &mut self.drops);
@@ -98,8 +110,13 @@ impl Simulation {
                 None => l.qdisc.dequeue(&mut cx),
             };
             if let Some(it) = next {
+                let done = now + l.tx_time(it.bytes);
                 l.transmitting = Some(it);
-                self.q.schedule(now + l.tx_time(it.bytes), Event::TxDone);
+                l.done_at = done;
+                self.q.schedule(done + l.spec.delay, Event::Arrive { pkt: it.id });
+                if tx_events || l.spec.delay == SimDuration::ZERO || l.qdisc.poll_at().is_some() {
+                    self.q.schedule(done, Event::TxDone);
+                }
                 self.backlog.remove(it.flow, it.bytes);
                 let delay_s = (now - it.enqueued_at).as_secs_f64();
                 self.rec.window.on_delay_deferred(now, it.flow, delay_s);
@@ -130,14 +147,18 @@ impl Simulation {
         }
     }
 
-    pub(super) fn tx_done(&mut self) {
-        let now = self.now();
-        let l = &mut self.bottleneck;
-        let it = l.transmitting.take().expect("TxDone on an idle link");
-        l.tx_bytes += u64::from(it.bytes);
-        l.tx_packets += 1;
-        self.q.schedule(now + l.spec.delay, Event::Arrive { pkt: it.id });
-        self.kick();
-        self.sync_disc_wake();
+    /// Ends every transmission of the bottleneck that ended before `before`, each followed
+    /// by the next start at its instant (see the module's comment).
+    #[inline]
+    pub(super) fn settle_tx(&mut self, before: SimTime) {
+        while self.bottleneck.done_at < before {
+            let l = &mut self.bottleneck;
+            let at = std::mem::replace(&mut l.done_at, SimTime::MAX);
+            let it = l.transmitting.take().expect("a transmission ends");
+            l.tx_bytes += u64::from(it.bytes);
+            l.tx_packets += 1;
+            self.kick(at);
+            self.sync_disc_wake();
+        }
     }
 }

@@ -80,6 +80,9 @@ pub struct Simulation {
     lane: Option<Box<SenderLane>>,
     /// Whether this run is split (the lane is lent to a thread during a window).
     split: bool,
+    /// Marks every end of a bottleneck transmission with an event, as before they were
+    /// settled lazily (`forward.rs`); tests compare the two.
+    tx_events: bool,
     to_senders: Mail,
     /// What the senders sent during the last window, taken in when this one starts.
     from_senders: Mail,
@@ -162,6 +165,11 @@ impl Simulation {
             }
             n
         };
+        if n < budget {
+            // Every event due by `limit` has run: what the link finished by then is done
+            // (as the next event would do it), for whoever reads the link now.
+            self.settle_tx(SimTime(limit.0 + 1));
+        }
         self.check_finished();
         n
     }
@@ -297,9 +305,10 @@ impl Simulation {
         if self.groups.len() >= PREFETCH_MIN_FLOWS {
             self.prefetch_ahead();
         }
+        self.settle_tx(self.now());
         match ev {
             Event::Arrive { pkt } => self.arrive(pkt),
-            Event::TxDone => self.tx_done(),
+            Event::TxDone => self.settle_tx(SimTime(self.now().0 + 1)),
             Event::FlowStart { .. }
             | Event::FlowStop { .. }
             | Event::SenderTimer { .. }
@@ -390,7 +399,7 @@ impl Simulation {
             let mut cx = QdiscCtx::new(now, &mut self.drops);
             self.bottleneck.qdisc.on_wakeup(&mut cx);
             self.settle_drops(now);
-            self.kick();
+            self.kick(now);
         }
         self.sync_disc_wake();
     }
@@ -409,6 +418,7 @@ impl Simulation {
 
     fn sample(&mut self) {
         let now = self.now();
+        self.settle_tx(now);
         self.settle_bottleneck(now);
         let link = &self.bottleneck;
         let occ = link.occupancy(now);
