@@ -2,7 +2,7 @@
 //! bottleneck each way.
 
 use super::hosts::Hosts;
-use super::lane::{Mail, SenderLane, SPLIT_MIN_FLOWS, SPLIT_MIN_LOOKAHEAD};
+use super::lane::{Mail, SenderLane, LANE_BUCKETS, SPLIT_MIN_FLOWS, SPLIT_MIN_LOOKAHEAD};
 use super::receivers::{AckPath, Receivers, FIRST_DOWNLINK};
 use super::senders::Senders;
 use super::{Backlog, Event, Simulation, BOTTLENECK};
@@ -51,7 +51,7 @@ pub(super) fn build(
         Link::new(fwd, disc)
     };
 
-    // Calendar buckets about one full packet time of the bottleneck wide: a few events each.
+    // Calendar buckets four full packet times of the bottleneck wide: a few events each.
     let mut q = EventQueue::with_bucket_ns(4 * b_rate.tx_time(sc.full_packet_bytes()).as_nanos());
     let interval = SimDuration::from_secs_f64(sc.sample_interval_s);
     let end = SimTime::from_secs_f64(sc.duration_s);
@@ -60,8 +60,10 @@ pub(super) fn build(
     // The senders run apart when the scenario is big enough to gain (see `lane.rs`); then
     // the flows' starts and stops are their events.
     let lookahead = sc.flows.iter().map(|g| ms(g.access_delay_ms)).min().unwrap_or_default();
-    let mut lane = (allow_split && n_flows >= SPLIT_MIN_FLOWS && lookahead >= SPLIT_MIN_LOOKAHEAD)
-        .then(|| Box::new(SenderLane::new(EventQueue::with_bucket_ns(q.bucket_ns()), lookahead)));
+    let mut lane =
+        (allow_split && n_flows >= SPLIT_MIN_FLOWS && lookahead >= SPLIT_MIN_LOOKAHEAD).then(|| {
+            Box::new(SenderLane::new(EventQueue::with_bucket_ns(LANE_BUCKETS * q.bucket_ns()), lookahead))
+        });
     // Link ids: the bottleneck, its reverse, per flow the ACK return link, then per flow
     // the uplink.
     let first_uplink_id = FIRST_DOWNLINK + n_flows as u32;

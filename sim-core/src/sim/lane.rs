@@ -32,6 +32,12 @@ pub(super) const SPLIT_MIN_FLOWS: usize = 2000;
 /// Nor with windows shorter than this: too little work per window to share.
 pub(super) const SPLIT_MIN_LOOKAHEAD: SimDuration = SimDuration(500_000);
 
+/// The senders' calendar buckets are this many times the bottleneck side's: their events
+/// are mostly ACKs, about one per two data packets against that side's two events per
+/// packet, so a bucket holds as few events as there (a bucket's load was 5 % of this
+/// side's work at 10 000 flows with the same width; any width gives the same order).
+pub(super) const LANE_BUCKETS: u64 = 4;
+
 /// The senders' own event queue and packets, and what they sent during the current window.
 pub(super) struct SenderLane {
     pub q: EventQueue<Event>,
