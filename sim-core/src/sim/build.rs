@@ -143,8 +143,6 @@ pub(super) fn build(
         worker: None,
         #[cfg(not(target_arch = "wasm32"))]
         spare_delays: Vec::new(),
-        #[cfg(not(target_arch = "wasm32"))]
-        senders_spare: true,
     };
     if sim.split {
         // The measured window opens between windows; at 0, before the first.

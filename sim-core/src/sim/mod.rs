@@ -94,10 +94,6 @@ pub struct Simulation {
     /// An emptied buffer of delays, for the next window's hand-over.
     #[cfg(not(target_arch = "wasm32"))]
     spare_delays: Vec<(u32, f64)>,
-    /// Whether the senders' thread finished its last window first: it then records the
-    /// delays in the next (wall time picks the side; what is recorded is the same).
-    #[cfg(not(target_arch = "wasm32"))]
-    senders_spare: bool,
 }
 
 impl Simulation {

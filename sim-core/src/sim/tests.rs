@@ -151,7 +151,7 @@ fn closed_form_fifo_bottleneck_runs_like_the_event_driven_one() {
         polled.1.push(a.drops.len());
     }
     assert!(polled.1.iter().sum::<usize>() > 0, "the run drops packets: {polled:?}");
-    let (mut a, b) = (closed.summary(), events.summary());
+    let (a, b) = (closed.summary(), events.summary());
     assert_eq!(a, b);
 }
 

@@ -46,38 +46,35 @@ impl Simulation {
     /// Runs both sides' events due by `stop`, the senders on a second thread.
     #[cfg(not(target_arch = "wasm32"))]
     fn run_window_parallel(&mut self, stop: SimTime) -> u64 {
-        use super::worker::{Done, Job, Lent, Worker};
+        use super::worker::{Done, Job, Lent, Recording, Worker};
         let prefetch = self.groups.len() >= PREFETCH_MIN_FLOWS;
         let lane = self.lane.take().expect("split mode");
         let senders = std::mem::take(&mut self.hosts.senders);
         let path = std::mem::take(&mut self.ack_path);
-        // The delays gathered so far are recorded by whichever side had time to spare in the
-        // last window (results are the same: they are recorded in order either way).
-        let lend = self.senders_spare;
+        // The delays gathered so far are recorded by whichever side finishes its events
+        // first (the same records either way: one side records them all, in order); this
+        // side gathers the window's meanwhile.
         let w = &mut self.rec.window;
-        let (flows, delays) = if lend {
-            w.hold_delays = true;
-            (std::mem::take(&mut w.flows), w.take_delays(std::mem::take(&mut self.spare_delays)))
-        } else {
-            (Vec::new(), Vec::new())
-        };
-        let t0 = std::time::Instant::now();
+        w.hold_delays = true;
+        let flows = std::mem::take(&mut w.flows);
+        let recording = Recording { flows, delays: w.take_delays(std::mem::take(&mut self.spare_delays)) };
         let worker = self.worker.get_or_insert_with(Worker::start);
-        worker.send(Job { lent: Lent { lane, senders, path, flows, delays }, stop, prefetch });
+        worker.send(Job { lent: Lent { lane, senders, path }, stop, prefetch }, recording);
         lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
         let b = self.run_core(stop, u64::MAX);
-        let tm = t0.elapsed().as_secs_f64();
-        let Done { lent: Lent { lane, senders, path, flows, delays }, events, run_secs } =
-            self.worker.as_ref().expect("started").wait();
+        let worker = self.worker.as_ref().expect("started");
+        let mine = worker.take_recording().map(|mut r| {
+            r.record();
+            r
+        });
+        let Done { lent: Lent { lane, senders, path }, recorded, events } = worker.wait();
+        let Recording { flows, delays } = mine.or(recorded).expect("one side recorded the delays");
         self.lane = Some(lane);
         self.hosts.senders = senders;
         self.ack_path = path;
-        self.senders_spare = run_secs < tm;
-        if lend {
-            self.rec.window.flows = flows;
-            self.rec.window.hold_delays = false;
-            self.spare_delays = delays;
-        }
+        self.rec.window.flows = flows;
+        self.rec.window.hold_delays = false;
+        self.spare_delays = delays;
         events + b
     }
 

@@ -1,7 +1,8 @@
 //! The thread that runs the senders' side of a split run's windows, for the run's
 //! lifetime: one thread stays on its core with its cache warm (a thread spawned per
-//! window started cold and cost ~30 µs, 2000 times in a 10 s run). It may also record the
-//! queueing delays the other side gathered in the window before (cold per-flow histograms).
+//! window started cold and cost ~30 µs, 2000 times in a 10 s run). The queueing delays the
+//! other side gathered in the window before (cold per-flow histograms, ~8 % of a side's
+//! work) are recorded by whichever side finishes its window's events first.
 
 use super::lane::SenderLane;
 use super::receivers::AckPath;
@@ -13,15 +14,24 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// What the thread borrows for a window: the senders' side, and the recorder's per-flow
-/// windows with the delays to record in them, in order (handed back emptied, for reuse;
-/// both empty when this side records them itself).
+/// What the thread borrows for a window: the senders' side.
 pub(super) struct Lent {
     pub lane: Box<SenderLane>,
     pub senders: Senders,
     pub path: AckPath,
+}
+
+/// The recorder's per-flow windows and the delays to record in them, in order (the
+/// delays' buffer comes back emptied, for reuse).
+pub(super) struct Recording {
     pub flows: Vec<FlowWindow>,
     pub delays: Vec<(u32, f64)>,
+}
+
+impl Recording {
+    pub fn record(&mut self) {
+        record_delays(&mut self.flows, &mut self.delays);
+    }
 }
 
 /// A window to run: what is lent, and how far.
@@ -31,12 +41,12 @@ pub(super) struct Job {
     pub prefetch: bool,
 }
 
-/// What was lent, handed back, with how many events ran and how long they took (wall
-/// time, the recording aside: which side records next is chosen by it).
+/// What was lent, handed back, with the recording if this thread did it, and how many
+/// events ran.
 pub(super) struct Done {
     pub lent: Lent,
+    pub recorded: Option<Recording>,
     pub events: u64,
-    pub run_secs: f64,
 }
 
 pub(super) struct Worker {
@@ -44,6 +54,8 @@ pub(super) struct Worker {
     jobs: Arc<Handoff<Option<Job>>>,
     /// `None` if the thread panicked.
     done: Arc<Handoff<Option<Done>>>,
+    /// The window's recording, until a side takes it.
+    recording: Arc<Mutex<Option<Recording>>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -51,25 +63,34 @@ impl Worker {
     pub fn start() -> Worker {
         let jobs = Arc::new(Handoff::new());
         let done = Arc::new(Handoff::new());
-        let (job_rx, done_tx) = (jobs.clone(), done.clone());
+        let recording: Arc<Mutex<Option<Recording>>> = Arc::new(Mutex::new(None));
+        let (job_rx, done_tx, slot) = (jobs.clone(), done.clone(), recording.clone());
         let thread = std::thread::Builder::new()
             .name("aqmlab-senders".into())
             .spawn(move || {
                 let _guard = SayIfPanicked(&done_tx);
                 while let Some(Job { mut lent, stop, prefetch }) = job_rx.take() {
-                    let t0 = Instant::now();
                     let events = lent.lane.run(&mut lent.senders, &mut lent.path, stop, u64::MAX, prefetch);
-                    let run_secs = t0.elapsed().as_secs_f64();
-                    record_delays(&mut lent.flows, &mut lent.delays);
-                    done_tx.put(Some(Done { lent, events, run_secs }));
+                    let recorded = take(&slot).map(|mut r| {
+                        r.record();
+                        r
+                    });
+                    done_tx.put(Some(Done { lent, recorded, events }));
                 }
             })
             .expect("start the senders' thread");
-        Worker { jobs, done, thread: Some(thread) }
+        Worker { jobs, done, recording, thread: Some(thread) }
     }
 
-    pub fn send(&self, job: Job) {
+    /// Starts a window; its recording waits for the side that finishes first.
+    pub fn send(&self, job: Job, recording: Recording) {
+        *self.recording.lock().unwrap_or_else(|e| e.into_inner()) = Some(recording);
         self.jobs.put(Some(job));
+    }
+
+    /// The window's recording, unless the thread took it first.
+    pub fn take_recording(&self) -> Option<Recording> {
+        take(&self.recording)
     }
 
     pub fn wait(&self) -> Done {
@@ -84,6 +105,10 @@ impl Drop for Worker {
             let _ = t.join();
         }
     }
+}
+
+fn take<T>(slot: &Mutex<Option<T>>) -> Option<T> {
+    slot.lock().unwrap_or_else(|e| e.into_inner()).take()
 }
 
 /// Tells a side waiting for the thread's window that it will not come.
