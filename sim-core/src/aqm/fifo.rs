@@ -70,10 +70,6 @@ impl QueueDisc for Fifo {
     fn limit(&self) -> QueueLimit {
         self.limit
     }
-
-    fn is_plain_fifo(&self) -> bool {
-        true
-    }
 }
 
 #[cfg(test)]

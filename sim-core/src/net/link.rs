@@ -24,8 +24,9 @@ pub struct LinkSpec {
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct Link {
-    /// A plain tail-drop FIFO without NIC queue is solved in closed form (no per-packet
-    /// transmit events); `None` for links whose disc must see every dequeue.
+    /// Host and reverse-path links: a tail-drop FIFO solved in closed form, each packet's
+    /// departure known when it arrives; `None` for the bottleneck, whose disc sees every
+    /// dequeue.
     pub fifo: Option<ClosedFormFifo>,
     pub spec: LinkSpec,
     /// Bytes that finished serialisation on this link.

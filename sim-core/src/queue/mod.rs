@@ -105,10 +105,4 @@ pub trait QueueDisc: fmt::Debug + Send {
     /// touch (a hint; results must not change). `tail` = also what that state points to,
     /// asked for once the state itself had time to arrive.
     fn prefetch_flow(&self, _flow: u32, _tail: bool) {}
-    /// A plain tail-drop FIFO: it never drops a queued packet nor reorders, so when it is
-    /// not fed into a NIC queue each departure follows from the arrivals in closed form and
-    /// the link needs no event per transmission.
-    fn is_plain_fifo(&self) -> bool {
-        false
-    }
 }

@@ -45,11 +45,7 @@ pub(super) fn build(
     };
     let n_flows = sc.total_flows() as usize;
     let disc = b.queue.build(cx);
-    let bottleneck = if disc.is_plain_fifo() && fwd.nic_queue_packets == 0 {
-        Link::closed_form(fwd, disc.limit(), disc)
-    } else {
-        Link::new(fwd, disc)
-    };
+    let bottleneck = Link::new(fwd, disc);
 
     // Calendar buckets four full packet times of the bottleneck wide: a few events each.
     let mut q = EventQueue::with_bucket_ns(4 * b_rate.tx_time(sc.full_packet_bytes()).as_nanos());
@@ -127,7 +123,6 @@ pub(super) fn build(
         last_received: vec![0; n],
         backlog: Backlog::new(n, cell_bytes),
         wake_at: None,
-        departures: Default::default(),
         series_buf: Vec::new(),
         log_buf: Vec::new(),
         finished: false,

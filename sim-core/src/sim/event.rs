@@ -6,7 +6,9 @@ pub enum Event {
     Arrive {
         pkt: u32,
     },
-    /// The bottleneck finished serialising its current packet.
+    /// The bottleneck finished serialising its current packet. Only scheduled where the
+    /// end cannot be settled lazily (no propagation delay, or a disc asking for wake-ups;
+    /// see `forward.rs`).
     TxDone,
     FlowStart {
         flow: u32,

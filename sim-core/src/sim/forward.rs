@@ -12,10 +12,9 @@
 //! for a disc that asked for wake-ups (whose timing a late dequeue could move), an event
 //! still marks each end.
 
-use super::departures::Departure;
 use super::{Event, Simulation, BOTTLENECK};
 use crate::metrics::DropRecord;
-use crate::queue::{DropReason, Dropped, QItem, QdiscCtx};
+use crate::queue::{QItem, QdiscCtx};
 use crate::time::{SimDuration, SimTime};
 
 impl Simulation {
@@ -38,10 +37,6 @@ impl Simulation {
     /// Data reaching the bottleneck.
     fn enqueue(&mut self, id: u32) {
         let now = self.now();
-        if self.bottleneck.fifo.is_some() {
-            self.admit_closed_form(id, now);
-            return;
-        }
         let p = self.pkts.get(id);
         let item = QItem { id, bytes: p.wire_bytes, flow: p.flow, enqueued_at: now };
         let mut cx = QdiscCtx::new(now, &mut self.drops);
@@ -51,50 +46,6 @@ impl Simulation {
         self.settle_drops(now);
         self.kick(now);
         self.sync_disc_wake();
-    }
-
-    /// Admits a packet reaching a closed-form (plain FIFO) bottleneck at `at`: when it
-    /// starts and leaves are known now, so it is sent on to its receiver at once.
-    fn admit_closed_form(&mut self, id: u32, at: SimTime) {
-        let p = self.pkts.get(id);
-        let (bytes, flow) = (p.wire_bytes, p.flow);
-        let l = &mut self.bottleneck;
-        let tx = l.spec.rate.tx_time(bytes);
-        let Some(done) = l.fifo.as_mut().expect("closed-form link").admit(at, bytes, tx) else {
-            let item = QItem { id, bytes, flow, enqueued_at: at };
-            self.drops.push(Dropped { item, reason: DropReason::Overflow, was_queued: false });
-            self.settle_drops(at);
-            return;
-        };
-        let arrival = done + l.spec.delay;
-        let start = SimTime(done.as_nanos() - tx.as_nanos());
-        self.queue_at_bottleneck(Departure { start, done, flow, bytes }, at);
-        self.q.schedule(arrival, Event::Arrive { pkt: id });
-    }
-
-    /// A packet admitted at `at` by a closed-form bottleneck: it counts in its flow's
-    /// backlog until it starts, and its queueing delay is known now (recorded now, in the
-    /// order the event-driven link would: a FIFO's departure order is its arrival order).
-    fn queue_at_bottleneck(&mut self, d: Departure, at: SimTime) {
-        self.settle_bottleneck(at);
-        self.backlog.add(d.flow, d.bytes);
-        if d.start <= self.end {
-            self.rec.window.on_delay_deferred(d.start, d.flow, (d.start - at).as_secs_f64());
-        }
-        self.departures.push(d);
-    }
-
-    /// Applies the closed-form bottleneck's departures due by `now` (see [`super::departures::Departures`]).
-    pub(super) fn settle_bottleneck(&mut self, now: SimTime) {
-        let Simulation { departures, backlog, bottleneck: link, .. } = self;
-        departures.settle(
-            now,
-            |d| backlog.remove(d.flow, d.bytes),
-            |d| {
-                link.tx_bytes += u64::from(d.bytes);
-                link.tx_packets += 1;
-            },
-        );
     }
 
     /// Starts a transmission at `now` if the link is idle (and schedules the packet's

@@ -6,7 +6,6 @@
 
 mod backlog;
 mod build;
-mod departures;
 mod event;
 mod forward;
 mod hosts;
@@ -28,7 +27,6 @@ use crate::tcp::TcpSender;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::LogRecord;
 use backlog::Backlog;
-use departures::Departures;
 use event::Event;
 use hosts::{HostSink, Hosts};
 use lane::{Mail, SenderLane};
@@ -67,8 +65,6 @@ pub struct Simulation {
     backlog: Backlog,
     /// Earliest wake-up scheduled for the bottleneck's discipline.
     wake_at: Option<SimTime>,
-    /// Departures of a closed-form bottleneck not yet applied to `backlog` and its counters.
-    departures: Departures,
     /// Scratch space for named-series values and log records.
     series_buf: Vec<f64>,
     log_buf: Vec<LogRecord>,
@@ -271,7 +267,7 @@ impl Simulation {
     /// Bytes that finished serialisation on a link (0 = bottleneck, 1 = its reverse).
     pub fn link_tx_bytes(&self, link: u32) -> u64 {
         if link == BOTTLENECK {
-            return self.bottleneck.tx_bytes + self.departures.done_by(self.now()).0;
+            return self.bottleneck.tx_bytes;
         }
         let first_up = self.hosts.senders.first_uplink_id;
         let l = match link {
@@ -415,7 +411,6 @@ impl Simulation {
     fn sample(&mut self) {
         let now = self.now();
         self.settle_tx(now);
-        self.settle_bottleneck(now);
         let link = &self.bottleneck;
         let occ = link.occupancy(now);
         let dt = self.interval.as_secs_f64();
