@@ -5,9 +5,10 @@
 //! and an ACK reaches its sender no sooner than a bottleneck delay plus an access delay
 //! after its receiver sent it. So with windows no longer than the smallest access delay
 //! (the lookahead), each side can run a whole window on its own, and what it sent to the
-//! other is handed over at the window's end, in the order it was sent. (The senders and
-//! the rest cost about the same; with the receivers on this side too, measured, the
-//! other side idled and a run took 1.3-1.6 times as long.) That is the conservative synchronous scheme of
+//! other is handed over at the window's end, in the order it was sent. (The two sides cost
+//! about the same: the senders on one; the bottleneck, the receivers and the ACKs' way back
+//! on the other. With the receivers on this side too, measured, the other side idled and a
+//! run took 1.3-1.6 times as long.) That is the conservative synchronous scheme of
 //! parallel discrete-event simulation (Fujimoto, "Parallel and Distributed Simulation
 //! Systems", 2000, ch. 3; Nicol's YAWNS). Samples and the opening of the measured window
 //! read both sides, so they are taken between windows, before the events of their instant.
@@ -17,7 +18,6 @@
 
 use super::event::Event;
 use super::hosts::HostSink;
-use super::receivers::AckPath;
 use super::senders::Senders;
 use super::slab::PacketSlab;
 use crate::engine::EventQueue;
@@ -44,8 +44,8 @@ pub(super) struct SenderLane {
     pkts: PacketSlab,
     /// For the bottleneck side: when each packet reaches it.
     pub outbox: Mail,
-    /// ACKs the receivers sent during the last window (with when), taken in when this one
-    /// starts: this side crosses their path back, off the other side's thread.
+    /// ACKs sent during the last window, with when each reaches its sender (the other side
+    /// crossed their path back), taken in when this one starts.
     pub inbox: Mail,
     /// Drops at the uplinks and on the ACKs' path, for the record.
     pub drops: Vec<DropRecord>,
@@ -78,15 +78,8 @@ impl SenderLane {
 
     /// Takes in the ACKs of the last window, then runs the events due by `limit`
     /// (inclusive), at most `budget`; returns how many ran.
-    pub fn run(
-        &mut self,
-        senders: &mut Senders,
-        path: &mut AckPath,
-        limit: SimTime,
-        budget: u64,
-        prefetch: bool,
-    ) -> u64 {
-        self.take_in_acks(path);
+    pub fn run(&mut self, senders: &mut Senders, limit: SimTime, budget: u64, prefetch: bool) -> u64 {
+        take_in(&mut self.inbox, &mut self.pkts, &mut self.q);
         let mut n = 0;
         while n < budget {
             let Some((now, ev)) = self.q.pop_until(limit) else { break };
@@ -106,26 +99,6 @@ impl SenderLane {
             n += 1;
         }
         n
-    }
-
-    /// Sends the ACKs of the last window across their path, in the order they were sent
-    /// (as the one-queue run would), and queues their arrivals.
-    fn take_in_acks(&mut self, path: &mut AckPath) {
-        const AHEAD: usize = 8;
-        for i in 0..self.inbox.len() {
-            if let Some(ahead) = self.inbox.pkts.get(i + AHEAD) {
-                path.prefetch(ahead.flow);
-            }
-            let (at, mut p) = (self.inbox.at[i], self.inbox.pkts[i]);
-            match path.cross(at, &mut p) {
-                Ok(arrival) => {
-                    let id = self.pkts.insert(p);
-                    self.q.schedule(arrival, Event::Arrive { pkt: id });
-                }
-                Err(d) => self.drops.push(d),
-            }
-        }
-        self.inbox.clear();
     }
 
     /// Starts loading what the next events touch (hints only), as a pipeline: three

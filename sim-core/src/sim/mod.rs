@@ -48,7 +48,7 @@ pub struct Simulation {
     bottleneck: Link,
     /// The endpoints and their access links.
     hosts: Hosts,
-    /// The reverse bottleneck and the ACKs' access links (split: crossed by the senders' side).
+    /// The reverse bottleneck and the ACKs' access links.
     ack_path: AckPath,
     /// Per flow, its group in the scenario.
     groups: Vec<u32>,
@@ -70,9 +70,9 @@ pub struct Simulation {
     log_buf: Vec<LogRecord>,
     finished: bool,
     /// Big scenarios: the senders run apart, in windows (see `lane.rs`); then the ACKs
-    /// sent during the current window wait in `to_senders` (with when they were sent), samples and the opening of the
-    /// measured window (`open_at`) come between windows, and `parallel` runs the two sides
-    /// on two threads.
+    /// sent during the current window wait in `to_senders` (with when each reaches its
+    /// sender), samples and the opening of the measured window (`open_at`) come between
+    /// windows, and `parallel` runs the two sides on two threads.
     lane: Option<Box<SenderLane>>,
     /// Whether this run is split (the lane is lent to a thread during a window).
     split: bool,
@@ -370,7 +370,7 @@ impl Simulation {
                     self.bottleneck.qdisc.prefetch_flow(p.flow, false);
                 } else {
                     self.hosts.prefetch_for(p);
-                    if !self.split && matches!(p.kind, PacketKind::Data | PacketKind::Syn) {
+                    if matches!(p.kind, PacketKind::Data | PacketKind::Syn) {
                         self.ack_path.prefetch(p.flow); // its ACK's way back, crossed here
                     }
                 }
@@ -488,7 +488,7 @@ struct Direct<'a> {
     rec: &'a mut Recorder,
     counts: &'a mut PacketCounts,
     ack_path: &'a mut AckPath,
-    /// Split runs: ACKs for the senders' side, which crosses the path.
+    /// Split runs: ACKs for the senders' side, handed over at the window's end.
     to_senders: Option<&'a mut Mail>,
 }
 
@@ -499,12 +499,11 @@ impl HostSink for Direct<'_> {
     }
 
     fn ack(&mut self, at: SimTime, mut p: Packet) {
-        if let Some(out) = &mut self.to_senders {
-            out.push(at, p);
-            return;
-        }
         match self.ack_path.cross(at, &mut p) {
-            Ok(arrival) => self.to_bottleneck(arrival, p),
+            Ok(arrival) => match &mut self.to_senders {
+                Some(out) => out.push(arrival, p),
+                None => self.to_bottleneck(arrival, p),
+            },
             Err(d) => self.dropped(d),
         }
     }

@@ -1,6 +1,5 @@
 //! Every flow's TCP receiver, and the path its ACKs take back: the reverse bottleneck
-//! (shared), then the flow's own access link. The path is apart from the receivers: a
-//! split run crosses it on the senders' side (`lane.rs`).
+//! (shared), then the flow's own access link, crossed as each ACK is sent.
 
 use super::event::Event;
 use super::hosts::{cross, HostSink};

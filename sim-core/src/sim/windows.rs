@@ -25,7 +25,7 @@ impl Simulation {
             } else {
                 let prefetch = self.groups.len() >= PREFETCH_MIN_FLOWS;
                 let lane = self.lane.as_deref_mut().expect("split mode");
-                n += lane.run(&mut self.hosts.senders, &mut self.ack_path, stop, budget - n, prefetch);
+                n += lane.run(&mut self.hosts.senders, stop, budget - n, prefetch);
                 if n < budget {
                     lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
                     n += self.run_core(stop, budget - n);
@@ -50,7 +50,6 @@ impl Simulation {
         let prefetch = self.groups.len() >= PREFETCH_MIN_FLOWS;
         let lane = self.lane.take().expect("split mode");
         let senders = std::mem::take(&mut self.hosts.senders);
-        let path = std::mem::take(&mut self.ack_path);
         // The delays gathered so far are recorded by whichever side finishes its events
         // first (the same records either way: one side records them all, in order); this
         // side gathers the window's meanwhile.
@@ -59,7 +58,7 @@ impl Simulation {
         let flows = std::mem::take(&mut w.flows);
         let recording = Recording { flows, delays: w.take_delays(std::mem::take(&mut self.spare_delays)) };
         let worker = self.worker.get_or_insert_with(Worker::start);
-        worker.send(Job { lent: Lent { lane, senders, path }, stop, prefetch }, recording);
+        worker.send(Job { lent: Lent { lane, senders }, stop, prefetch }, recording);
         lane::take_in(&mut self.from_senders, &mut self.pkts, &mut self.q);
         let b = self.run_core(stop, u64::MAX);
         let worker = self.worker.as_ref().expect("started");
@@ -67,11 +66,10 @@ impl Simulation {
             r.record();
             r
         });
-        let Done { lent: Lent { lane, senders, path }, recorded, events } = worker.wait();
+        let Done { lent: Lent { lane, senders }, recorded, events } = worker.wait();
         let Recording { flows, delays } = mine.or(recorded).expect("one side recorded the delays");
         self.lane = Some(lane);
         self.hosts.senders = senders;
-        self.ack_path = path;
         self.rec.window.flows = flows;
         self.rec.window.hold_delays = false;
         self.spare_delays = delays;

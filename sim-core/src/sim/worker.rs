@@ -5,7 +5,6 @@
 //! work) are recorded by whichever side finishes its window's events first.
 
 use super::lane::SenderLane;
-use super::receivers::AckPath;
 use super::senders::Senders;
 use crate::metrics::window::{record_delays, FlowWindow};
 use crate::time::SimTime;
@@ -18,7 +17,6 @@ use std::time::{Duration, Instant};
 pub(super) struct Lent {
     pub lane: Box<SenderLane>,
     pub senders: Senders,
-    pub path: AckPath,
 }
 
 /// The recorder's per-flow windows and the delays to record in them, in order (the
@@ -70,7 +68,7 @@ impl Worker {
             .spawn(move || {
                 let _guard = SayIfPanicked(&done_tx);
                 while let Some(Job { mut lent, stop, prefetch }) = job_rx.take() {
-                    let events = lent.lane.run(&mut lent.senders, &mut lent.path, stop, u64::MAX, prefetch);
+                    let events = lent.lane.run(&mut lent.senders, stop, u64::MAX, prefetch);
                     let recorded = take(&slot).map(|mut r| {
                         r.record();
                         r
