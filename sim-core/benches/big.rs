@@ -5,9 +5,9 @@
 //!
 //! These runs split: the senders run on a second thread in windows of one access delay
 //! (`sim/lane.rs`), with the same results as on one thread. Figures and the history of each
-//! step are in the README's Performance section. 2026-11-30, criterion means of 10 on this
-//! shared 2-core machine (its load moves them by ±10-30 %), four runs: FIFO 3.2-4.2 s,
-//! FQ-CoDel 4.8-5.9 s (6.24 s and 8.25 s on one thread).
+//! step are in the README's Performance section. 2026-12-01, criterion means of 10 on this
+//! shared 2-core machine (its load moves them by ±10-30 %), three runs: FIFO 2.1-3.4 s,
+//! FQ-CoDel 2.8-3.9 s (single runs on one thread: 4.8-5.1 s and 5.9-6.6 s).
 //!
 //! `cargo bench -p sim-core --bench big` (about 20 runs of 3-6 s each). Peak memory is not
 //! something criterion sees; measure it on the example runner:
