@@ -10,6 +10,10 @@
 //!   case instead of hanging the suite, and the estimate stays an upper bound), conserving packets and keeping the bottleneck
 //!   queue within its buffer at every sample; its summary survives a JSON round trip.
 //!
+//! A second target scales random valid scenarios up to the split engine's size (2000 flows
+//! or more, access delays of 0.5 ms or more, 30-200 ms simulated) and checks that two
+//! threads record what one thread does, and that packets are conserved.
+//!
 //! The default case count keeps the test to well under a minute in the test profile;
 //! `PROPTEST_CASES=20000 cargo test -p aqm-tests --test fuzz -- --nocapture` runs a longer
 //! campaign. Failures shrink to a minimal scenario, printed as JSON.
@@ -211,4 +215,57 @@ fn scenarios_drawn_from_the_validators_ranges_are_refused_by_name_or_run_to_thei
     if let Err(e) = result {
         panic!("{e}");
     }
+}
+
+/// `sc` made big enough to run split, and short: at least 2000 flows (the groups' counts
+/// scaled), access delays of at least 0.5 ms, `seconds` simulated.
+fn split_sized(mut sc: Scenario, seconds: f64) -> Scenario {
+    let total: u32 = sc.flows.iter().map(|g| g.count).sum();
+    let scale = 2000u32.div_ceil(total.max(1));
+    sc.duration_s = seconds;
+    sc.warmup_s = sc.warmup_s.min(seconds / 2.0);
+    sc.sample_interval_s = sc.sample_interval_s.min(seconds / 3.0);
+    for g in &mut sc.flows {
+        g.count *= scale;
+        g.access_delay_ms = g.access_delay_ms.max(0.5);
+        g.start_s = g.start_s.min(seconds / 2.0);
+        g.start_jitter_s = g.start_jitter_s.min(seconds / 4.0);
+        g.stop_s = g.stop_s.map(|s| s.min(seconds).max(g.start_s));
+    }
+    sc
+}
+
+#[test]
+fn random_split_runs_record_the_same_on_two_threads_as_on_one() {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(32u32).min(500);
+    let config = ProptestConfig {
+        cases,
+        rng_seed: RngSeed::Fixed(0x5_9117),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    let ran = RefCell::new(0u32);
+    let result = TestRunner::new(config).run(&(random::valid_scenario(), 0.03..0.2f64), |(sc, seconds)| {
+        let sc = split_sized(sc, seconds);
+        prop_assume!(sc.validate().is_ok());
+        prop_assume!(cost::check(&sc).is_ok_and(|e| e.events < 3e6));
+        let json = serde_json::to_string(&sc).unwrap();
+        let mut two = Simulation::new(&sc).map_err(|e| TestCaseError::fail(format!("{e:?}: {json}")))?;
+        prop_assert!(two.is_split(), "{} flows run split: {json}", sc.total_flows());
+        let mut one = Simulation::new(&sc).unwrap();
+        one.set_parallel(false);
+        let (a, b) = (two.finish(), one.finish());
+        let c = a.packets;
+        prop_assert_eq!(c.sent, c.delivered + c.dropped + c.in_flight, "conservation: {}", json);
+        prop_assert!(two.recorder().samples.kept == one.recorder().samples.kept, "samples: {}", json);
+        prop_assert!(two.recorder().drops.kept == one.recorder().drops.kept, "drops: {}", json);
+        prop_assert!(a == b, "summary: {}", json);
+        *ran.borrow_mut() += 1;
+        Ok(())
+    });
+    println!("split fuzz: {} of {cases} cases ran", ran.borrow());
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    assert!(*ran.borrow() >= cases / 2, "most cases are runnable: {}", ran.borrow());
 }

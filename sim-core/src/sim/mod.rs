@@ -124,6 +124,11 @@ impl Simulation {
         self.finished
     }
 
+    /// Whether the senders run apart, in windows (big scenarios, `lane.rs`).
+    pub fn is_split(&self) -> bool {
+        self.split
+    }
+
     pub fn events_processed(&self) -> u64 {
         self.q.events_processed() + self.lane.as_ref().map_or(0, |l| l.q.events_processed())
     }
