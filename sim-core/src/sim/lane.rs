@@ -47,7 +47,7 @@ pub(super) struct SenderLane {
     /// ACKs sent during the last window, with when each reaches its sender (the other side
     /// crossed their path back), taken in when this one starts.
     pub inbox: Mail,
-    /// Drops at the uplinks and on the ACKs' path, for the record.
+    /// Drops at the uplinks, for the record.
     pub drops: Vec<DropRecord>,
     /// ACKs delivered to senders.
     pub delivered: u64,
