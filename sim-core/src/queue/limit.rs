@@ -4,7 +4,7 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use crate::params::{at_path, closest, echo, explain};
+use crate::params::{closest, echo, parse_member};
 
 /// A queue's capacity. A packet occupies ceil(bytes / cell_bytes) cells (Tofino's buffer unit).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -45,12 +45,7 @@ impl<'de> Deserialize<'de> for QueueLimit {
                 if keys.is_empty() { "none".to_string() } else { keys.join(" and ") }
             )));
         }
-        let json = serde_path_to_error::deserialize(Value::Object(map)).map_err(|e| {
-            let path = e.path().to_string();
-            let msg = explain(&e.into_inner().to_string());
-            D::Error::custom(if path == "." || path.is_empty() { msg } else { at_path(&path, &msg) })
-        })?;
-        Ok(match json {
+        Ok(match parse_member::<LimitJson>(map).map_err(D::Error::custom)? {
             LimitJson::Packets(p) => QueueLimit::Packets(p),
             LimitJson::Bytes(b) => QueueLimit::Bytes(b),
             LimitJson::Cells { cells, cell_bytes } => QueueLimit::Cells { cells, cell_bytes },
