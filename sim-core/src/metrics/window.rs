@@ -154,10 +154,9 @@ pub struct WindowStats {
     first_second: u64,
     /// Delays offered by `on_delay_deferred` and not yet recorded, oldest first.
     pending_delays: Vec<(u32, f64)>,
-    /// While set, pending delays are only gathered (`flows` is lent out: a split run records
-    /// a window's delays on its other thread during the next window).
-    pub hold_delays: bool,
-    /// How many flows there are (`flows` may be lent out meanwhile).
+    /// How many flows there are. `flows` may be lent out meanwhile (a split run records a
+    /// window's delays during the next, on either thread): pending delays are then only
+    /// gathered.
     n_flows: usize,
 }
 
@@ -185,7 +184,6 @@ impl WindowStats {
             },
             first_second,
             pending_delays: Vec::with_capacity(DELAY_BATCH),
-            hold_delays: false,
             n_flows: flows,
         }
     }
@@ -247,7 +245,7 @@ impl WindowStats {
             return;
         }
         self.pending_delays.push((flow, delay_s));
-        if self.pending_delays.len() >= DELAY_BATCH && !self.hold_delays {
+        if self.pending_delays.len() >= DELAY_BATCH && self.flows.len() == self.n_flows {
             self.flush_delays();
         }
     }

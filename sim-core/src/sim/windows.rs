@@ -54,7 +54,6 @@ impl Simulation {
         // first (the same records either way: one side records them all, in order); this
         // side gathers the window's meanwhile.
         let w = &mut self.rec.window;
-        w.hold_delays = true;
         let flows = std::mem::take(&mut w.flows);
         let recording = Recording { flows, delays: w.take_delays(std::mem::take(&mut self.spare_delays)) };
         let worker = self.worker.get_or_insert_with(Worker::start);
@@ -71,7 +70,6 @@ impl Simulation {
         self.lane = Some(lane);
         self.hosts.senders = senders;
         self.rec.window.flows = flows;
-        self.rec.window.hold_delays = false;
         self.spare_delays = delays;
         events + b
     }
