@@ -37,7 +37,7 @@ fn a_run_writes_the_three_traces_and_the_summary() {
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let queue = std::fs::read_to_string(dir.join("gentle_queue.csv")).unwrap();
-    assert!(queue.starts_with("time_s,packets,red.avg\n"));
+    assert!(queue.starts_with("time_s,packets,red.avg,device_packets\n"));
     assert_eq!(queue.lines().count(), 1 + 50);
     let drops = std::fs::read_to_string(dir.join("gentle_drops.csv")).unwrap();
     assert!(drops.starts_with("time_s,flow,reason\n"));

@@ -18,14 +18,16 @@ fn queue_series(info: &[SeriesInfo]) -> Vec<usize> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Trace {
     /// `<alg>_queue.csv`: time_s,packets and every series of the `queue` group (RED's EWMA
-    /// average `red.avg`, a switch port's `queue[k].cells`).
+    /// average `red.avg`, a switch port's `queue[k].cells`), then device_packets (what
+    /// waits in the device queue under the disc: packets there wait too).
     Queue,
     /// `<alg>_throughput.csv`: time_s,bits_per_s (aggregate in-order goodput over the
     /// interval, as the study's PacketSink sampling) and arrival_bits_per_s (new bytes
     /// reaching the receivers: never above the link rate).
     Throughput,
     /// `<alg>_flows.csv`: per sample and flow, the queue it uses, its backlog in cells and
-    /// packets, goodput, cwnd and smoothed RTT (Warbler Figs. 4-7, DQN Figs. 2-3).
+    /// packets, goodput, cwnd and smoothed RTT (Warbler Figs. 4-7, DQN Figs. 2-3), and the
+    /// mean queueing delay of its packets sent in the interval (empty when none was).
     Flows,
     /// `<alg>_series.csv`: time_s and one column per named series.
     Series,
@@ -52,9 +54,9 @@ impl Trace {
         let mut s = match self {
             Trace::Queue => String::from("time_s,packets"),
             Trace::Throughput => String::from("time_s,bits_per_s,arrival_bits_per_s"),
-            Trace::Flows => {
-                String::from("time_s,flow,queue,backlog_cells,backlog_packets,goodput_bps,cwnd_bytes,srtt_ms")
-            }
+            Trace::Flows => String::from(
+                "time_s,flow,queue,backlog_cells,backlog_packets,goodput_bps,cwnd_bytes,srtt_ms,delay_ms",
+            ),
             Trace::Series => String::from("time_s"),
         };
         let cols: Vec<usize> = match self {
@@ -64,6 +66,9 @@ impl Trace {
         };
         for i in cols {
             let _ = write!(s, ",{}", info[i].name);
+        }
+        if self == Trace::Queue {
+            s.push_str(",device_packets");
         }
         s.push('\n');
         s
@@ -79,16 +84,16 @@ impl Trace {
                     for &i in &queue_cols {
                         let _ = write!(s, ",{:.6}", x.series.get(i).copied().unwrap_or(0.0));
                     }
-                    s.push('\n');
+                    let _ = writeln!(s, ",{}", x.nic_packets);
                 }
                 Trace::Throughput => {
                     let _ = writeln!(s, "{:.3},{:.1},{:.1}", x.t_s, x.goodput_bps, x.arrival_bps);
                 }
                 Trace::Flows => {
                     for f in 0..x.flow_goodput_bps.len() {
-                        let _ = writeln!(
+                        let _ = write!(
                             s,
-                            "{:.3},{},{},{},{},{:.1},{},{:.3}",
+                            "{:.3},{},{},{},{},{:.1},{},{:.3},",
                             x.t_s,
                             f,
                             x.flow_queue.get(f).copied().unwrap_or(0),
@@ -98,6 +103,10 @@ impl Trace {
                             x.flow_cwnd_bytes.get(f).copied().unwrap_or(0),
                             x.flow_srtt_ms.get(f).copied().unwrap_or(0.0)
                         );
+                        if let Some(d) = x.flow_delay_ms.get(f).copied().flatten() {
+                            let _ = write!(s, "{d:.3}");
+                        }
+                        s.push('\n');
                     }
                 }
                 Trace::Series => {
@@ -246,7 +255,7 @@ mod tests {
         sim.finish();
         let r = sim.recorder();
         let q = queue_csv(&r.samples.kept, &r.series_info);
-        assert!(q.starts_with("time_s,packets,red.avg\n"), "{}", &q[..40]);
+        assert!(q.starts_with("time_s,packets,red.avg,device_packets\n"), "{}", &q[..40]);
         assert_eq!(q.lines().count(), 1 + r.samples.kept.len());
         assert_eq!(throughput_csv(&r.samples.kept).lines().count(), 1 + r.samples.kept.len());
         assert_eq!(

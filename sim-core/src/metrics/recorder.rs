@@ -32,6 +32,9 @@ pub struct Sample {
     pub flow_backlog_packets: Vec<u32>,
     /// The same backlog in buffer cells (ceil(bytes / cell) per packet).
     pub flow_backlog_cells: Vec<u64>,
+    /// Mean queueing delay at the bottleneck (disc + device queue), ms, of each flow's
+    /// packets that started on the wire during the last interval; `None` if none did.
+    pub flow_delay_ms: Vec<Option<f32>>,
     /// Sub-queue each flow's packets enter at a multi-queue discipline (0 otherwise).
     pub flow_queue: Vec<u32>,
     /// One value per named series ([`Recorder::series_info`]), in order.

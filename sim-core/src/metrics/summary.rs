@@ -5,7 +5,7 @@
 //! fewer than two drops) are `None`, so the JSON has no NaN and reads back.
 
 use super::jain_index;
-use super::window::{Moments, WindowStats};
+use super::window::{Moments, WaitTally, WindowStats};
 use crate::trace::SeriesInfo;
 use serde::{Deserialize, Serialize};
 
@@ -22,8 +22,20 @@ pub struct Summary {
     pub jfi: f64,
     /// Mean over flows of (P95 − P50) of the bottleneck queueing delay, seconds.
     pub jitter_s: Option<f64>,
-    /// Mean bottleneck queueing delay over every packet, seconds.
+    /// Mean bottleneck queueing delay over every packet, seconds: the disc's part plus the
+    /// device queue's.
     pub delay_mean_s: Option<f64>,
+    /// Of that mean, the part spent in the queue disc, seconds.
+    pub delay_disc_mean_s: Option<f64>,
+    /// Of that mean, the part spent in the device queue under the disc (ns-3's
+    /// DropTail device queue), seconds; `None` when the link has none.
+    pub delay_device_mean_s: Option<f64>,
+    /// Mean wait of a data packet in its sender's access-link queue, seconds (a burst
+    /// the sender's window allows waits there before the bottleneck).
+    pub access_wait_mean_s: f64,
+    /// Mean wait of an ACK in the queues of its way back (the reverse bottleneck and the
+    /// access link), seconds.
+    pub ack_wait_mean_s: f64,
     /// Mean total buffer occupancy at the bottleneck in cells (Warbler Table 2).
     pub buffer_cells_mean: Option<f64>,
     pub queue: QueueStats,
@@ -157,6 +169,11 @@ pub struct SummaryInput<'a> {
     pub duration_s: f64,
     pub warmup_s: f64,
     pub link_rate_bps: f64,
+    /// Whether the bottleneck has a device queue under its disc.
+    pub device_queue: bool,
+    /// Waits in the senders' access links and on the ACKs' way back.
+    pub access_waits: WaitTally,
+    pub ack_waits: WaitTally,
     pub flows: Vec<FlowFacts>,
     pub packets: PacketCounts,
     pub events: u64,
@@ -215,6 +232,8 @@ impl Summary {
         let spreads: Vec<f64> = flows.iter().filter_map(|f| Some(f.delay_p95_s? - f.delay_p50_s?)).collect();
         let (delay_sum, delay_n) =
             w.flows.iter().fold((0.0, 0u64), |(s, n), f| (s + f.delay.sum(), n + f.delay.count()));
+        let delay_mean_s = (delay_n > 0).then(|| delay_sum / delay_n as f64);
+        let delay_device_mean_s = inp.device_queue.then(|| w.device_wait.mean_s());
         Summary {
             scenario: inp.scenario,
             queue_disc: inp.queue_disc,
@@ -223,7 +242,11 @@ impl Summary {
             window_s,
             jfi,
             jitter_s: (!spreads.is_empty()).then(|| spreads.iter().sum::<f64>() / spreads.len() as f64),
-            delay_mean_s: (delay_n > 0).then(|| delay_sum / delay_n as f64),
+            delay_mean_s,
+            delay_disc_mean_s: delay_mean_s.map(|d| (d - delay_device_mean_s.unwrap_or(0.0)).max(0.0)),
+            delay_device_mean_s,
+            access_wait_mean_s: inp.access_waits.mean_s(),
+            ack_wait_mean_s: inp.ack_waits.mean_s(),
             buffer_cells_mean: w.buffer_cells.mean(),
             flows,
             queue: queue_stats(w),

@@ -50,6 +50,42 @@ impl Moments {
     }
 }
 
+/// Time packets waited in one kind of queue, from the opening of the measured window on
+/// (a sum and a count: cheap enough to add per packet on every host link).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WaitTally {
+    /// Instants before this do not count (the warm-up).
+    pub from: SimTime,
+    pub packets: u64,
+    pub waited_ns: u64,
+}
+
+impl WaitTally {
+    pub fn from(t: SimTime) -> WaitTally {
+        WaitTally { from: t, ..WaitTally::default() }
+    }
+    /// A packet that started on the wire at `t` after waiting `waited`.
+    #[inline]
+    pub fn add(&mut self, t: SimTime, waited: SimDuration) {
+        if t >= self.from {
+            self.packets += 1;
+            self.waited_ns += waited.as_nanos();
+        }
+    }
+    pub fn merge(&mut self, o: &WaitTally) {
+        self.packets += o.packets;
+        self.waited_ns += o.waited_ns;
+    }
+    /// Mean wait, seconds (0 with no packet).
+    pub fn mean_s(&self) -> f64 {
+        if self.packets == 0 {
+            0.0
+        } else {
+            self.waited_ns as f64 / self.packets as f64 / 1e9
+        }
+    }
+}
+
 /// Exact counts of whole numbers (queue lengths): exact mean, deviation and numpy type-7
 /// quantiles in memory bounded by the number of distinct values.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -148,6 +184,9 @@ pub struct WindowStats {
     /// Cells held at the bottleneck, per window sample.
     pub buffer_cells: Moments,
     pub flows: Vec<FlowWindow>,
+    /// Seconds each packet leaving the bottleneck in the window spent in the device queue
+    /// under the disc (no records when the link has none).
+    pub device_wait: WaitTally,
     pub series: Vec<SeriesWindow>,
     thresholds: Vec<Vec<f64>>,
     pub drops: DropWindow,
@@ -176,6 +215,7 @@ impl WindowStats {
             per_bin: (1.0 / interval.as_secs_f64().max(1e-9)).round().max(1.0) as u64,
             buffer_cells: Moments::default(),
             flows: vec![FlowWindow::default(); flows],
+            device_wait: WaitTally::from(warmup),
             series: Vec::new(),
             thresholds: Vec::new(),
             drops: DropWindow {
@@ -248,6 +288,13 @@ impl WindowStats {
         if self.pending_delays.len() >= DELAY_BATCH && self.flows.len() == self.n_flows {
             self.flush_delays();
         }
+    }
+
+    /// The part of a packet's queueing delay spent in the device queue (recorded beside
+    /// its whole delay, `on_delay_deferred`, for the same packets).
+    #[inline]
+    pub fn on_device_wait(&mut self, t: SimTime, wait: SimDuration) {
+        self.device_wait.add(t, wait);
     }
 
     /// Records every delay `on_delay_deferred` still holds, in order.

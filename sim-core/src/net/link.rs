@@ -33,11 +33,19 @@ pub struct Link {
     pub tx_bytes: u64,
     pub tx_packets: u64,
     pub qdisc: Box<dyn QueueDisc>,
-    pub nic: VecDeque<QItem>,
+    pub nic: VecDeque<NicItem>,
     /// The packet being serialised, if any, and when its last bit is sent (`SimTime::MAX`
     /// when idle).
     pub transmitting: Option<QItem>,
     pub done_at: SimTime,
+}
+
+/// A packet in the device queue, with when it left the disc above (its wait splits into
+/// the disc's part and the device queue's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NicItem {
+    pub item: QItem,
+    pub left_disc: SimTime,
 }
 
 /// A tail-drop FIFO whose departures are computed when packets arrive: with no AQM acting

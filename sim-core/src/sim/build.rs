@@ -102,10 +102,10 @@ pub(super) fn build(
     let mut rec = Recorder::new(WindowStats::new(warmup, interval, end, n), n);
     rec.set_series(bottleneck.qdisc.series());
     let hosts = Hosts {
-        senders: Senders::new(senders, uplinks, first_uplink_id),
+        senders: Senders::new(senders, uplinks, first_uplink_id, warmup),
         receivers: Receivers::new(receivers),
     };
-    let ack_path = AckPath::new(host_link(rev, sc.host_queue_packets), downlinks);
+    let ack_path = AckPath::new(host_link(rev, sc.host_queue_packets), downlinks, warmup);
     let mut sim = Simulation {
         scenario: sc.clone(),
         q,

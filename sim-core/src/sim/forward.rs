@@ -14,6 +14,7 @@
 
 use super::{Event, Simulation, BOTTLENECK};
 use crate::metrics::DropRecord;
+use crate::net::link::NicItem;
 use crate::queue::{QItem, QdiscCtx};
 use crate::time::{SimDuration, SimTime};
 
@@ -57,10 +58,10 @@ impl Simulation {
         let mut cx = QdiscCtx::new(now, &mut self.drops);
         if l.transmitting.is_none() {
             let next = match l.nic.pop_front() {
-                Some(it) => Some(it),
-                None => l.qdisc.dequeue(&mut cx),
+                Some(n) => Some((n.item, n.left_disc)),
+                None => l.qdisc.dequeue(&mut cx).map(|it| (it, now)),
             };
-            if let Some(it) = next {
+            if let Some((it, left_disc)) = next {
                 let done = now + l.tx_time(it.bytes);
                 l.transmitting = Some(it);
                 l.done_at = done;
@@ -68,14 +69,17 @@ impl Simulation {
                 if tx_events || l.spec.delay == SimDuration::ZERO || l.qdisc.poll_at().is_some() {
                     self.q.schedule(done, Event::TxDone);
                 }
-                self.backlog.remove(it.flow, it.bytes);
-                let delay_s = (now - it.enqueued_at).as_secs_f64();
-                self.rec.window.on_delay_deferred(now, it.flow, delay_s);
+                let waited = now - it.enqueued_at;
+                self.backlog.sent(it.flow, it.bytes, waited);
+                self.rec.window.on_delay_deferred(now, it.flow, waited.as_secs_f64());
+                if nic_cap > 0 {
+                    self.rec.window.on_device_wait(now, now - left_disc);
+                }
             }
         }
         while l.nic.len() < nic_cap {
             match l.qdisc.dequeue(&mut cx) {
-                Some(it) => l.nic.push_back(it),
+                Some(item) => l.nic.push_back(NicItem { item, left_disc: now }),
                 None => break,
             }
         }

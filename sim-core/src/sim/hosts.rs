@@ -5,9 +5,10 @@
 use super::event::Event;
 use super::receivers::Receivers;
 use super::senders::Senders;
+use crate::metrics::window::WaitTally;
 use crate::metrics::DropRecord;
 use crate::net::{Link, Packet, PacketKind};
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 
 /// Where what an endpoint does goes.
 pub(super) trait HostSink {
@@ -71,11 +72,13 @@ impl Hosts {
 }
 
 /// Admits a packet of `bytes` reaching a closed-form link at `at`: when its last bit
-/// reaches the far end, or None if the link's queue is full.
-pub(super) fn cross(link: &mut Link, at: SimTime, bytes: u32) -> Option<SimTime> {
+/// reaches the far end, or None if the link's queue is full; the time it waits in the
+/// link's queue goes to `waits`.
+pub(super) fn cross(link: &mut Link, at: SimTime, bytes: u32, waits: &mut WaitTally) -> Option<SimTime> {
     let tx = link.spec.rate.tx_time(bytes);
     let done = link.fifo.as_mut().expect("a host link is a closed-form FIFO").admit(at, bytes, tx)?;
     link.tx_bytes += u64::from(bytes);
     link.tx_packets += 1;
+    waits.add(at, SimDuration((done - at).as_nanos() - tx.as_nanos()));
     Some(done + link.spec.delay)
 }

@@ -3,6 +3,7 @@
 
 use super::event::Event;
 use super::hosts::{cross, HostSink};
+use crate::metrics::window::WaitTally;
 use crate::metrics::DropRecord;
 use crate::net::{Link, Packet};
 use crate::queue::DropReason;
@@ -64,11 +65,13 @@ pub(super) struct AckPath {
     pub reverse: Option<Link>,
     /// Per flow, the access link its ACKs return on.
     pub downlinks: Vec<Link>,
+    /// How long ACKs waited in these links' queues (the measured window).
+    pub waits: WaitTally,
 }
 
 impl AckPath {
-    pub fn new(reverse: Link, downlinks: Vec<Link>) -> AckPath {
-        AckPath { reverse: Some(reverse), downlinks }
+    pub fn new(reverse: Link, downlinks: Vec<Link>, window: SimTime) -> AckPath {
+        AckPath { reverse: Some(reverse), downlinks, waits: WaitTally::from(window) }
     }
 
     /// Sends an ACK its receiver sent at `at` across both links: when it reaches its
@@ -82,10 +85,10 @@ impl AckPath {
         };
         p.hop = 0;
         let reverse = self.reverse.as_mut().expect("built with a reverse link");
-        let at = cross(reverse, at, p.wire_bytes).ok_or_else(|| drop(at, REVERSE))?;
+        let at = cross(reverse, at, p.wire_bytes, &mut self.waits).ok_or_else(|| drop(at, REVERSE))?;
         p.hop = 1;
         let down = &mut self.downlinks[p.flow as usize];
-        cross(down, at, p.wire_bytes).ok_or_else(|| drop(at, FIRST_DOWNLINK + p.flow))
+        cross(down, at, p.wire_bytes, &mut self.waits).ok_or_else(|| drop(at, FIRST_DOWNLINK + p.flow))
     }
 
     /// Starts loading `flow`'s downlink (a hint).

@@ -2,6 +2,7 @@
 
 use super::event::Event;
 use super::hosts::{cross, HostSink};
+use crate::metrics::window::WaitTally;
 use crate::metrics::DropRecord;
 use crate::net::{Link, Packet};
 use crate::queue::DropReason;
@@ -17,12 +18,14 @@ pub(super) struct Senders {
     pub first_uplink_id: u32,
     /// Packets handed to the network.
     pub sent: u64,
+    /// How long data waited in the access links' queues (the measured window).
+    pub waits: WaitTally,
     out: Vec<Packet>,
 }
 
 impl Senders {
-    pub fn new(tcp: Vec<TcpSender>, uplinks: Vec<Link>, first_uplink_id: u32) -> Senders {
-        Senders { tcp, uplinks, first_uplink_id, sent: 0, out: Vec::new() }
+    pub fn new(tcp: Vec<TcpSender>, uplinks: Vec<Link>, first_uplink_id: u32, window: SimTime) -> Senders {
+        Senders { tcp, uplinks, first_uplink_id, sent: 0, waits: WaitTally::from(window), out: Vec::new() }
     }
 
     /// Lets `flow`'s sender act at `now`, sends what it produced through its access link,
@@ -40,7 +43,7 @@ impl Senders {
         for mut p in self.out.drain(..) {
             p.hop = 0;
             self.sent += 1;
-            match cross(link, now, p.wire_bytes) {
+            match cross(link, now, p.wire_bytes, &mut self.waits) {
                 Some(at) => sink.to_bottleneck(at, p),
                 None => sink.dropped(DropRecord {
                     t_s: now.as_secs_f64(),

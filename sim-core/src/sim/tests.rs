@@ -12,6 +12,44 @@ fn a_short_red_study_run_conserves_packets() {
     assert!(c.delivered > 1000);
 }
 
+/// The delay a packet spends at the bottleneck splits into the disc's part and the device
+/// queue's: over ns-3's 100-packet device queue RED holds a few packets and the device
+/// queue the rest; without one the disc holds it all.
+#[test]
+fn the_queueing_delay_splits_into_the_disc_and_the_device_queue() {
+    let run = |v: &str| {
+        let mut sc = preset("red-study", Some(v)).unwrap();
+        sc.duration_s = 10.0;
+        Simulation::new(&sc).unwrap().finish()
+    };
+    let s = run("red");
+    let (total, disc, device) =
+        (s.delay_mean_s.unwrap(), s.delay_disc_mean_s.unwrap(), s.delay_device_mean_s.unwrap());
+    assert!((disc + device - total).abs() < 1e-12, "{disc} + {device} != {total}");
+    assert!(device > 5.0 * disc, "device queue {device} s, disc {disc} s");
+    let s = run("red-nonic");
+    assert_eq!(s.delay_device_mean_s, None);
+    assert_eq!(s.delay_disc_mean_s, s.delay_mean_s);
+    assert!(s.access_wait_mean_s > 0.0, "1 Mbit/s access links queue a window's bursts");
+}
+
+/// Each sample's per-flow delay is the mean over the packets the flow sent in its
+/// interval: weighted by those packets, the samples give the run's mean delay.
+#[test]
+fn per_sample_flow_delays_average_to_the_runs_mean_delay() {
+    let mut sc = preset("red-study", Some("red-nonic")).unwrap();
+    (sc.duration_s, sc.warmup_s) = (10.0, 0.0);
+    let mut sim = Simulation::new(&sc).unwrap();
+    let s = sim.finish();
+    let samples = &sim.recorder().samples.kept;
+    let delays: Vec<f64> =
+        samples.iter().flat_map(|x| x.flow_delay_ms.iter().flatten().map(|&d| f64::from(d))).collect();
+    assert!(delays.len() > 10 * samples.len() / 2, "most flows send in most intervals");
+    let mean = delays.iter().sum::<f64>() / delays.len() as f64;
+    let want = s.delay_mean_s.unwrap() * 1e3;
+    assert!((mean - want).abs() < 0.25 * want, "sample mean {mean} ms, run mean {want} ms");
+}
+
 mod aqm_runs {
     use super::*;
     use crate::aqm::{CodelConfig, FqCodelConfig, FqConfig, QueueDiscSpec, QueueLimit};

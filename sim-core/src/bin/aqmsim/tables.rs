@@ -87,6 +87,20 @@ pub fn all_tables(s: &Summary, alg: &str, paper: Option<published::WarblerTable2
     o
 }
 
+/// Where the queueing delay is: a disc over a full device queue holds only part of it,
+/// and data and ACKs also wait on the host links.
+fn delay_parts(s: &Summary) -> String {
+    let mut o = String::new();
+    if let Some(device) = s.delay_device_mean_s {
+        let disc = pub_or_dash(s.delay_disc_mean_s, 4);
+        let _ = writeln!(o, "    {:<32} {disc:>12}", "of which in the queue disc (s)");
+        let _ = writeln!(o, "    {:<32} {device:>12.4}", "of which in the device queue (s)");
+    }
+    let _ = writeln!(o, "  {:<34} {:>12.4}", "wait in senders' access links (s)", s.access_wait_mean_s);
+    let _ = writeln!(o, "  {:<34} {:>12.4}", "wait of ACKs on the way back (s)", s.ack_wait_mean_s);
+    o
+}
+
 /// Fairness, delay and buffer figures (the Warbler paper's Table 2 set) and a per-flow table.
 pub fn fairness_tables(s: &Summary, paper: Option<published::WarblerTable2>) -> String {
     let mut o = String::new();
@@ -100,8 +114,11 @@ pub fn fairness_tables(s: &Summary, paper: Option<published::WarblerTable2>) -> 
         ("jitter: mean P95 - P50 (s)", s.jitter_s, |p| p.jitter_s, 4),
         ("buffer occupancy (cells)", s.buffer_cells_mean, |p| p.buffer_cells, 0),
     ];
-    for (label, ours, paper, prec) in rows {
+    for (i, (label, ours, paper, prec)) in rows.into_iter().enumerate() {
         let _ = writeln!(o, "  {label:<34} {:>12} {:>12}", pub_or_dash(ours, prec), col(paper, prec));
+        if i == 1 {
+            o.push_str(&delay_parts(s));
+        }
     }
     let _ = writeln!(
         o,
