@@ -269,3 +269,69 @@ fn random_split_runs_record_the_same_on_two_threads_as_on_one() {
     }
     assert!(*ran.borrow() >= cases / 2, "most cases are runnable: {}", ran.borrow());
 }
+
+/// Live changes: a random valid scenario, made short, takes random values of its described
+/// fields during the run, at random moments, as the page's edits do. A change the run
+/// accepts is recorded in its scenario, and replaying that scenario records exactly what
+/// the live run did; a refused one changes nothing and says why; packets are conserved and
+/// the bottleneck holds no more than its limit of the moment.
+#[test]
+fn random_changes_during_a_run_replay_exactly_or_are_refused_by_name() {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(96u32).min(2000);
+    let config = ProptestConfig {
+        cases,
+        rng_seed: RngSeed::Fixed(0x00c4_a96e),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    let (applied, refused) = (RefCell::new(0u32), RefCell::new(0u32));
+    let strategy = (
+        random::valid_scenario(),
+        0.2..1.5f64,
+        prop::collection::vec((0.05..0.95f64, random::mutation(&Mode::VALID)), 1..4),
+    );
+    let result = TestRunner::new(config).run(&strategy, |(sc, seconds, edits)| {
+        let sc = random::shorten(sc, seconds);
+        prop_assume!(sc.validate().is_ok());
+        prop_assume!(cost::check(&sc).is_ok_and(|e| e.events < EVENT_CAP));
+        let json = serde_json::to_string(&sc).unwrap();
+        let mut live = Simulation::new(&sc).map_err(|e| TestCaseError::fail(format!("{e:?}: {json}")))?;
+        let mut edits = edits;
+        edits.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (at, m) in &edits {
+            live.step_until(sim_core::time::SimTime::from_secs_f64(at * sc.duration_s));
+            let mut v = serde_json::to_value(live.scenario()).unwrap();
+            let a = random::apply(&mut v, m);
+            let before = live.scenario().changes.len();
+            match live.change_now(&a.path, a.value.clone()) {
+                Ok(c) => {
+                    prop_assert_eq!(&c.set, &a.path);
+                    *applied.borrow_mut() += 1;
+                }
+                Err(e) => {
+                    prop_assert!(!e.is_empty());
+                    prop_assert_eq!(live.scenario().changes.len(), before, "a refusal records nothing");
+                    *refused.borrow_mut() += 1;
+                }
+            }
+            let c = live.packet_counts();
+            prop_assert_eq!(c.sent, c.delivered + c.dropped + c.in_flight, "conservation: {}", json);
+            let occ = live.bottleneck_occupancy();
+            prop_assert!(!live.bottleneck_limit().exceeded_by(&occ), "{:?} over the limit: {}", occ, json);
+        }
+        let a = live.finish();
+        let mut replay =
+            Simulation::new(live.scenario()).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        let b = replay.finish();
+        let changed = serde_json::to_string(live.scenario()).unwrap();
+        prop_assert!(a == b, "summary differs on replay: {}", changed);
+        prop_assert!(live.recorder().samples.kept == replay.recorder().samples.kept, "samples: {}", changed);
+        prop_assert!(live.recorder().drops.kept == replay.recorder().drops.kept, "drops: {}", changed);
+        Ok(())
+    });
+    println!("change fuzz: {} changes applied, {} refused", applied.borrow(), refused.borrow());
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    assert!(*applied.borrow() >= cases / 4, "enough changes apply: {}", applied.borrow());
+}

@@ -171,3 +171,35 @@ fn compare_prints_the_warbler_table_2_set_without_and_with() {
     assert!(table.contains("0.69") && table.contains("0.99"), "{table}");
     assert!(table.contains("1614") && table.contains("922"), "{table}");
 }
+
+/// `--at T:PATH=VALUE` sets a field during the run: the change is logged in
+/// `<alg>_change.csv`, and a field that cannot change during a run is refused by name.
+#[test]
+fn a_timed_change_from_the_command_line_runs_and_is_logged() {
+    let dir = std::env::temp_dir().join(format!("aqmsim-cli-at-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let out = aqmsim(&[
+        "run",
+        "--preset",
+        "red-study",
+        "--variant",
+        "red-nonic",
+        "--set",
+        "duration_s=10",
+        "--at",
+        "5:bottleneck.queue.limit={\"packets\": 20}",
+        "--out",
+        d,
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let log = std::fs::read_to_string(dir.join("red-nonic_change.csv")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(log.contains("bottleneck.queue.limit"), "{log}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("published figures are not shown"), "{stdout}");
+    let bad = aqmsim(&["validate", "--preset", "red-study", "--at", "5:tcp.mss_bytes=1000"]);
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("changes[0].set") && err.contains("next run"), "{err}");
+}

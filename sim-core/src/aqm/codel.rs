@@ -13,8 +13,10 @@
 
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::params::{Algorithm, Checker, Described, Field, Kind, Range};
-use crate::time::{SimDuration, SimTime};
+use crate::queue::config_of;
+use crate::time::{Rate, SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::collections::VecDeque;
 
 /// CoDel parameters. Defaults are Linux `sch_codel`'s: 1000-packet limit (ns-3's
@@ -91,6 +93,9 @@ impl Described for CodelConfig {
 impl DiscConfig for CodelConfig {
     fn build(&self, _cx: BuildCx) -> Box<dyn QueueDisc> {
         Box::new(Codel::new(self))
+    }
+    fn delay_target_ms(&self) -> Option<f64> {
+        Some(self.target_ms)
     }
     fn limit(&self) -> QueueLimit {
         self.limit
@@ -347,6 +352,15 @@ impl QueueDisc for Codel {
     }
     fn limit(&self) -> QueueLimit {
         self.cfg.limit
+    }
+    /// New target, interval and MTU rule apply from the next dequeue; the dropping state
+    /// and its count carry over (Linux's `codel_change` keeps `codel_vars`).
+    fn retune(&mut self, cfg: &dyn Any, _link_rate: Rate, _now: SimTime) -> Result<(), String> {
+        let cfg: &CodelConfig = config_of(cfg)?;
+        self.cfg.limit.check_change(&cfg.limit)?;
+        self.params = CodelParams::new(cfg.target_ms, cfg.interval_ms, cfg.mtu_bytes);
+        self.cfg = cfg.clone();
+        Ok(())
     }
 }
 

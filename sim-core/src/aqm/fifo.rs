@@ -2,7 +2,10 @@
 
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::params::{Algorithm, Described, Field, Kind};
+use crate::queue::config_of;
+use crate::time::{Rate, SimTime};
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::collections::VecDeque;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -70,12 +73,18 @@ impl QueueDisc for Fifo {
     fn limit(&self) -> QueueLimit {
         self.limit
     }
+
+    fn retune(&mut self, cfg: &dyn Any, _link_rate: Rate, _now: SimTime) -> Result<(), String> {
+        let cfg: &FifoConfig = config_of(cfg)?;
+        self.limit.check_change(&cfg.limit)?;
+        self.limit = cfg.limit;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::SimTime;
 
     fn item(id: u32) -> QItem {
         QItem { id, bytes: 1000, flow: 0, enqueued_at: SimTime::ZERO }

@@ -19,8 +19,11 @@ use super::codel::{
 use super::fattest::Fattest;
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::params::{Algorithm, Checker, Described, Field, Kind, Range};
+use crate::queue::config_of;
 use crate::rng::{splitmix64, SimRng};
+use crate::time::{Rate, SimTime};
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::collections::VecDeque;
 
 /// FQ-CoDel parameters. Defaults are Linux's and ns-3's (RFC 8290 §5.1).
@@ -83,6 +86,9 @@ impl Described for FqCodelConfig {
 impl DiscConfig for FqCodelConfig {
     fn build(&self, cx: BuildCx) -> Box<dyn QueueDisc> {
         Box::new(FqCodel::new(self, cx.rng))
+    }
+    fn delay_target_ms(&self) -> Option<f64> {
+        Some(self.target_ms)
     }
     fn limit(&self) -> QueueLimit {
         self.limit
@@ -328,6 +334,21 @@ impl QueueDisc for FqCodel {
     fn limit(&self) -> QueueLimit {
         self.cfg.limit
     }
+    /// New CoDel parameters, quantum and drop batch apply from the next packet; every flow
+    /// queue keeps its packets, deficit and CoDel state. The hash table's size cannot change.
+    fn retune(&mut self, cfg: &dyn Any, _link_rate: Rate, _now: SimTime) -> Result<(), String> {
+        let cfg: &FqCodelConfig = config_of(cfg)?;
+        self.cfg.limit.check_change(&cfg.limit)?;
+        if cfg.flows != self.cfg.flows {
+            return Err(format!(
+                "flows: the number of flow queues ({}) cannot change during a run",
+                self.cfg.flows
+            ));
+        }
+        self.params = CodelParams::new(cfg.target_ms, cfg.interval_ms, cfg.mtu_bytes);
+        self.cfg = cfg.clone();
+        Ok(())
+    }
     /// The flow's queue struct, then the end of its packet buffer where the arrival goes.
     fn prefetch_flow(&self, flow: u32, tail: bool) {
         let Some(q) = self.queues.get(self.queue_index(flow)) else { return };
@@ -343,7 +364,6 @@ impl QueueDisc for FqCodel {
 mod tests {
     use super::*;
     use crate::rng::StreamId;
-    use crate::time::SimTime;
 
     fn fq_codel(cfg: FqCodelConfig) -> FqCodel {
         FqCodel::new(&cfg, SimRng::new(1, StreamId::Queue(0)))

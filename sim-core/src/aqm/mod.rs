@@ -27,6 +27,7 @@ pub use red::{Red, RedConfig, RedStats, RedView};
 use crate::rng::SimRng;
 use crate::switch::SwitchConfig;
 use crate::time::Rate;
+use std::any::Any;
 use std::fmt::Debug;
 
 /// What a discipline is built with.
@@ -39,8 +40,20 @@ pub struct BuildCx {
     pub packet_bytes: u32,
 }
 
+/// A configuration as `Any`, so a running discipline can take its own type back
+/// ([`QueueDisc::retune`]).
+pub trait AsAny {
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Any> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 /// How a discipline's configuration builds it and exposes its buffer.
-pub trait DiscConfig: Debug {
+pub trait DiscConfig: Debug + AsAny {
     fn build(&self, cx: BuildCx) -> Box<dyn QueueDisc>;
     /// The buffer limit (for a multi-queue port: the whole buffer in cells).
     fn limit(&self) -> QueueLimit;
@@ -50,6 +63,11 @@ pub trait DiscConfig: Debug {
     /// Moments worth marking on time charts (a control plane switching on), (time s, label).
     fn markers(&self) -> Vec<(f64, String)> {
         Vec::new()
+    }
+    /// The queueing delay the discipline steers towards, ms, where it has one (CoDel's
+    /// target, PIE's QDELAY_REF): drawn on the delay-over-time chart.
+    fn delay_target_ms(&self) -> Option<f64> {
+        None
     }
 }
 
@@ -85,6 +103,17 @@ impl QueueDiscSpec {
 
     pub fn limit(&self) -> QueueLimit {
         self.get().limit()
+    }
+
+    /// Hands `disc` (built from a spec of the same type) this spec's parameters during a
+    /// run ([`QueueDisc::retune`]).
+    pub fn retune(
+        &self,
+        disc: &mut dyn QueueDisc,
+        link_rate: Rate,
+        now: crate::time::SimTime,
+    ) -> Result<(), String> {
+        disc.retune(self.get().as_any(), link_rate, now)
     }
 
     /// A short name for files and tables: the flavour (`ared`) or the tag (`fq_codel`).

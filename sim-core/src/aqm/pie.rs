@@ -20,10 +20,12 @@
 
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::params::{Algorithm, Described, Field, Kind, Range};
+use crate::queue::config_of;
 use crate::rng::SimRng;
-use crate::time::{SimDuration, SimTime};
+use crate::time::{Rate, SimDuration, SimTime};
 use crate::trace::SeriesInfo;
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::collections::VecDeque;
 
 /// Where ns-3.44 and RFC 8033 part ways (every difference except the delay estimator,
@@ -140,6 +142,9 @@ impl Described for PieConfig {
 impl DiscConfig for PieConfig {
     fn build(&self, cx: BuildCx) -> Box<dyn QueueDisc> {
         Box::new(Pie::new(self, cx.rng))
+    }
+    fn delay_target_ms(&self) -> Option<f64> {
+        Some(self.target_ms)
     }
     fn limit(&self) -> QueueLimit {
         self.limit
@@ -530,6 +535,27 @@ impl QueueDisc for Pie {
     }
     fn sample_series(&self, out: &mut Vec<f64>) {
         out.push(self.drop_prob);
+    }
+    /// The updates due by `now` run with the old parameters; then target, T_UPDATE, α, β
+    /// and the burst allowance apply, and the drop probability, the burst state and the
+    /// departure-rate estimate carry over. Which rules PIE follows cannot change.
+    fn retune(&mut self, cfg: &dyn Any, _link_rate: Rate, now: SimTime) -> Result<(), String> {
+        let cfg: &PieConfig = config_of(cfg)?;
+        self.cfg.limit.check_change(&cfg.limit)?;
+        if cfg.rules != self.cfg.rules
+            || cfg.use_dequeue_rate_estimator != self.cfg.use_dequeue_rate_estimator
+        {
+            return Err(
+                "rules: which PIE (ns-3's or RFC 8033's) and its delay estimator cannot change during a run"
+                    .into(),
+            );
+        }
+        self.catch_up(now);
+        let fresh = Pie::new(cfg, self.rng.clone());
+        (self.target_s, self.tupdate, self.max_burst) = (fresh.target_s, fresh.tupdate, fresh.max_burst);
+        self.burst_reset_limit = fresh.burst_reset_limit;
+        self.cfg = fresh.cfg;
+        Ok(())
     }
 }
 

@@ -6,10 +6,12 @@
 
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::params::{Algorithm, Checker, Described, Field, Flavour, Kind, Range};
+use crate::queue::config_of;
 use crate::rng::SimRng;
 use crate::time::{Rate, SimDuration, SimTime};
 use crate::trace::SeriesInfo;
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::collections::VecDeque;
 
 /// RED parameters. Defaults are ns-3's attribute defaults.
@@ -456,6 +458,24 @@ impl QueueDisc for Red {
     }
     fn sample_series(&self, out: &mut Vec<f64>) {
         out.push(self.avg);
+    }
+    /// New thresholds, weights and max_p apply from the next arrival; the queue, the
+    /// average, the count since the last drop and the idle clock carry over (Linux's
+    /// `red_change` keeps `red_vars` too), and so does ARED's adapted max_p unless max_p
+    /// itself was changed.
+    fn retune(&mut self, cfg: &dyn Any, link_rate: Rate, _now: SimTime) -> Result<(), String> {
+        let cfg: &RedConfig = config_of(cfg)?;
+        self.cfg.limit.check_change(&cfg.limit)?;
+        let keep_max_p = cfg.max_p.to_bits() == self.cfg.max_p.to_bits();
+        let old = std::mem::replace(self, Red::new(cfg, link_rate, self.rng.clone()));
+        if keep_max_p {
+            (self.cur_max_p, self.initial_max_p) = (old.cur_max_p, old.initial_max_p);
+        }
+        (self.q, self.occ, self.avg, self.count, self.count_bytes) =
+            (old.q, old.occ, old.avg, old.count, old.count_bytes);
+        (self.old, self.idle, self.idle_since, self.last_set, self.stats) =
+            (old.old, old.idle, old.idle_since, old.last_set, old.stats);
+        Ok(())
     }
 }
 

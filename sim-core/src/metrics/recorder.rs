@@ -61,6 +61,9 @@ pub struct Update {
     pub samples: Vec<Sample>,
     pub drops: Vec<DropRecord>,
     pub log: Vec<LogRecord>,
+    /// The series as declared anew during the run (a retuned RED's thresholds), with when.
+    #[serde(default)]
+    pub redeclared: Vec<(f64, Vec<SeriesInfo>)>,
 }
 
 /// Flow-samples (samples × flows) the history keeps before thinning itself out: at 10 flows
@@ -121,10 +124,13 @@ pub struct Recorder {
     pub drops: Thinned<DropRecord>,
     pub log: Thinned<LogRecord>,
     pub window: WindowStats,
+    /// Every redeclaration of the series during the run, with when (`redeclare_series`).
+    pub redeclared: Vec<(f64, Vec<SeriesInfo>)>,
     /// Everything since the last poll, in full, once someone polls (the CLI streams it to
     /// files, the web app into its charts).
     polled: bool,
     pending: (Vec<Sample>, Vec<DropRecord>, Vec<LogRecord>),
+    pending_redeclared: usize,
 }
 
 impl Recorder {
@@ -147,14 +153,31 @@ impl Recorder {
             drops: Thinned::new(TRACE_DROPS),
             log: Thinned::new(TRACE_LOG),
             window,
+            redeclared: Vec::new(),
             polled: false,
             pending: Default::default(),
+            pending_redeclared: 0,
         }
     }
 
     pub fn set_series(&mut self, info: Vec<SeriesInfo>) {
         self.window.set_series(&info);
         self.series_info = info;
+    }
+
+    /// The same series, declared anew at `t_s` (a retuned disc's thresholds moved): zones
+    /// from now on count against the new thresholds.
+    pub fn redeclare_series(&mut self, t_s: f64, info: Vec<SeriesInfo>) {
+        self.window.retarget_series(&info);
+        self.redeclared.push((t_s, info.clone()));
+        self.series_info = info;
+    }
+
+    /// Redeclarations not yet handed out by [`Recorder::take_update`].
+    pub fn take_redeclared(&mut self) -> Vec<(f64, Vec<SeriesInfo>)> {
+        let new = self.redeclared[self.pending_redeclared..].to_vec();
+        self.pending_redeclared = self.redeclared.len();
+        new
     }
 
     /// Index of a named series.

@@ -247,6 +247,19 @@ impl WindowStats {
             .collect();
     }
 
+    /// The same series with thresholds that moved: later samples count in the zones of
+    /// the new ones (a series whose number of thresholds changed starts its zones anew).
+    pub fn retarget_series(&mut self, info: &[SeriesInfo]) {
+        let thresholds: Vec<Vec<f64>> =
+            info.iter().map(|s| s.thresholds.iter().map(|t| t.value).collect()).collect();
+        for (s, t) in self.series.iter_mut().zip(&thresholds) {
+            if s.zone_counts.len() != t.len() + 1 {
+                s.zone_counts = vec![0; t.len() + 1];
+            }
+        }
+        self.thresholds = thresholds;
+    }
+
     /// Does an instant at `t` belong to the window?
     pub fn holds_instant(&self, t: SimTime) -> bool {
         t >= self.warmup

@@ -111,6 +111,26 @@ impl QueueLimit {
         }
     }
 
+    /// Whether `other` counts in the same unit (cells of the same size): a queue's own
+    /// accounting of what it holds stays right when its limit changes to `other` mid-run.
+    pub fn same_unit(&self, other: &QueueLimit) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(other)
+            && self.cell_bytes() == other.cell_bytes()
+    }
+
+    /// Err unless a queue limited by `self` can take `new` during a run.
+    pub fn check_change(&self, new: &QueueLimit) -> Result<(), String> {
+        if self.same_unit(new) {
+            Ok(())
+        } else {
+            Err(format!(
+                "limit: the buffer's unit cannot change during a run (it counts {}); give the new limit in {}",
+                self.unit_name(),
+                self.unit_name()
+            ))
+        }
+    }
+
     pub fn unit_name(&self) -> &'static str {
         match self {
             QueueLimit::Packets(_) => "packets",

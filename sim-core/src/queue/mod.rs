@@ -7,9 +7,10 @@ pub mod limit;
 
 pub use limit::{cells_for, Occupancy, QueueLimit};
 
-use crate::time::SimTime;
+use crate::time::{Rate, SimTime};
 use crate::trace::{LogRecord, SeriesInfo};
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::fmt;
 
 /// A queued packet as a discipline sees it: the packet's id plus what decisions need.
@@ -105,4 +106,26 @@ pub trait QueueDisc: fmt::Debug + Send {
     /// touch (a hint; results must not change). `tail` = also what that state points to,
     /// asked for once the state itself had time to arrive.
     fn prefetch_flow(&self, _flow: u32, _tail: bool) {}
+    /// Takes new parameters during a run, as Linux's `tc qdisc change` does: `cfg` is the
+    /// discipline's own configuration type, `link_rate` the link's rate from `now` on. What
+    /// it holds and has learnt (queued packets, averages, control-law state) carries over;
+    /// a lowered limit is then enforced by [`shed_to_limit`]. Err says what cannot change.
+    fn retune(&mut self, _cfg: &dyn Any, _link_rate: Rate, _now: SimTime) -> Result<(), String> {
+        Err("this queue discipline keeps its settings until the next run".into())
+    }
+}
+
+/// The configuration `retune` was handed, as the discipline's own type.
+pub fn config_of<T: 'static>(cfg: &dyn Any) -> Result<&T, String> {
+    cfg.downcast_ref::<T>().ok_or_else(|| "the queue discipline's type cannot change during a run".into())
+}
+
+/// After a limit was lowered: drops packets from the head until what is queued fits, as
+/// Linux's `codel_change`, `pie_change` and `fq_codel_change` do (net/sched/sch_codel.c),
+/// through the discipline's own dequeue (which picks the head: FQ-CoDel's next flow).
+pub fn shed_to_limit(disc: &mut dyn QueueDisc, cx: &mut QdiscCtx) {
+    while disc.limit().exceeded_by(&disc.occupancy()) {
+        let Some(it) = disc.dequeue(cx) else { break };
+        cx.drop(it, DropReason::Overflow, true);
+    }
 }

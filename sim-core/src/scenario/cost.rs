@@ -32,8 +32,21 @@ const EVENTS_PER_FLOW: f64 = 20.0;
 /// An upper estimate: the bottleneck busy the whole run with full-sized packets, each
 /// causing [`EVENTS_PER_PACKET`] events, plus every flow's first window (it leaves at once,
 /// whatever the bottleneck can carry, and what does not fit is dropped after crossing the
-/// access link), plus the samples.
+/// access link), plus the samples. With timed changes, the costliest of the scenario's
+/// states, as if it lasted the whole run.
 pub fn estimate(sc: &Scenario) -> Cost {
+    let mut state = Scenario { changes: Vec::new(), ..sc.clone() };
+    let mut worst = estimate_one(&state);
+    for c in super::changes::ordered(&sc.changes) {
+        let Ok(next) = super::changes::apply(&state, c) else { break };
+        let e = estimate_one(&next);
+        worst = Cost { events: worst.events.max(e.events), bytes: worst.bytes.max(e.bytes) };
+        state = next;
+    }
+    worst
+}
+
+fn estimate_one(sc: &Scenario) -> Cost {
     let flows = f64::from(sc.total_flows());
     let pkt_bits = 8.0 * f64::from(sc.full_packet_bytes().max(1));
     let first_windows = flows * f64::from(sc.tcp.initial_cwnd_segments);

@@ -2,6 +2,7 @@
 //! length, sampling and seed. [`Scenario::validate`] names every bad field with its value
 //! and allowed range; [`presets`] builds the papers' experiments.
 
+pub mod changes;
 pub mod cost;
 pub mod fields;
 pub mod patch;
@@ -10,6 +11,7 @@ pub mod published;
 mod validate;
 
 pub use crate::params::ScenarioError;
+pub use changes::{LiveField, TimedChange};
 pub use presets::red_study::algorithm as red_study_algorithm;
 pub use presets::{preset, preset_list, PresetInfo};
 pub use validate::{MAX_DURATION_S, MAX_FLOWS};
@@ -40,6 +42,9 @@ pub struct Scenario {
     /// Buffer of host NICs and of the reverse (ACK) path, in packets. ns-3 puts an
     /// FqCoDel root disc over a 100-packet device queue there; none of the presets fill it.
     pub host_queue_packets: u32,
+    /// Fields set during the run, at given times ([`changes`]); none by default.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<TimedChange>,
 }
 
 /// The shared link: senders → router → receiver, with the studied queue disc at the router.
@@ -86,6 +91,7 @@ impl Default for Scenario {
             flows: vec![FlowGroup::default()],
             tcp: TcpConfig::default(),
             host_queue_packets: 10_000,
+            changes: Vec::new(),
         }
     }
 }
@@ -160,6 +166,7 @@ impl Scenario {
         if self.warmup_s > 0.0 {
             m.push((self.warmup_s, "warm-up ends".into()));
         }
+        m.extend(self.changes.iter().map(|c| (c.at_s, c.label())));
         m
     }
 

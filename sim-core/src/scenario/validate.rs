@@ -67,6 +67,10 @@ impl Scenario {
             check_fields(&v["tcp"], TcpConfig::FIELDS, c);
             self.tcp.check_more(c);
         });
+        if c.errors().is_empty() && !self.changes.is_empty() {
+            // Each change is checked against the scenario as it stands then.
+            super::changes::check(self, &mut c);
+        }
         c.into_result()
     }
 }

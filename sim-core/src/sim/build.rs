@@ -1,6 +1,7 @@
 //! Builds the dumbbell of a scenario: per flow an access link each way, one shared
 //! bottleneck each way.
 
+use super::changes::{start_time, Changes};
 use super::hosts::Hosts;
 use super::lane::{Mail, SenderLane, LANE_BUCKETS, SPLIT_MIN_FLOWS, SPLIT_MIN_LOOKAHEAD};
 use super::receivers::{AckPath, Receivers, FIRST_DOWNLINK};
@@ -56,10 +57,13 @@ pub(super) fn build(
     // The senders run apart when the scenario is big enough to gain (see `lane.rs`); then
     // the flows' starts and stops are their events.
     let lookahead = sc.flows.iter().map(|g| ms(g.access_delay_ms)).min().unwrap_or_default();
-    let mut lane =
-        (allow_split && n_flows >= SPLIT_MIN_FLOWS && lookahead >= SPLIT_MIN_LOOKAHEAD).then(|| {
-            Box::new(SenderLane::new(EventQueue::with_bucket_ns(LANE_BUCKETS * q.bucket_ns()), lookahead))
-        });
+    // Changes come before everything else of their instant: their events are queued first.
+    // A run with changes stays in one queue (they touch both sides at once).
+    let mut changes = Changes::new(sc, &mut q);
+    let split = allow_split && sc.changes.is_empty();
+    let mut lane = (split && n_flows >= SPLIT_MIN_FLOWS && lookahead >= SPLIT_MIN_LOOKAHEAD).then(|| {
+        Box::new(SenderLane::new(EventQueue::with_bucket_ns(LANE_BUCKETS * q.bucket_ns()), lookahead))
+    });
     // Link ids: the bottleneck, its reverse, per flow the ACK return link, then per flow
     // the uplink.
     let first_uplink_id = FIRST_DOWNLINK + n_flows as u32;
@@ -85,12 +89,14 @@ pub(super) fn build(
             senders.push(TcpSender::with_cc(id, &sc.tcp, cc, group.size_bytes));
             receivers.push(TcpReceiver::new(id, &sc.tcp));
             groups.push(g as u32);
-            let jitter = group.start_jitter_s * SimRng::new(sc.seed, StreamId::FlowStart(id)).uniform();
             let starts = lane.as_mut().map_or(&mut q, |l| &mut l.q);
-            starts.schedule(SimTime::from_secs_f64(group.start_s + jitter), Event::FlowStart { flow: id });
-            if let Some(stop) = group.stop_s {
-                starts.schedule(SimTime::from_secs_f64(stop), Event::FlowStop { flow: id });
+            let (start, stop) = (start_time(sc, g, id), group.stop_s.map(SimTime::from_secs_f64));
+            starts.schedule(start, Event::FlowStart { flow: id });
+            if let Some(stop) = stop {
+                starts.schedule(stop, Event::FlowStop { flow: id });
             }
+            changes.start_at.push(start);
+            changes.stop_at.push(stop);
         }
     }
     if lane.is_none() {
@@ -118,6 +124,7 @@ pub(super) fn build(
         end,
         interval,
         drops: Vec::new(),
+        changes,
         counts: PacketCounts::default(),
         last_delivered: vec![0; n],
         last_received: vec![0; n],

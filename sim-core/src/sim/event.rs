@@ -31,4 +31,6 @@ pub enum Event {
     WindowOpen,
     /// The bottleneck's queue discipline asked to be woken (its `poll_at`).
     DiscWake,
+    /// The next timed change of the scenario is due.
+    Change,
 }

@@ -6,6 +6,7 @@
 
 mod backlog;
 mod build;
+mod changes;
 mod event;
 mod forward;
 mod hosts;
@@ -58,6 +59,8 @@ pub struct Simulation {
     interval: SimDuration,
     /// Scratch space for the queue disc's drops.
     drops: Vec<Dropped>,
+    /// The scenario as changed so far, the changes to come, the flows' planned starts.
+    changes: changes::Changes,
     counts: PacketCounts,
     /// Per flow: delivered and received bytes at the previous sample.
     last_delivered: Vec<u64>,
@@ -130,7 +133,9 @@ impl Simulation {
     }
 
     pub fn events_processed(&self) -> u64 {
-        self.q.events_processed() + self.lane.as_ref().map_or(0, |l| l.q.events_processed())
+        self.q.events_processed()
+            + self.lane.as_ref().map_or(0, |l| l.q.events_processed())
+            + self.changes.made_now
     }
 
     /// Fraction of the run simulated so far.
@@ -210,6 +215,7 @@ impl Simulation {
             samples,
             drops,
             log,
+            redeclared: self.rec.take_redeclared(),
         }
     }
 
@@ -309,6 +315,8 @@ impl Simulation {
         match ev {
             Event::Arrive { pkt } => self.arrive(pkt),
             Event::TxDone => self.settle_tx(SimTime(self.now().0 + 1)),
+            Event::FlowStart { .. } | Event::FlowStop { .. } if !self.is_planned(ev) => {}
+            Event::Change => self.apply_due_change(),
             Event::FlowStart { .. }
             | Event::FlowStop { .. }
             | Event::SenderTimer { .. }

@@ -310,3 +310,129 @@ mod split {
         }
     }
 }
+
+mod timed_changes {
+    use super::*;
+    use crate::aqm::{QueueDiscSpec, QueueLimit};
+    use crate::scenario::{Bottleneck, FlowGroup, Scenario, TimedChange};
+    use serde_json::{json, Value};
+
+    /// Four CUBIC flows through a 1000-packet FIFO at 10 Mbit/s: bufferbloat.
+    fn bloated() -> Scenario {
+        Scenario {
+            duration_s: 20.0,
+            warmup_s: 0.0,
+            bottleneck: Bottleneck {
+                rate_bps: 10_000_000,
+                delay_ms: 5.0,
+                queue: QueueDiscSpec::fifo(QueueLimit::Packets(1000)),
+                nic_queue_packets: 0,
+            },
+            flows: vec![
+                FlowGroup { count: 2, ..FlowGroup::default() },
+                FlowGroup { count: 2, access_delay_ms: 10.0, ..FlowGroup::default() },
+            ],
+            ..Scenario::default()
+        }
+    }
+
+    /// Runs `sc` to `at_s`, sets `set` to `to` there, runs to the end; then replays the
+    /// scenario the run recorded. Both must record the same.
+    fn live_equals_replay(sc: &Scenario, at_s: f64, set: &str, to: Value) -> Simulation {
+        let mut live = Simulation::new(sc).unwrap();
+        // A slice that ends mid-instant, as the page's budgeted slices do.
+        live.step_until(SimTime::from_secs_f64(at_s));
+        live.run_events(7);
+        let c = live.change_now(set, to).unwrap_or_else(|e| panic!("{set}: {e}"));
+        assert!(c.at_s > at_s && c.at_s < at_s + 0.1, "{c:?}");
+        let a = live.finish();
+        let mut replay = Simulation::new(live.scenario()).unwrap();
+        let b = replay.finish();
+        assert_eq!(a, b, "{set}: the replay's summary differs");
+        assert_eq!(live.recorder().samples.kept, replay.recorder().samples.kept, "{set}");
+        assert_eq!(live.recorder().drops.kept, replay.recorder().drops.kept, "{set}");
+        assert_eq!(live.recorder().log.kept, replay.recorder().log.kept, "{set}");
+        live
+    }
+
+    #[test]
+    fn a_change_made_during_a_run_replays_exactly_from_the_scenario() {
+        let sc = bloated();
+        live_equals_replay(&sc, 6.0, "bottleneck.queue.limit", json!({"packets": 50}));
+        live_equals_replay(&sc, 6.0, "bottleneck.rate_bps", json!(2_000_000));
+        live_equals_replay(&sc, 6.0, "bottleneck.delay_ms", json!(40.0));
+        live_equals_replay(&sc, 6.0, "bottleneck.nic_queue_packets", json!(100));
+        live_equals_replay(&sc, 6.0, "flows[1].access_rate_bps", json!(3_000_000));
+        live_equals_replay(&sc, 6.0, "flows[1].stop_s", json!(8.0));
+        let mut red = preset("red-study", Some("red")).unwrap();
+        red.duration_s = 20.0;
+        live_equals_replay(&red, 12.0, "bottleneck.queue.max_th", json!(30.0));
+        live_equals_replay(&red, 12.0, "bottleneck.queue.limit", json!({"packets": 20}));
+        for disc in ["codel", "fq_codel", "pie"] {
+            let mut sc = bloated();
+            sc.bottleneck.queue = QueueDiscSpec::default_for(disc).unwrap();
+            live_equals_replay(&sc, 6.0, "bottleneck.queue.target_ms", json!(20.0));
+            live_equals_replay(&sc, 6.0, "bottleneck.queue.limit", json!({"packets": 30}));
+        }
+    }
+
+    /// The lecture's demonstration: a bloated FIFO cut from 1000 to 50 packets at 10 s
+    /// sheds its backlog, and the delay falls by more than ten times.
+    #[test]
+    fn cutting_a_bloated_buffer_makes_the_delay_fall() {
+        let mut sc = bloated();
+        sc.changes = vec![TimedChange {
+            at_s: 10.0,
+            set: "bottleneck.queue.limit".into(),
+            to: json!({"packets": 50}),
+        }];
+        let mut sim = Simulation::new(&sc).unwrap();
+        sim.finish();
+        let mean_delay = |from: f64, to: f64| {
+            let d: Vec<f64> = (sim.recorder().samples.kept.iter())
+                .filter(|s| s.t_s > from && s.t_s <= to)
+                .flat_map(|s| s.flow_delay_ms.iter().flatten().map(|&d| f64::from(d)))
+                .collect();
+            d.iter().sum::<f64>() / d.len() as f64
+        };
+        let (before, after) = (mean_delay(5.0, 10.0), mean_delay(12.0, 20.0));
+        assert!(before > 10.0 * after, "delay {before:.1} ms before the cut, {after:.1} ms after");
+        let overflow_at_cut =
+            sim.recorder().drops.kept.iter().filter(|d| (d.t_s - 10.0).abs() < 1e-6).count();
+        assert!(overflow_at_cut > 500, "the cut sheds the backlog from the head: {overflow_at_cut} drops");
+        assert!(sim.recorder().log.kept.iter().any(|r| r.source == "change"), "the change is logged");
+    }
+
+    /// A group stopped by a change sends nothing after its stop, and a later change that
+    /// moves the stop away lets it send again.
+    #[test]
+    fn a_group_stops_and_resumes_when_its_stop_moves() {
+        let mut sc = bloated();
+        let stop = |at_s: f64, to: Value| TimedChange { at_s, set: "flows[1].stop_s".into(), to };
+        sc.changes = vec![stop(5.0, json!(5.0)), stop(12.0, json!(null))];
+        let mut sim = Simulation::new(&sc).unwrap();
+        sim.finish();
+        let rate = |from: f64, to: f64| -> f64 {
+            (sim.recorder().samples.kept.iter())
+                .filter(|s| s.t_s > from && s.t_s <= to)
+                .map(|s| s.flow_goodput_bps[2] + s.flow_goodput_bps[3])
+                .sum()
+        };
+        assert!(rate(2.0, 5.0) > 0.0);
+        assert_eq!(rate(7.0, 12.0), 0.0, "stopped from 5 s (after what was in flight)");
+        assert!(rate(14.0, 20.0) > 1e6, "resumed at 12 s");
+    }
+
+    #[test]
+    fn a_run_with_changes_refuses_what_cannot_change_and_keeps_running() {
+        let mut sim = Simulation::new(&bloated()).unwrap();
+        sim.step_until(SimTime::from_secs_f64(3.0));
+        let e = sim.change_now("flows[0].count", json!(5)).unwrap_err();
+        assert!(e.contains("next run"), "{e}");
+        let e = sim.change_now("bottleneck.queue.limit", json!({"packets": 0})).unwrap_err();
+        assert!(e.contains("limit"), "{e}");
+        assert!(sim.scenario().changes.is_empty(), "nothing was recorded");
+        let s = sim.finish();
+        assert!(s.throughput.mean_bps > 9e6);
+    }
+}

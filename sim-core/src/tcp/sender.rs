@@ -203,6 +203,17 @@ impl TcpSender {
         self.app_stopped = true;
     }
 
+    /// The application offers data again after a stop (a timed change moved the stop).
+    pub fn resume(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if std::mem::replace(&mut self.app_stopped, false) {
+            self.send_pending(now, out);
+        }
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.app_stopped
+    }
+
     fn send_syn(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         self.syn_sent_at = now;
         // MSS and SACK-permitted options ride on the SYN: 8 more bytes.

@@ -20,6 +20,7 @@ pub fn load(a: &ScenarioArgs, variant: Option<&str>) -> Result<Scenario, String>
         _ => return Err("give either a scenario file or --preset NAME".into()),
     };
     let mut sc = patch::apply(&base, &a.sets).map_err(|e| format!("--set {e}"))?;
+    sc.changes.extend(a.changes.iter().cloned());
     if let Some(seed) = a.seed {
         sc.seed = seed;
     }

@@ -39,6 +39,12 @@ pub struct ScenarioArgs {
     /// Pointer (/flows/0/count); VALUE is JSON, a bare word is a string. Repeatable.
     #[arg(long = "set", value_name = "PATH=VALUE", value_parser = parse_set)]
     pub sets: Vec<(String, String)>,
+    /// Set a field during the run: T:PATH=VALUE sets PATH to VALUE at T seconds (a timed
+    /// change: the bottleneck's rate, delay or device queue, a queue-disc parameter, a flow
+    /// group's access link, start or stop), e.g. --at '10:bottleneck.queue.limit={"packets":50}'.
+    /// Repeatable.
+    #[arg(long = "at", value_name = "T:PATH=VALUE", value_parser = parse_change)]
+    pub changes: Vec<sim_core::scenario::TimedChange>,
     /// The scenario's seed.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -49,6 +55,15 @@ pub struct ScenarioArgs {
     /// flow names it with `"model": "ID"`). Repeatable.
     #[arg(long = "model", value_name = "ID=FILE", value_parser = parse_set)]
     pub models: Vec<(String, String)>,
+}
+
+fn parse_change(s: &str) -> Result<sim_core::scenario::TimedChange, String> {
+    let (t, set) = s.split_once(':').ok_or_else(|| format!("'{s}': expected T:PATH=VALUE"))?;
+    let at_s =
+        t.trim().parse::<f64>().map_err(|_| format!("'{t}': the time T must be a number of seconds"))?;
+    let (set, raw) = parse_set(set)?;
+    let to = serde_json::from_str(&raw).unwrap_or(serde_json::Value::String(raw));
+    Ok(sim_core::scenario::TimedChange { at_s, set, to })
 }
 
 fn parse_set(s: &str) -> Result<(String, String), String> {

@@ -165,11 +165,23 @@ pub fn run(a: &RunArgs) -> Outcome {
     let dir = a.out.as_deref().map(io::prepare_dir).transpose()?;
     let sim = simulate(&sc, &alg, a.quiet, dir.as_deref(), a.threads == 2)?;
     let summary = sim.summary();
-    let paper = (preset == Some("cubic-bbr-vegas-3q")).then_some(match variant.as_deref() {
+    // Published figures belong next to the paper's own setting only (any seed).
+    let as_published = preset.is_some_and(|p| {
+        sim_core::scenario::preset(p, variant.as_deref())
+            .is_ok_and(|o| Scenario { seed: o.seed, ..sc.clone() } == o)
+    });
+    let paper = (as_published && preset == Some("cubic-bbr-vegas-3q")).then_some(match variant.as_deref() {
         Some("warbler") => published::WARBLER_WITH,
         _ => published::WARBLER_WITHOUT,
     });
-    io::print(&tables::all_tables(&summary, sim_core::scenario::red_study_algorithm(&alg), paper))?;
+    let red_study = if as_published { sim_core::scenario::red_study_algorithm(&alg) } else { "" };
+    io::print(&tables::all_tables(&summary, red_study, paper))?;
+    if preset.is_some() && !as_published {
+        io::say("(edited from the preset, so the published figures are not shown)")?;
+    }
+    for c in &sc.changes {
+        io::say(&format!("timed change at {} s: {} = {} ({})", c.at_s, c.set, c.to, c.label()))?;
+    }
     if let Some(note) = preset.and_then(published::warbler_baseline_note) {
         io::say(&format!("Paper: {note}"))?;
     }
