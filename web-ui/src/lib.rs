@@ -18,6 +18,7 @@ pub mod protocol;
 pub mod series;
 pub mod share;
 pub mod state;
+pub mod units;
 pub mod worker;
 pub mod zip;
 
