@@ -86,6 +86,8 @@ pub struct App {
     tab: Tab,
     train: Shared<TrainView>,
     notice: Option<String>,
+    /// Preset picks refused at the confirm: the header's menu is drawn anew each time.
+    refused_picks: u32,
     reader: Option<FileReader>,
     last_redraw_ms: f64,
     last_message_ms: f64,
@@ -373,6 +375,7 @@ impl App {
             HeaderMsg::LoadPreset(key) => {
                 let (name, variant) = key.split_once('/').unwrap_or((&key, ""));
                 if !self.may_replace() {
+                    self.refused_picks += 1;
                     return;
                 }
                 match preset(name, (!variant.is_empty()).then_some(variant)) {
@@ -627,6 +630,7 @@ impl Component for App {
             tab: Tab::Charts,
             train: Shared::new(TrainView::default()),
             notice: None,
+            refused_picks: 0,
             reader: None,
             last_redraw_ms: 0.0,
             last_message_ms: dom::now_ms(),
@@ -757,7 +761,7 @@ impl Component for App {
         };
         html! {
             <div class="app" data-engine={if self.link.in_worker() { "worker" } else { "page" }}>
-                <Header origin={self.origin.clone()} {modified} can_export={state.is_some()} on={self.cbs.header.clone()} />
+                <Header origin={self.origin.clone()} {modified} can_export={state.is_some()} refused_picks={self.refused_picks} on={self.cbs.header.clone()} />
                 if let Some(n) = &self.notice {
                     <div class="notice" role="status">
                         <span>{ n }</span>
