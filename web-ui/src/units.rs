@@ -310,8 +310,10 @@ pub fn parse(raw: &str, unit: &str) -> Result<Decimal, Refused> {
 /// The units a field takes, in words, for a refusal.
 pub fn accepted(unit: &str) -> String {
     match dimension(unit) {
-        Dimension::Rate => "a rate: bit/s, kbit/s, Mbit/s, Gbit/s (also b/s, bps, Mbps) or bytes per second: B/s, kB/s, MB/s (B is a byte, b a bit; k M G decimal, Ki Mi Gi binary)".into(),
-        Dimension::Size => "a size: bytes (B, kB, MB, KiB, MiB) or bits (bit, kbit, Mbit; b is a bit, B a byte)".into(),
+        Dimension::Rate => {
+            "a rate: bit/s, kbit/s, Mbit/s, Gbit/s or B/s, kB/s, MB/s (B is a byte, b a bit)".into()
+        }
+        Dimension::Size => "a size: bytes (B, kB, KiB, MB) or bits (bit, kbit, Mbit)".into(),
         Dimension::Time(_) => "a time: s, ms, µs (or us), ns, min".into(),
         Dimension::Percent => "a percentage: a number, or a number with %".into(),
         Dimension::Hertz => "a frequency: Hz, kHz".into(),

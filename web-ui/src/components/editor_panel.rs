@@ -151,7 +151,10 @@ fn input(ed: &Editor, link: &Link, prefix: &str, f: &'static Field, defaults: &V
                 </div>
             }
         }
-        Kind::Limit | Kind::OptLimit => limit(ed, link, &full, f, &help),
+        // Its allowed values are the unit's, given with the value's input.
+        Kind::Limit | Kind::OptLimit => {
+            limit(ed, link, &full, f, &format!("{} {}", f.help, default_hint(ed, &full, f, defaults)))
+        }
         Kind::Tagged(family) => tagged(ed, link, &full, f.label, family, &help),
         Kind::Choice(options) => {
             let current = ed.value(&full).and_then(Value::as_str).unwrap_or("").to_string();
@@ -343,7 +346,7 @@ fn flows(ed: &Editor, link: &Link) -> Html {
             <div class="flows">
                 { for (0..ed.flow_groups()).map(|i| flow_group(ed, link, i)) }
             </div>
-            <button onclick={link.reform(|_| EditMsg::AddFlow)}>{ "Add flow group" }</button>
+            <button onclick={link.reform(|_| EditMsg::AddFlow)} data-testid="add-flow">{ "Add flow group" }</button>
         </details>
     }
 }
@@ -370,8 +373,8 @@ fn flow_group(ed: &Editor, link: &Link, i: usize) -> Html {
                     { for family.members.iter().map(|a| html! { <option value={a.tag} selected={cca == a.tag} title={a.help}>{ a.label }</option> }) }
                 </select>
                 if let Some(r) = rtt { <span class="rtt">{ format!("base RTT {r:.1} ms") }</span> }
-                <button onclick={link.reform(move |_| EditMsg::DuplicateFlow(i))} title="Duplicate">{ "Duplicate" }</button>
-                <button onclick={link.reform(move |_| EditMsg::RemoveFlow(i))} title="Remove">{ "Remove" }</button>
+                <button onclick={link.reform(move |_| EditMsg::DuplicateFlow(i))} title="Duplicate" data-testid={format!("duplicate-flow-{i}")}>{ "Duplicate" }</button>
+                <button onclick={link.reform(move |_| EditMsg::RemoveFlow(i))} title="Remove" data-testid={format!("remove-flow-{i}")}>{ "Remove" }</button>
             </div>
             { inputs(ed, link, &prefix, FLOW_FIELDS, &defaults, &["cca"]) }
             if let Some(m) = member.filter(|m| !m.fields.is_empty()) {
