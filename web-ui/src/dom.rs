@@ -101,3 +101,34 @@ pub fn remove_loading() {
         el.remove();
     }
 }
+
+/// Brings the editor input named `path` into view and focuses it, opening every folded
+/// section around it (the whole editor on a phone). Looked up in the app that `from` is in
+/// (a page may hold several); a path without an input of its own goes to the nearest
+/// enclosing one that has one (`bottleneck.queue` to the disc's menu).
+pub fn focus_field(from: &web_sys::Element, path: &str) -> bool {
+    let Some(root) = from.closest(".app").ok().flatten() else { return false };
+    let find = |name: &str| {
+        let q = format!("[name=\"{}\"]", name.replace('\\', "\\\\").replace('"', "\\\""));
+        root.query_selector(&q).ok().flatten()
+    };
+    let mut p = path.to_string();
+    let el = loop {
+        if let Some(el) = find(&p).or_else(|| find(&format!("{p}.type"))) {
+            break el;
+        }
+        match p.rfind(['.', '[']) {
+            Some(i) => p.truncate(i),
+            None => return false,
+        }
+    };
+    let mut up = el.parent_element();
+    while let Some(e) = up {
+        if e.tag_name().eq_ignore_ascii_case("details") {
+            let _ = e.set_attribute("open", "");
+        }
+        up = e.parent_element();
+    }
+    el.scroll_into_view();
+    el.dyn_ref::<web_sys::HtmlElement>().is_some_and(|h| h.focus().is_ok())
+}

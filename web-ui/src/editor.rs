@@ -1,11 +1,17 @@
 //! The scenario being edited. Plain Rust, no DOM.
 //!
-//! The scenario lives as JSON; each input edits one path. Text that does not parse stays
-//! as a draft with its own message, so nothing the user typed is lost; text that parses is
+//! The scenario lives as JSON; each input edits one path. What was typed into an input is
+//! kept under its path with the reason it was refused, if it was, so nothing typed is lost
+//! and every message belongs to an input's current text. Text that reads as a value is
 //! written into the JSON, and the scenario's own `validate()` names any out-of-range field.
+//! Replacing a part (another disc, another CCA, a buffer in other units) puts what was
+//! typed into it aside, and choosing that part again brings it back.
 
+use crate::place::{self, group, humanize};
+use crate::units::{self, NotWhole, Refused};
 use serde_json::Value;
 use sim_core::aqm::QueueDiscSpec;
+use sim_core::params::{echo, fmt_num, Field, Range};
 use sim_core::scenario::{patch, Scenario, ScenarioError};
 use std::collections::BTreeMap;
 
@@ -23,43 +29,138 @@ pub enum Kind {
     IntList,
 }
 
+/// What a text input holds: its kind, the unit stored, its label and allowed range.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Input {
+    pub kind: Kind,
+    pub unit: &'static str,
+    pub label: &'static str,
+    pub range: Option<Range>,
+}
+
+impl Input {
+    /// The input of a numeric field; `None` for checkboxes, menus and nested parts.
+    pub fn of(f: &Field) -> Option<Input> {
+        use sim_core::params::Kind as K;
+        let (kind, range) = match f.kind {
+            K::Float(r) => (Kind::Float, r),
+            K::OptFloat(r) => (Kind::OptFloat, r),
+            K::Int(r) => (Kind::Int, r),
+            K::OptInt(r) => (Kind::OptInt, r),
+            K::IntList(r) => (Kind::IntList, r),
+            _ => return None,
+        };
+        Some(Input { kind, unit: f.unit, label: f.label, range: Some(range) })
+    }
+}
+
+/// Text typed into one input, and why it could not be read (the sentence after the label).
+#[derive(Clone, Debug, PartialEq)]
+struct Typed {
+    text: String,
+    label: &'static str,
+    error: Option<String>,
+}
+
+/// A part replaced by another (RED when CoDel was picked): its JSON and what was typed.
+#[derive(Clone, Debug, PartialEq)]
+struct Left {
+    value: Value,
+    typed: BTreeMap<String, Typed>,
+}
+
+/// One entry of the list beside Run: the input at fault and what to say.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    /// The scenario path of the input (its `name`); empty when no input is at fault.
+    pub path: String,
+    /// "Bottleneck › Rate".
+    pub place: String,
+    /// The whole sentence, starting with the place.
+    pub text: String,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Editor {
     value: Value,
-    drafts: BTreeMap<String, String>,
-    parse_errors: BTreeMap<String, String>,
+    /// The preset the scenario came from, for the hints' "preset:" values.
+    preset: Option<Value>,
+    /// The preset's group each flow group started as (`None`: added here).
+    group_origin: Vec<Option<usize>>,
+    typed: BTreeMap<String, Typed>,
     scenario: Option<Scenario>,
-    /// Problems with the whole scenario (its JSON does not form a scenario).
+    /// The JSON does not form a scenario, and no input is to blame.
     structure_error: Option<String>,
+    /// The JSON does not form a scenario because of the value at this path.
+    shape_error: Option<(String, String)>,
     errors: Vec<ScenarioError>,
     /// The input typed into last: a rule between fields is shown there too.
     last_edited: Option<String>,
-    /// Each queue disc as the user left it, by tag, so switching back restores it.
-    left_discs: BTreeMap<String, Value>,
+    /// Parts replaced by others, by (path, tag or unit), so choosing one again restores it.
+    /// Their refused texts do not block Run: a disc not selected is not run.
+    left: BTreeMap<(String, String), Left>,
     /// Bumped on every change, so views compare editors cheaply.
     pub version: u64,
+}
+
+/// Which member a part is: its `type`, a buffer's unit key, or "none" for null.
+fn variant(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::Object(m)) => match m.get("type").and_then(Value::as_str) {
+            Some(t) => t.to_string(),
+            None if m.len() == 1 => m.keys().next().cloned().unwrap_or_default(),
+            None => String::new(),
+        },
+        _ => "none".into(),
+    }
+}
+
+fn is_under(key: &str, prefix: &str) -> bool {
+    key.strip_prefix(prefix).is_some_and(|r| r.is_empty() || r.starts_with('.') || r.starts_with('['))
+}
+
+/// `path` once the flow groups were renumbered by `map` (`None`: its group is gone).
+fn moved(path: &str, map: &dyn Fn(usize) -> Option<usize>) -> Option<String> {
+    match group(path) {
+        Some((i, rest)) => map(i).map(|j| format!("flows[{j}]{rest}")),
+        None => Some(path.to_string()),
+    }
+}
+
+/// `path` of group `from` as the same path in group `to`.
+fn in_group(path: &str, from: usize, to: usize) -> Option<String> {
+    group(path).filter(|(i, _)| *i == from).map(|(_, rest)| format!("flows[{to}]{rest}"))
 }
 
 impl Editor {
     pub fn new(sc: &Scenario) -> Editor {
         let mut e = Editor {
             value: serde_json::to_value(sc).expect("scenario serialises"),
-            drafts: BTreeMap::new(),
-            parse_errors: BTreeMap::new(),
+            preset: None,
+            group_origin: (0..sc.flows.len()).map(|_| None).collect(),
+            typed: BTreeMap::new(),
             scenario: None,
             structure_error: None,
+            shape_error: None,
             errors: Vec::new(),
             last_edited: None,
-            left_discs: BTreeMap::new(),
+            left: BTreeMap::new(),
             version: 0,
         };
         e.rebuild();
         e
     }
 
-    /// How many fields are wrong now.
-    pub fn problems(&self) -> usize {
-        self.parse_errors.len() + usize::from(self.structure_error.is_some()) + self.errors.len()
+    /// The editor of `sc`, which came from (or is) `preset`: hints show the preset's values.
+    pub fn with_preset(mut self, preset: &Scenario) -> Editor {
+        self.preset = serde_json::to_value(preset).ok();
+        self.group_origin = (0..self.flow_groups()).map(Some).collect();
+        self
+    }
+
+    /// How many entries the list beside Run has.
+    pub fn problem_count(&self) -> usize {
+        self.problems().len()
     }
 
     /// The scenario as last successfully built (valid or not).
@@ -67,26 +168,61 @@ impl Editor {
         self.scenario.as_ref()
     }
 
-    /// True when every input parses and the scenario validates: a run may start.
+    /// True when every input's text reads and the scenario validates: a run may start.
     pub fn is_runnable(&self) -> bool {
-        self.parse_errors.is_empty() && self.structure_error.is_none() && self.errors.is_empty()
+        self.typed.values().all(|t| t.error.is_none())
+            && self.structure_error.is_none()
+            && self.shape_error.is_none()
+            && self.errors.is_empty()
     }
 
-    /// Every message, for the list above the Run button.
-    pub fn messages(&self) -> Vec<String> {
-        let mut m: Vec<String> = self.parse_errors.iter().map(|(p, e)| format!("{p}: {e}")).collect();
-        m.extend(self.structure_error.clone());
-        m.extend(self.errors.iter().map(|e| e.to_string()));
-        m
+    fn refused(&self, path: &str) -> bool {
+        self.typed.get(path).is_some_and(|t| t.error.is_some())
+    }
+
+    /// Every problem, for the list beside Run. A value the validator refuses is left out
+    /// while its input holds text that was refused before it: that value is not what the
+    /// input shows any more.
+    pub fn problems(&self) -> Vec<Problem> {
+        let at = |path: &str, text: String| Problem { path: path.to_string(), place: self.place(path), text };
+        let mut out: Vec<Problem> = self
+            .typed
+            .iter()
+            .filter_map(|(path, t)| t.error.as_ref().map(|e| at(path, format!("{} {e}", self.place(path)))))
+            .collect();
+        if let Some((path, msg)) = self.shape_error.as_ref().filter(|(p, _)| !self.refused(p)) {
+            out.push(at(path, format!("{}: {msg}", self.place(path))));
+        }
+        if let Some(e) = &self.structure_error {
+            out.push(Problem { path: String::new(), place: "Scenario".into(), text: e.clone() });
+        }
+        for e in self.errors.iter().filter(|e| !self.refused(&e.field)) {
+            let allowed = humanize(&self.value, &e.field, &e.allowed);
+            out.push(at(
+                &e.field,
+                format!("{}: {} is out of range; allowed: {allowed}", self.place(&e.field), e.value),
+            ));
+        }
+        out
+    }
+
+    /// "Bottleneck › Rate" for `bottleneck.rate_bps`.
+    pub fn place(&self, path: &str) -> String {
+        place::place(&self.value, path)
     }
 
     /// The message for one input, if it has one. A rule between two fields (maxTh above
     /// minTh) also shows on the field typed into last when the rule names it.
     pub fn error_for(&self, path: &str) -> Option<String> {
-        if let Some(e) = self.parse_errors.get(path) {
-            return Some(e.clone());
+        if let Some(t) = self.typed.get(path) {
+            if let Some(e) = &t.error {
+                return Some(format!("{} {e}", t.label));
+            }
         }
-        let own = self.errors.iter().find(|e| e.field == path || e.field.starts_with(&format!("{path}.")));
+        if let Some((_, msg)) = self.shape_error.as_ref().filter(|(p, _)| p == path) {
+            return Some(msg.clone());
+        }
+        let own = self.errors.iter().find(|e| is_under(&e.field, path));
         let key = path.rsplit('.').next().unwrap_or(path);
         let related = || {
             (self.last_edited.as_deref() == Some(path))
@@ -94,18 +230,21 @@ impl Editor {
                 .flatten()
         };
         own.or_else(related).map(|e| {
-            if e.field == path {
-                format!("{} is out of range; allowed: {}", e.value, e.allowed)
-            } else {
-                format!("{} = {} is out of range; allowed: {}", e.field, e.value, e.allowed)
+            let allowed = humanize(&self.value, &e.field, &e.allowed);
+            match e.field.strip_prefix(path) {
+                Some("") => format!("{} is out of range; allowed: {allowed}", e.value),
+                Some(index) if index.starts_with('[') => {
+                    format!("entry {index} = {} is out of range; allowed: {allowed}", e.value)
+                }
+                _ => format!("{} = {} is out of range; allowed: {allowed}", self.place(&e.field), e.value),
             }
         })
     }
 
-    /// What an input shows: the user's draft, else the current value.
+    /// What an input shows: what was typed into it, else the current value.
     pub fn text(&self, path: &str) -> String {
-        if let Some(d) = self.drafts.get(path) {
-            return d.clone();
+        if let Some(t) = self.typed.get(path) {
+            return t.text.clone();
         }
         match patch::get(&self.value, path) {
             Some(Value::Null) | None => String::new(),
@@ -123,69 +262,167 @@ impl Editor {
         self.value(path).and_then(Value::as_bool).unwrap_or(false)
     }
 
-    /// The user typed `raw` into the input for `path` (a field of `kind` in `unit`).
-    pub fn edit(&mut self, path: &str, raw: &str, kind: Kind, unit: &str, label: &str) {
-        self.drafts.insert(path.to_string(), raw.to_string());
-        self.last_edited = Some(path.to_string());
-        match parse(raw.trim(), kind, unit, label) {
-            Ok(v) => {
-                self.parse_errors.remove(path);
-                if let Err(e) = patch::set(&mut self.value, path, v) {
-                    self.parse_errors.insert(path.to_string(), e);
-                }
-            }
-            Err(e) => {
-                self.parse_errors.insert(path.to_string(), e);
+    /// What the preset had at `path`: the same group (wherever it moved) and the same
+    /// algorithms along the way, else nothing (CoDel's target has no preset value in a RED
+    /// preset).
+    pub fn preset_value(&self, path: &str) -> Option<&Value> {
+        let preset = self.preset.as_ref()?;
+        let mapped = match group(path) {
+            Some((i, rest)) => format!("flows[{}]{rest}", self.group_origin.get(i).copied().flatten()?),
+            None => path.to_string(),
+        };
+        let (ours, theirs): (Vec<&str>, Vec<&str>) = (path.split('.').collect(), mapped.split('.').collect());
+        for k in 1..ours.len() {
+            let tag = |v: &Value, parts: &[&str]| {
+                patch::get(v, &parts[..k].join(".")).and_then(|o| o.get("type")).cloned()
+            };
+            if tag(&self.value, &ours) != tag(preset, &theirs) {
+                return None;
             }
         }
+        patch::get(preset, &mapped)
+    }
+
+    /// The user typed `raw` into the input for `path`.
+    pub fn edit(&mut self, path: &str, raw: &str, input: Input) {
+        self.last_edited = Some(path.to_string());
+        let error = match read(raw.trim(), input) {
+            Ok(v) => patch::set(&mut self.value, path, v).err(),
+            Err(e) => Some(e),
+        };
+        self.typed.insert(path.to_string(), Typed { text: raw.to_string(), label: input.label, error });
         self.rebuild();
     }
 
-    /// Sets a structured value (checkboxes, selects, whole sub-objects).
+    /// Sets a structured value (checkboxes, menus, whole parts such as a buffer in other
+    /// units). A part replaced keeps what was typed into it aside; a refused text of the
+    /// part coming back returns with it (the values it had are converted, not restored).
     pub fn set(&mut self, path: &str, v: Value) {
-        self.clear_drafts_under(path);
-        if let Err(e) = patch::set(&mut self.value, path, v) {
-            self.parse_errors.insert(path.to_string(), e);
-        }
+        self.replace(path, v, false);
         self.rebuild();
+    }
+
+    /// A menu of a nested part (a CCA, a scheduler, a control-plane app) chose `tag`:
+    /// the part as it was left, else `default`.
+    pub fn choose(&mut self, path: &str, tag: &str, default: Value) {
+        let remembered = self.left.get(&(path.to_string(), tag.to_string())).map(|l| l.value.clone());
+        let known = remembered.is_some();
+        self.replace(path, remembered.unwrap_or(default), known);
+        self.rebuild();
+    }
+
+    /// Puts `new` at `path`; the part there goes aside with what was typed into it, and
+    /// what was typed into `new`'s member when it was last left comes back: all of it if
+    /// `restored` (`new` is the part as left), else the refused texts only.
+    fn replace(&mut self, path: &str, new: Value, restored: bool) {
+        let old = patch::get(&self.value, path).cloned();
+        let typed: BTreeMap<String, Typed> = {
+            let (under, rest) =
+                std::mem::take(&mut self.typed).into_iter().partition(|(k, _)| is_under(k, path));
+            self.typed = rest;
+            under
+        };
+        if old.as_ref().is_some_and(|v| v.is_object() || v.is_null()) || new.is_object() {
+            let key = (path.to_string(), variant(old.as_ref()));
+            self.left.insert(key, Left { value: old.unwrap_or(Value::Null), typed });
+        }
+        let back = (path.to_string(), variant(Some(&new)));
+        if let Err(e) = patch::set(&mut self.value, path, new) {
+            self.structure_error = Some(e);
+            return;
+        }
+        if let Some(left) = self.left.get(&back) {
+            let back = left.typed.iter().filter(|(_, t)| restored || t.error.is_some());
+            self.typed.extend(back.map(|(k, t)| (k.clone(), t.clone())));
+        }
     }
 
     /// Switches the bottleneck to picker entry `key`; coming back to an algorithm restores
     /// what was typed into it (RED 7/21 → CoDel → RED is 7/21 again, a FIFO's 100 packets
-    /// stay 100 packets after a detour through the switch port).
+    /// stay 100 packets after a detour through the switch port), refused texts included.
     pub fn swap_disc(&mut self, key: &str) {
-        let Some(sc) = self.scenario().cloned() else { return };
-        let current = &sc.bottleneck.queue;
-        self.left_discs.insert(current.tag().to_string(), current.to_value());
+        let Some(mut sc) = self.scenario().cloned() else { return };
+        // The disc as the JSON has it now, should another part not build.
+        if let Some(q) =
+            self.value("bottleneck.queue").cloned().and_then(|v| QueueDiscSpec::from_value(v).ok())
+        {
+            sc.bottleneck.queue = q;
+        }
+        let current = sc.bottleneck.queue.tag();
         let tag = QueueDiscSpec::FAMILY.entries().into_iter().find(|e| e.0 == key).map(|e| e.2);
-        let remembered = tag.filter(|t| *t != current.tag()).and_then(|t| self.left_discs.get(t));
-        let swapped = crate::compare::with_disc_remembered(&sc, key, remembered).bottleneck.queue;
-        self.set("bottleneck.queue", swapped.to_value());
+        let remembered = tag
+            .filter(|t| *t != current)
+            .and_then(|t| self.left.get(&("bottleneck.queue".to_string(), t.to_string())))
+            .map(|l| l.value.clone());
+        let swapped = crate::compare::with_disc_remembered(&sc, key, remembered.as_ref()).bottleneck.queue;
+        let restored = tag == Some(current) || remembered.is_some();
+        self.replace("bottleneck.queue", swapped.to_value(), restored);
+        self.rebuild();
     }
 
     pub fn add_flow_group(&mut self) {
         let g = serde_json::to_value(sim_core::scenario::FlowGroup::default()).unwrap();
         self.flows_mut().push(g);
+        self.group_origin.push(None);
         self.rebuild();
     }
 
+    /// A copy of group `i` after it, showing what group `i` shows (typed text included);
+    /// later groups' texts move one group down with their groups.
     pub fn duplicate_flow_group(&mut self, i: usize) {
         let flows = self.flows_mut();
-        if let Some(g) = flows.get(i).cloned() {
-            flows.insert(i + 1, g);
-        }
-        // Drafts of later groups now belong one index further down: drop them.
-        self.clear_drafts_under("flows");
+        let Some(g) = flows.get(i).cloned() else { return };
+        flows.insert(i + 1, g);
+        self.regroup(&|j| Some(if j > i { j + 1 } else { j }));
+        let copies: Vec<(String, Typed)> =
+            self.typed.iter().filter_map(|(k, t)| in_group(k, i, i + 1).map(|k| (k, t.clone()))).collect();
+        self.typed.extend(copies);
+        let copies: Vec<((String, String), Left)> = self
+            .left
+            .iter()
+            .filter_map(|((p, v), l)| {
+                let p = in_group(p, i, i + 1)?;
+                let typed = l.typed.iter().filter_map(|(k, t)| Some((in_group(k, i, i + 1)?, t.clone())));
+                Some(((p, v.clone()), Left { value: l.value.clone(), typed: typed.collect() }))
+            })
+            .collect();
+        self.left.extend(copies);
+        let origin = self.group_origin.get(i).copied().flatten();
+        self.group_origin.insert((i + 1).min(self.group_origin.len()), origin);
         self.rebuild();
     }
 
+    /// Removes group `i`; what was typed into it goes, later groups' texts move up with them.
     pub fn remove_flow_group(&mut self, i: usize) {
         let flows = self.flows_mut();
-        if i < flows.len() {
-            flows.remove(i);
+        if i >= flows.len() {
+            return;
         }
-        self.clear_drafts_under("flows");
+        flows.remove(i);
+        self.regroup(&|j| match j.cmp(&i) {
+            std::cmp::Ordering::Less => Some(j),
+            std::cmp::Ordering::Equal => None,
+            std::cmp::Ordering::Greater => Some(j - 1),
+        });
+        if i < self.group_origin.len() {
+            self.group_origin.remove(i);
+        }
         self.rebuild();
+    }
+
+    /// Renumbers every path kept by group (typed texts, parts left aside, the last input).
+    fn regroup(&mut self, map: &dyn Fn(usize) -> Option<usize>) {
+        let typed = |m: BTreeMap<String, Typed>| -> BTreeMap<String, Typed> {
+            m.into_iter().filter_map(|(k, t)| Some((moved(&k, map)?, t))).collect()
+        };
+        self.typed = typed(std::mem::take(&mut self.typed));
+        self.left = std::mem::take(&mut self.left)
+            .into_iter()
+            .filter_map(|((p, v), l)| {
+                Some(((moved(&p, map)?, v), Left { value: l.value, typed: typed(l.typed) }))
+            })
+            .collect();
+        self.last_edited = self.last_edited.take().and_then(|p| moved(&p, map));
     }
 
     pub fn flow_groups(&self) -> usize {
@@ -199,20 +436,12 @@ impl Editor {
         self.value["flows"].as_array_mut().expect("flows is an array")
     }
 
-    fn clear_drafts_under(&mut self, prefix: &str) {
-        let under = |k: &String| {
-            k == prefix || k.starts_with(&format!("{prefix}.")) || k.starts_with(&format!("{prefix}["))
-        };
-        self.drafts.retain(|k, _| !under(k));
-        self.parse_errors.retain(|k, _| !under(k));
-    }
-
     fn rebuild(&mut self) {
         self.version += 1;
-        self.parse_errors.retain(|_, e| !e.starts_with("\u{0}"));
         match Scenario::from_value(self.value.clone()) {
             Ok(sc) => {
                 self.structure_error = None;
+                self.shape_error = None;
                 self.errors = sc.validate().err().unwrap_or_default();
                 self.scenario = Some(sc);
             }
@@ -222,9 +451,12 @@ impl Editor {
                 match e.split_once(": ") {
                     Some((path, msg)) if patch::get(&self.value, path).is_some() => {
                         self.structure_error = None;
-                        self.parse_errors.insert(path.to_string(), format!("\u{0}{}", readable(msg)));
+                        self.shape_error = Some((path.to_string(), readable(msg)));
                     }
-                    _ => self.structure_error = Some(e),
+                    _ => {
+                        self.shape_error = None;
+                        self.structure_error = Some(e);
+                    }
                 }
             }
         }
@@ -241,84 +473,79 @@ fn readable(msg: &str) -> String {
     msg.to_string()
 }
 
-/// Multipliers of the prefixes people type after a rate or a size: SI ("2M", "2 Mbit/s")
-/// and binary ("128 KiB").
-fn prefix(s: &str) -> Option<(f64, &str)> {
-    let s = s.trim_start();
-    for (p, si, binary) in
-        [("G", 1e9, 1_073_741_824.0), ("M", 1e6, 1_048_576.0), ("k", 1e3, 1024.0), ("K", 1e3, 1024.0)]
-    {
-        if let Some(rest) = s.strip_prefix(p) {
-            return Some(match rest.strip_prefix('i') {
-                Some(r) => (binary, r),
-                None => (si, rest),
-            });
+/// A bound of a whole-number range as digits (the seed's top is 2^64 − 1 exactly).
+fn bound(x: f64) -> String {
+    if x >= u64::MAX as f64 {
+        u64::MAX.to_string()
+    } else {
+        fmt_num(x)
+    }
+}
+
+/// "a whole number of bit/s from 1000 to 400000000000".
+fn whole_words(input: Input) -> String {
+    let of = if input.unit.is_empty() { String::new() } else { format!(" of {}", input.unit) };
+    match input.range {
+        Some(r) => format!("a whole number{of} from {} to {}", bound(r.min.max(0.0)), bound(r.max)),
+        None => format!("a whole number{of} (0 or more)"),
+    }
+}
+
+/// Why `raw` is not a quantity of the input's unit, as the words after its label.
+fn refusal(raw: &str, input: Input, what: &str, why: Refused) -> String {
+    let eg = match units::example(input.unit) {
+        "" => String::new(),
+        e => format!(" (e.g. {e})"),
+    };
+    match why {
+        Refused::NotANumber => format!("must be {what}{eg}; '{}' is not", echo(raw)),
+        Refused::Unit => format!("takes {}; '{}' is not one of them", units::accepted(input.unit), echo(raw)),
+        Refused::MilliForMega => {
+            format!("takes M for mega (m is milli): '{}' is not {}", echo(raw), units::accepted(input.unit))
         }
     }
-    None
 }
 
-/// A number, possibly with an SI prefix and the field's unit ("2e6", "2 Mbit/s", "5 ms").
-fn number_with_unit(raw: &str, unit: &str) -> Option<f64> {
-    let end = raw
-        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+')))
-        .unwrap_or(raw.len());
-    let (num, rest) = raw.split_at(end);
-    // "1e" followed by letters: the e was not an exponent.
-    let v: f64 = num.parse().ok()?;
-    let rest = rest.trim();
-    if rest.is_empty() {
-        return Some(v);
-    }
-    let (m, rest) = prefix(rest).unwrap_or((1.0, rest));
-    let rest = rest.trim();
-    let unit_ok = rest.is_empty()
-        || rest.eq_ignore_ascii_case(unit)
-        || (unit == "bit/s"
-            && ["bps", "bit/s", "b/s", "bits/s"].iter().any(|u| rest.eq_ignore_ascii_case(u)))
-        || (unit == "bytes" && ["b", "byte", "bytes"].iter().any(|u| rest.eq_ignore_ascii_case(u)));
-    unit_ok.then_some(v * m)
-}
-
-fn example(unit: &str) -> &'static str {
-    match unit {
-        "bit/s" => ", e.g. 2e6 or 2 Mbit/s",
-        "bytes" => ", e.g. 1500 or 128 KiB",
-        "ms" => ", e.g. 10 or 2.5 ms",
-        "s" => ", e.g. 60 or 0.5",
-        _ => "",
+fn number(raw: &str, input: Input) -> Result<f64, String> {
+    let of = if input.unit.is_empty() { String::new() } else { format!(" of {}", input.unit) };
+    let what = format!("a number{of}");
+    let v = units::parse(raw, input.unit).map_err(|why| refusal(raw, input, &what, why))?.to_f64();
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(format!("must be a finite number{of}; '{}' is not", echo(raw)))
     }
 }
 
-fn parse(raw: &str, kind: Kind, unit: &str, label: &str) -> Result<Value, String> {
-    let of = if unit.is_empty() { String::new() } else { format!(" of {unit}") };
-    let number = |raw: &str| -> Result<f64, String> {
-        number_with_unit(raw, unit).filter(|v| v.is_finite()).ok_or_else(|| {
-            format!("{label} must be a number{of}{}; '{}' is not", example(unit), sim_core::params::echo(raw))
-        })
-    };
-    let whole = |raw: &str| -> Result<u64, String> {
-        let v = number_with_unit(raw, unit).filter(|v| v.is_finite());
-        match v {
-            Some(v) if v >= 0.0 && v.fract() == 0.0 && v <= u64::MAX as f64 => Ok(v as u64),
-            _ => Err(format!(
-                "{label} must be a whole number{of} (0 or more){}; '{}' is not",
-                example(unit),
-                sim_core::params::echo(raw)
-            )),
+fn whole(raw: &str, input: Input) -> Result<u64, String> {
+    let what = whole_words(input);
+    let d = units::parse(raw, input.unit).map_err(|why| refusal(raw, input, &what, why))?;
+    let too_large = || format!("is too large: it must be {what}, and '{}' is more", echo(raw));
+    match d.whole() {
+        // u64::MAX as f64 rounds up, so the seed's top is not "more" than its range.
+        Ok(n) if input.range.is_some_and(|r| n as f64 > r.max) => Err(too_large()),
+        Ok(n) => Ok(n),
+        Err(NotWhole::TooLarge) => Err(too_large()),
+        Err(NotWhole::Negative | NotWhole::Fraction) => {
+            let converted = match raw.parse::<f64>() {
+                Ok(_) => String::new(),
+                Err(_) => format!(" (it is {} {})", fmt_num(d.to_f64()), input.unit),
+            };
+            Err(format!("must be {what}; '{}' is not{converted}", echo(raw)))
         }
-    };
-    match kind {
-        Kind::Float => number(raw).map(Value::from),
-        Kind::Int => whole(raw).map(Value::from),
-        Kind::OptFloat if raw.is_empty() => Ok(Value::Null),
-        Kind::OptFloat => number(raw).map(Value::from),
-        Kind::OptInt if raw.is_empty() => Ok(Value::Null),
-        Kind::OptInt => whole(raw).map(Value::from),
+    }
+}
+
+/// `raw` (trimmed) as the input's JSON value, or why not.
+fn read(raw: &str, input: Input) -> Result<Value, String> {
+    match input.kind {
+        Kind::OptFloat | Kind::OptInt if raw.is_empty() => Ok(Value::Null),
+        Kind::Float | Kind::OptFloat => number(raw, input).map(Value::from),
+        Kind::Int | Kind::OptInt => whole(raw, input).map(Value::from),
         Kind::IntList => raw
             .split([',', ' '])
             .filter(|t| !t.is_empty())
-            .map(|t| whole(t).map(Value::from))
+            .map(|t| whole(t, input).map(Value::from))
             .collect::<Result<Vec<_>, _>>()
             .map(Value::Array),
     }
@@ -327,10 +554,24 @@ fn parse(raw: &str, kind: Kind, unit: &str, label: &str) -> Result<Value, String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sim_core::scenario::fields::{BOTTLENECK_FIELDS, FLOW_FIELDS, RUN_FIELDS};
     use sim_core::scenario::preset;
 
     fn red() -> Editor {
-        Editor::new(&preset("red-study", Some("red")).unwrap())
+        let sc = preset("red-study", Some("red")).unwrap();
+        Editor::new(&sc).with_preset(&sc)
+    }
+
+    fn of(fields: &[Field], key: &str) -> Input {
+        Input::of(fields.iter().find(|f| f.path == key).unwrap()).unwrap()
+    }
+
+    fn rate() -> Input {
+        of(BOTTLENECK_FIELDS, "rate_bps")
+    }
+
+    fn red_field(key: &str) -> Input {
+        of(QueueDiscSpec::FAMILY.member("red").unwrap().fields, key)
     }
 
     #[test]
@@ -341,20 +582,73 @@ mod tests {
     #[test]
     fn unparsable_text_is_kept_and_blocks_the_run() {
         let mut e = red();
-        e.edit("bottleneck.rate_bps", "2 Mbits", Kind::Int, "bit/s", "Rate");
+        e.edit("bottleneck.rate_bps", "2 Mbits", rate());
         assert_eq!(e.text("bottleneck.rate_bps"), "2 Mbits");
         let msg = e.error_for("bottleneck.rate_bps").unwrap();
-        assert!(msg.contains("Rate must be a whole number of bit/s") && msg.contains("2 Mbit/s"), "{msg}");
+        assert!(msg.starts_with("Rate takes a rate: bit/s") && msg.contains("'2 Mbits'"), "{msg}");
         assert!(!e.is_runnable());
-        e.edit("bottleneck.rate_bps", "3 Mbit/s", Kind::Int, "bit/s", "Rate");
+        e.edit("bottleneck.rate_bps", "3 Mbit/s", rate());
         assert!(e.is_runnable());
         assert_eq!(e.scenario().unwrap().bottleneck.rate_bps, 3_000_000);
     }
 
     #[test]
+    fn typed_units_are_converted_into_the_fields_unit() {
+        let mut e = red();
+        e.edit("bottleneck.rate_bps", "2 MB/s", rate());
+        e.edit("bottleneck.delay_ms", "0.02 s", of(BOTTLENECK_FIELDS, "delay_ms"));
+        e.edit("warmup_s", "500 ms", of(RUN_FIELDS, "warmup_s"));
+        e.edit("flows[0].size_bytes", "1.5 kB", of(FLOW_FIELDS, "size_bytes"));
+        e.edit("flows[0].access_delay_ms", "20 us", of(FLOW_FIELDS, "access_delay_ms"));
+        let sc = e.scenario().unwrap();
+        assert_eq!(sc.bottleneck.rate_bps, 16_000_000);
+        // Exactly: decimal arithmetic, one rounding to f64.
+        assert_eq!((sc.bottleneck.delay_ms, sc.warmup_s, sc.flows[0].access_delay_ms), (20.0, 0.5, 0.02));
+        assert_eq!(sc.flows[0].size_bytes, Some(1500));
+        e.edit("flows[0].size_bytes", "10 kbit", of(FLOW_FIELDS, "size_bytes"));
+        assert_eq!(e.scenario().unwrap().flows[0].size_bytes, Some(1250));
+        assert_eq!(e.text("bottleneck.rate_bps"), "2 MB/s", "what was typed stays as typed");
+        assert!(e.is_runnable());
+    }
+
+    #[test]
+    fn a_unit_the_field_cannot_take_is_refused_with_the_units_it_takes() {
+        let mut e = red();
+        e.edit("bottleneck.delay_ms", "5 Mbit/s", of(BOTTLENECK_FIELDS, "delay_ms"));
+        let msg = e.error_for("bottleneck.delay_ms").unwrap();
+        assert!(msg.starts_with("Delay takes a time: s, ms, µs"), "{msg}");
+        e.edit("flows[0].size_bytes", "1 bit", of(FLOW_FIELDS, "size_bytes"));
+        let msg = e.error_for("flows[0].size_bytes").unwrap();
+        assert!(msg.contains("whole number of bytes") && msg.contains("0.125 bytes"), "{msg}");
+        e.edit("bottleneck.rate_bps", "10 mbit/s", rate());
+        assert!(e.error_for("bottleneck.rate_bps").unwrap().contains("M for mega"));
+    }
+
+    #[test]
+    fn the_seed_takes_every_u64_and_says_its_range() {
+        let mut e = red();
+        let seed = of(RUN_FIELDS, "seed");
+        e.edit("seed", "18446744073709551615", seed);
+        assert_eq!(e.scenario().unwrap().seed, u64::MAX);
+        e.edit("seed", "12345678901234567891", seed);
+        assert_eq!(e.scenario().unwrap().seed, 12_345_678_901_234_567_891, "every digit kept");
+        e.edit("seed", "1.5", seed);
+        let msg = e.error_for("seed").unwrap();
+        assert!(msg.starts_with("Seed must be a whole number from 0 to 18446744073709551615;"), "{msg}");
+        e.edit("seed", "18446744073709551616", seed);
+        let msg = e.error_for("seed").unwrap();
+        assert!(
+            msg.starts_with("Seed is too large: it must be a whole number from 0 to 18446744073709551615"),
+            "{msg}"
+        );
+        assert!(!msg.contains("not a whole number"), "{msg}");
+        assert!(!e.is_runnable());
+    }
+
+    #[test]
     fn out_of_range_values_get_the_validators_message_on_their_field() {
         let mut e = red();
-        e.edit("bottleneck.delay_ms", "-4", Kind::Float, "ms", "Delay");
+        e.edit("bottleneck.delay_ms", "-4", of(BOTTLENECK_FIELDS, "delay_ms"));
         let msg = e.error_for("bottleneck.delay_ms").unwrap();
         assert!(msg.contains("-4") && msg.contains("allowed"), "{msg}");
         assert!(!e.is_runnable());
@@ -364,23 +658,22 @@ mod tests {
     #[test]
     fn optional_fields_accept_empty_text_as_none() {
         let mut e = red();
-        e.edit("flows[0].stop_s", "30", Kind::OptFloat, "s", "Stop");
+        let stop = of(FLOW_FIELDS, "stop_s");
+        e.edit("flows[0].stop_s", "30", stop);
         assert_eq!(e.scenario().unwrap().flows[0].stop_s, Some(30.0));
-        e.edit("flows[0].stop_s", "", Kind::OptFloat, "s", "Stop");
+        e.edit("flows[0].stop_s", "", stop);
         assert_eq!(e.scenario().unwrap().flows[0].stop_s, None);
     }
 
     #[test]
     fn integer_lists_parse_from_commas_and_spaces() {
         let mut e = Editor::new(&Scenario::default());
-        e.set(
-            "bottleneck.queue",
-            serde_json::to_value(sim_core::aqm::QueueDiscSpec::Switch(Default::default())).unwrap(),
-        );
-        e.edit("bottleneck.queue.weights", "1, 3", Kind::IntList, "", "Weights");
+        e.set("bottleneck.queue", QueueDiscSpec::Switch(Default::default()).to_value());
+        let weights = of(QueueDiscSpec::FAMILY.member("switch").unwrap().fields, "weights");
+        e.edit("bottleneck.queue.weights", "1, 3", weights);
         assert_eq!(e.text("bottleneck.queue.weights"), "1, 3");
         assert!(e.is_runnable());
-        e.edit("bottleneck.queue.weights", "1, x", Kind::IntList, "", "Weights");
+        e.edit("bottleneck.queue.weights", "1, x", weights);
         assert!(!e.is_runnable());
     }
 
@@ -398,21 +691,48 @@ mod tests {
     }
 
     #[test]
-    fn rates_and_sizes_take_prefixes_and_units() {
-        assert_eq!(number_with_unit("2e6", "bit/s"), Some(2e6));
-        assert_eq!(number_with_unit("2 Mbit/s", "bit/s"), Some(2e6));
-        assert_eq!(number_with_unit("500k", "bit/s"), Some(5e5));
-        assert_eq!(number_with_unit("128 KiB", "bytes"), Some(131_072.0));
-        assert_eq!(number_with_unit("5 ms", "ms"), Some(5.0));
-        assert_eq!(number_with_unit("fast", "bit/s"), None);
-        assert_eq!(number_with_unit("5 kg", "ms"), None);
+    fn removing_a_group_moves_the_later_groups_text_up() {
+        let mut e = red();
+        e.add_flow_group();
+        e.add_flow_group();
+        let count = of(FLOW_FIELDS, "count");
+        e.edit("flows[2].count", "many", count);
+        e.edit("flows[0].count", "3", count);
+        e.remove_flow_group(1);
+        assert_eq!(e.text("flows[1].count"), "many");
+        assert!(e.error_for("flows[1].count").is_some());
+        assert_eq!(e.text("flows[0].count"), "3");
+        assert!(!e.is_runnable(), "the refused text still blocks Run");
+        e.remove_flow_group(0);
+        assert_eq!(e.text("flows[0].count"), "many");
+        e.remove_flow_group(0);
+        assert_eq!(e.problems().iter().filter(|p| p.path.starts_with("flows[")).count(), 0);
+    }
+
+    #[test]
+    fn duplicating_a_group_copies_its_text_and_moves_the_later_ones_down() {
+        let mut e = red();
+        e.add_flow_group();
+        let count = of(FLOW_FIELDS, "count");
+        e.edit("flows[0].count", "lots", count);
+        e.edit("flows[1].count", "7x", count);
+        e.duplicate_flow_group(0);
+        assert_eq!(
+            (e.text("flows[0].count"), e.text("flows[1].count"), e.text("flows[2].count")),
+            ("lots".into(), "lots".into(), "7x".into())
+        );
+        assert!(!e.is_runnable());
+        for i in 0..3 {
+            e.edit(&format!("flows[{i}].count"), "2", count);
+        }
+        assert!(e.is_runnable());
     }
 
     #[test]
     fn switching_discs_and_back_keeps_what_was_typed() {
         let mut e = red();
-        e.edit("bottleneck.queue.min_th", "7", Kind::Float, "", "minTh");
-        e.edit("bottleneck.queue.max_th", "21", Kind::Float, "", "maxTh");
+        e.edit("bottleneck.queue.min_th", "7", red_field("min_th"));
+        e.edit("bottleneck.queue.max_th", "21", red_field("max_th"));
         e.swap_disc("codel");
         assert_eq!(e.scenario().unwrap().bottleneck.queue.tag(), "codel");
         e.swap_disc("switch");
@@ -423,20 +743,112 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_text_of_a_disc_not_selected_is_kept_but_does_not_block_run() {
+        let mut e = red();
+        e.edit("bottleneck.queue.max_p", "a lot", red_field("max_p"));
+        assert!(!e.is_runnable());
+        e.swap_disc("codel");
+        assert!(e.is_runnable(), "CoDel runs: RED's text is not used");
+        assert!(e.problems().is_empty());
+        e.swap_disc("ared");
+        assert_eq!(e.text("bottleneck.queue.max_p"), "a lot");
+        assert!(e.error_for("bottleneck.queue.max_p").is_some());
+        assert!(!e.is_runnable());
+        // Within one algorithm (ARED → Gentle RED) the text stays where it is.
+        e.swap_disc("gentle");
+        assert_eq!(e.text("bottleneck.queue.max_p"), "a lot");
+        assert!(!e.is_runnable());
+    }
+
+    #[test]
+    fn another_cca_and_back_restores_what_was_typed_into_it() {
+        let mut e = red();
+        let cubic = of(sim_core::cc::CcaSpec::FAMILY.member("cubic").unwrap().fields, "beta");
+        e.edit("flows[0].cca.beta", "half", cubic);
+        let vegas = sim_core::cc::CcaSpec::FAMILY.default_value_of("vegas");
+        e.choose("flows[0].cca", "vegas", vegas);
+        assert!(e.is_runnable());
+        e.choose("flows[0].cca", "cubic", serde_json::json!({ "type": "cubic" }));
+        assert_eq!(e.text("flows[0].cca.beta"), "half");
+        assert!(!e.is_runnable());
+    }
+
+    #[test]
+    fn a_buffer_in_other_units_keeps_a_refused_text_for_its_unit() {
+        let mut e = red();
+        let packets = Input { kind: Kind::Int, unit: "packets", label: "Buffer", range: None };
+        e.edit("bottleneck.queue.limit.packets", "lots", packets);
+        e.set("bottleneck.queue.limit", serde_json::json!({ "bytes": 150_000 }));
+        assert!(e.is_runnable());
+        e.set("bottleneck.queue.limit", serde_json::json!({ "packets": 100 }));
+        assert_eq!(e.text("bottleneck.queue.limit.packets"), "lots");
+        assert!(!e.is_runnable());
+    }
+
+    #[test]
     fn a_count_too_large_for_its_field_is_named() {
         let mut e = red();
-        e.edit("flows[0].count", "5000000000", Kind::Int, "", "Flows");
+        e.edit("flows[0].count", "5000000000", of(FLOW_FIELDS, "count"));
         let msg = e.error_for("flows[0].count").expect("the count's own input is marked");
         assert!(msg.contains("5000000000") && msg.contains("too large"), "{msg}");
         assert!(!e.is_runnable());
     }
 
     #[test]
+    fn the_list_names_places_in_words_and_has_no_control_characters() {
+        let mut e = red();
+        e.edit("flows[0].count", "5000000000", of(FLOW_FIELDS, "count"));
+        e.edit("bottleneck.rate_bps", "0", rate());
+        let list = e.problems();
+        let texts: Vec<&str> = list.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(list.len(), 2, "{texts:?}");
+        assert!(texts.iter().any(|t| t.starts_with("Bottleneck › Rate: 0 is out of range")), "{texts:?}");
+        assert!(texts.iter().any(|t| t.starts_with("Flow group 1 › Flows is too large")), "{texts:?}");
+        for t in &texts {
+            assert!(!t.chars().any(char::is_control), "{t:?}");
+            assert!(!t.contains("rate_bps") && !t.contains("flows[0]"), "{t}");
+        }
+        assert_eq!(list.iter().find(|p| p.place == "Bottleneck › Rate").unwrap().path, "bottleneck.rate_bps");
+    }
+
+    #[test]
+    fn an_entry_goes_when_its_field_is_fixed_or_reverted() {
+        let mut e = red();
+        let delay = of(BOTTLENECK_FIELDS, "delay_ms");
+        e.edit("bottleneck.delay_ms", "-4", delay);
+        e.edit("bottleneck.delay_ms", "-4x", delay);
+        let list = e.problems();
+        assert_eq!(list.len(), 1, "the -4 never finished is not listed beside -4x: {list:?}");
+        assert!(list[0].text.contains("'-4x'"));
+        e.edit("bottleneck.delay_ms", "10", delay);
+        assert!(e.problems().is_empty());
+        assert!(e.is_runnable());
+    }
+
+    #[test]
+    fn hints_read_the_presets_values_where_the_preset_has_them() {
+        let sc = preset("red-study", Some("red")).unwrap();
+        let mut edited = sc.clone();
+        edited.bottleneck.rate_bps = 5_000_000;
+        let mut e = Editor::new(&edited).with_preset(&sc);
+        assert_eq!(e.preset_value("bottleneck.rate_bps"), Some(&Value::from(2_000_000)));
+        assert_eq!(e.preset_value("bottleneck.queue.min_th"), Some(&Value::from(5.0)));
+        e.add_flow_group();
+        assert_eq!(e.preset_value("flows[1].count"), None, "a new group is no preset's");
+        e.remove_flow_group(0);
+        assert_eq!(e.preset_value("flows[0].count"), None);
+        e.duplicate_flow_group(0);
+        e.swap_disc("codel");
+        assert_eq!(e.preset_value("bottleneck.queue.target_ms"), None, "the preset has no CoDel");
+        assert_eq!(Editor::new(&sc).preset_value("bottleneck.rate_bps"), None);
+    }
+
+    #[test]
     fn a_rule_between_fields_also_marks_the_field_typed_into() {
         let mut e = red();
-        e.edit("bottleneck.queue.min_th", "50", Kind::Float, "", "minTh");
+        e.edit("bottleneck.queue.min_th", "50", red_field("min_th"));
         assert!(e.error_for("bottleneck.queue.max_th").is_some());
         let msg = e.error_for("bottleneck.queue.min_th").expect("minTh is marked too");
-        assert!(msg.contains("max_th"), "{msg}");
+        assert!(msg.contains("Queue disc › maxTh = 10") && msg.contains("minTh = 50"), "{msg}");
     }
 }

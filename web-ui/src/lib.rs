@@ -12,12 +12,15 @@ pub mod components;
 pub mod dom;
 pub mod editor;
 pub mod engine;
+pub mod labels;
 pub mod link;
 pub mod panic;
+pub mod place;
 pub mod protocol;
 pub mod series;
 pub mod share;
 pub mod state;
+pub mod units;
 pub mod worker;
 pub mod zip;
 

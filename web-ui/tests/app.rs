@@ -335,3 +335,173 @@ async fn type_into_el(host: &Element, sel: &str, text: &str) {
     fire(&input, "input");
     settle().await;
 }
+
+fn run_disabled(host: &Element) -> bool {
+    find(host, "[data-testid=run]").dyn_into::<HtmlButtonElement>().unwrap().disabled()
+}
+
+fn input_value(host: &Element, name: &str) -> String {
+    find(host, &format!("input[name='{name}']")).dyn_into::<HtmlInputElement>().unwrap().value()
+}
+
+/// The scenario the address bar carries (it follows every valid edit).
+fn scenario_in_url() -> sim_core::scenario::Scenario {
+    web_ui::share::from_fragment(&web_ui::dom::location_hash()).unwrap().unwrap().scenario
+}
+
+#[wasm_bindgen_test]
+async fn units_typed_are_converted_a_capital_b_being_a_byte() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "red-study/red").await;
+    type_into(&host, "bottleneck.rate_bps", "2 MB/s").await;
+    type_into(&host, "bottleneck.delay_ms", "0.02 s").await;
+    assert!(host.query_selector(".field-error").unwrap().is_none(), "both are read");
+    assert_eq!(input_value(&host, "bottleneck.rate_bps"), "2 MB/s", "what was typed stays");
+    let sc = scenario_in_url();
+    assert_eq!(sc.bottleneck.rate_bps, 16_000_000, "2 MB/s is 16 Mbit/s, not 2");
+    assert_eq!(sc.bottleneck.delay_ms.to_bits(), 20f64.to_bits());
+    // A unit the field cannot take is refused with the units it takes.
+    type_into(&host, "bottleneck.rate_bps", "2 MB").await;
+    let msg = find(&host, ".field-error[data-field='bottleneck.rate_bps']").text_content().unwrap();
+    assert!(msg.contains("takes a rate") && msg.contains("Mbit/s"), "{msg}");
+    assert!(run_disabled(&host));
+}
+
+#[wasm_bindgen_test]
+async fn invalid_text_survives_remove_duplicate_and_disc_switches_and_keeps_run_disabled() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "red-study/red").await;
+    click(&host, "add-flow").await;
+    type_into(&host, "flows[1].count", "lots").await;
+    assert!(run_disabled(&host));
+    // Duplicating group 1 puts a copy after it: group 2's text is group 3's now.
+    click(&host, "duplicate-flow-0").await;
+    assert_eq!(input_value(&host, "flows[2].count"), "lots");
+    assert!(host.query_selector(".field-error[data-field='flows[2].count']").unwrap().is_some());
+    assert!(run_disabled(&host), "the text was never fixed");
+    // Removing group 1 moves it up again.
+    click(&host, "remove-flow-0").await;
+    assert_eq!(input_value(&host, "flows[1].count"), "lots");
+    assert!(run_disabled(&host));
+    // A disc's refused text goes aside with the disc and comes back with it.
+    type_into(&host, "bottleneck.queue.max_p", "abc").await;
+    choose(&host, "select[name='bottleneck.queue.type']", "codel").await;
+    assert!(host.query_selector("input[name='bottleneck.queue.max_p']").unwrap().is_none());
+    assert!(run_disabled(&host), "the flow group's text still blocks Run");
+    choose(&host, "select[name='bottleneck.queue.type']", "red").await;
+    assert_eq!(input_value(&host, "bottleneck.queue.max_p"), "abc");
+    assert!(run_disabled(&host));
+    let list = find(&host, "[data-testid=errors]").text_content().unwrap();
+    assert!(list.contains("Flow group 2 › Flows") && list.contains("Queue disc › max_p"), "{list}");
+    assert!(!list.contains("flows[") && !list.contains('\0'), "{list}");
+    // Fixed, the group no longer blocks; the disc not selected does not either.
+    type_into(&host, "flows[1].count", "2").await;
+    assert!(run_disabled(&host), "RED's max_p is still 'abc'");
+    choose(&host, "select[name='bottleneck.queue.type']", "codel").await;
+    assert!(!run_disabled(&host), "CoDel does not use RED's max_p");
+    choose(&host, "select[name='bottleneck.queue.type']", "red").await;
+    assert!(run_disabled(&host));
+    assert_eq!(input_value(&host, "bottleneck.queue.max_p"), "abc");
+}
+
+#[wasm_bindgen_test]
+async fn an_entry_of_the_list_takes_you_to_its_field_in_a_folded_section() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "red-study/red").await;
+    type_into(&host, "tcp.mss_bytes", "big").await;
+    let entry = find(&host, "[data-testid=errors] button.problem[data-field='tcp.mss_bytes']");
+    assert!(entry.text_content().unwrap().starts_with("TCP › MSS "), "{:?}", entry.text_content());
+    let tcp = find(&host, "input[name='tcp.mss_bytes']").closest("details").unwrap().unwrap();
+    assert!(!tcp.has_attribute("open"), "the TCP section starts folded");
+    entry.dyn_into::<web_sys::HtmlElement>().unwrap().click();
+    settle().await;
+    assert!(tcp.has_attribute("open"));
+    let active = document().active_element().unwrap();
+    assert_eq!(active.get_attribute("name").as_deref(), Some("tcp.mss_bytes"));
+}
+
+#[wasm_bindgen_test]
+async fn cancelling_a_preset_pick_keeps_the_menu_on_the_scenario_still_loaded() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "red-study/red").await;
+    type_into(&host, "bottleneck.rate_bps", "3000000").await;
+    let window = web_sys::window().unwrap();
+    let original = js_sys::Reflect::get(&window, &"confirm".into()).unwrap();
+    let cancel = wasm_bindgen::closure::Closure::<dyn Fn() -> bool>::new(|| false);
+    js_sys::Reflect::set(&window, &"confirm".into(), cancel.as_ref()).unwrap();
+    let select: HtmlSelectElement = find(&host, "[data-testid=preset-select]").dyn_into().unwrap();
+    select.set_value("red-study/ared");
+    fire(&select, "change");
+    settle().await;
+    js_sys::Reflect::set(&window, &"confirm".into(), &original).unwrap();
+    let select: HtmlSelectElement = find(&host, "[data-testid=preset-select]").dyn_into().unwrap();
+    assert_eq!(select.value(), "", "the menu says 'modified from …', not the refused preset");
+    let shown = select.query_selector("option:checked").unwrap().unwrap().text_content().unwrap();
+    assert!(shown.starts_with("modified from"), "{shown}");
+    assert_eq!(input_value(&host, "bottleneck.rate_bps"), "3000000", "nothing was replaced");
+}
+
+#[wasm_bindgen_test]
+async fn import_is_a_button_tab_reaches_and_tags_show_as_labels() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "red-study/ared-nic1").await;
+    let import = find(&host, "[data-testid=import]");
+    assert_eq!(import.tag_name(), "BUTTON");
+    assert!(import.dyn_into::<web_sys::HtmlElement>().unwrap().tab_index() >= 0);
+    let picked = find(&host, "[data-testid=preset-select]").dyn_into::<HtmlSelectElement>().unwrap();
+    let shown = picked.query_selector("option:checked").unwrap().unwrap().text_content().unwrap();
+    assert_eq!(shown, "Adaptive RED · 1-packet device queue");
+    let editor = find(&host, "aside.editor").text_content().unwrap();
+    assert!(!editor.contains("new_reno") && !editor.contains("fq_codel"), "tags in the editor");
+}
+
+/// The names of the editor's controls that stick out of its box.
+fn sticking_out(host: &Element) -> (u32, Vec<String>) {
+    let aside = find(host, "aside.editor").get_bounding_client_rect();
+    let controls =
+        host.query_selector_all("aside.editor input, aside.editor select, aside.editor button").unwrap();
+    let mut wide = Vec::new();
+    for i in 0..controls.length() {
+        let el: Element = controls.item(i).unwrap().dyn_into().unwrap();
+        let r = el.get_bounding_client_rect();
+        if r.width() > 0.0 && r.right() > aside.right() + 0.5 {
+            let name = el.get_attribute("name").unwrap_or_else(|| el.tag_name());
+            wide.push(format!("{name} ({:.0} > {:.0} px)", r.right(), aside.right()));
+        }
+    }
+    (controls.length(), wide)
+}
+
+#[wasm_bindgen_test]
+async fn every_editor_control_fits_the_editors_box() {
+    // The page's own stylesheet, for this test only.
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(include_str!("../../static/style.css")));
+    document().head().unwrap().append_child(&style).unwrap();
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "cubic-bbr-vegas-3q/warbler").await;
+    // The editor as narrow as its column on a wide screen (420 px) and on a phone.
+    let mut found = Vec::new();
+    for width in [420, 360] {
+        host.set_attribute("style", &format!("width: {width}px")).unwrap();
+        settle().await;
+        let (n, wide) = sticking_out(&host);
+        assert!(n > 20);
+        found.extend(wide.into_iter().map(|w| format!("{width}: {w}")));
+    }
+    style.remove();
+    host.remove();
+    assert!(found.is_empty(), "wider than the editor: {found:?}");
+}

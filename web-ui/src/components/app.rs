@@ -86,6 +86,8 @@ pub struct App {
     tab: Tab,
     train: Shared<TrainView>,
     notice: Option<String>,
+    /// Preset picks refused at the confirm: the header's menu is drawn anew each time.
+    refused_picks: u32,
     reader: Option<FileReader>,
     last_redraw_ms: f64,
     last_message_ms: f64,
@@ -133,7 +135,12 @@ impl App {
     }
 
     fn set_editor(&mut self, sc: &Scenario, origin: Option<Origin>) {
-        self.editor = Shared::new(Editor::new(sc));
+        let mut editor = Editor::new(sc);
+        // The hints show the preset's values, also under a link to an edited preset.
+        if let Some(p) = origin.as_ref().and_then(|(p, v)| preset(p, Some(v)).ok()) {
+            editor = editor.with_preset(&p);
+        }
+        self.editor = Shared::new(editor);
         self.origin = origin;
         self.reset();
     }
@@ -330,8 +337,9 @@ impl App {
     fn on_edit(&mut self, m: EditMsg) {
         let mut ed = self.editor.clone();
         ed.update(|e| match m {
-            EditMsg::Edit(path, raw, kind, unit, label) => e.edit(&path, &raw, kind, unit, label),
+            EditMsg::Edit(path, raw, input) => e.edit(&path, &raw, input),
             EditMsg::Set(path, v) => e.set(&path, v),
+            EditMsg::Choose(path, tag, default) => e.choose(&path, &tag, default),
             EditMsg::AddFlow => e.add_flow_group(),
             EditMsg::DuplicateFlow(i) => e.duplicate_flow_group(i),
             EditMsg::RemoveFlow(i) => e.remove_flow_group(i),
@@ -367,6 +375,7 @@ impl App {
             HeaderMsg::LoadPreset(key) => {
                 let (name, variant) = key.split_once('/').unwrap_or((&key, ""));
                 if !self.may_replace() {
+                    self.refused_picks += 1;
                     return;
                 }
                 match preset(name, (!variant.is_empty()).then_some(variant)) {
@@ -380,7 +389,7 @@ impl App {
                 }
             }
             HeaderMsg::CopyLink => {
-                let problems = self.editor.borrow().problems();
+                let problems = self.editor.borrow().problem_count();
                 if problems > 0 {
                     self.notice = Some(format!("{problems} field(s) are invalid: fix them first; the address bar still carries the last valid scenario."));
                 } else {
@@ -390,7 +399,7 @@ impl App {
                 }
             }
             HeaderMsg::ExportScenario => {
-                let problems = self.editor.borrow().problems();
+                let problems = self.editor.borrow().problem_count();
                 match self.scenario().filter(|_| problems == 0) {
                     Some(sc) => {
                         let name = format!("{}.json", sc.name.replace(['/', ' '], "-"));
@@ -606,7 +615,7 @@ impl Component for App {
         }
         let l = link.clone();
         let mut app = App {
-            editor: Shared::new(Editor::new(&default)),
+            editor: Shared::new(Editor::new(&default).with_preset(&default)),
             origin: Some((first.name.to_string(), first.default_variant.to_string())),
             link: sim,
             run: Shared::new(RunView::default()),
@@ -621,6 +630,7 @@ impl Component for App {
             tab: Tab::Charts,
             train: Shared::new(TrainView::default()),
             notice: None,
+            refused_picks: 0,
             reader: None,
             last_redraw_ms: 0.0,
             last_message_ms: dom::now_ms(),
@@ -727,7 +737,7 @@ impl Component for App {
         let ed = self.editor.borrow();
         let run = self.run.borrow();
         let modified = self.modified();
-        let messages = Rc::new(ed.messages());
+        let messages = Rc::new(ed.problems());
         let runnable = ed.is_runnable();
         let state = (!run.lanes.is_empty()).then_some(run.state);
         let (now_s, end_s) = if run.lanes.is_empty() {
@@ -751,7 +761,7 @@ impl Component for App {
         };
         html! {
             <div class="app" data-engine={if self.link.in_worker() { "worker" } else { "page" }}>
-                <Header origin={self.origin.clone()} {modified} can_export={state.is_some()} on={self.cbs.header.clone()} />
+                <Header origin={self.origin.clone()} {modified} can_export={state.is_some()} refused_picks={self.refused_picks} on={self.cbs.header.clone()} />
                 if let Some(n) = &self.notice {
                     <div class="notice" role="status">
                         <span>{ n }</span>

@@ -2,8 +2,10 @@
 
 use super::editor_panel::checked;
 use crate::compare::discs;
+use crate::editor::Problem;
 use crate::protocol::RunState;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -25,7 +27,7 @@ pub struct ControlsProps {
     pub end_s: f64,
     pub events_per_s: f64,
     pub runnable: bool,
-    pub messages: Rc<Vec<String>>,
+    pub messages: Rc<Vec<Problem>>,
     /// "5" (s per s) or "max".
     pub speed: AttrValue,
     pub compare_on: bool,
@@ -52,7 +54,7 @@ pub fn controls(p: &ControlsProps) -> Html {
                     <button data-testid="pause" onclick={on.reform(|_| ControlMsg::Pause)} title="Pause (space)">{ "Pause" }</button>
                 } else {
                     <button data-testid="run" class="primary" disabled={!p.runnable || finished}
-                        title={p.messages.first().cloned().unwrap_or_else(|| "Run (space)".into())}
+                        title={p.messages.first().map_or_else(|| "Run (space)".into(), |m| m.text.clone())}
                         onclick={on.reform(|_| ControlMsg::Run)}>{ if p.state.is_some_and(|s| s != RunState::Ready) && !finished { "Resume" } else { "Run" } }</button>
                 }
                 <button data-testid="step" disabled={!p.runnable || finished} onclick={on.reform(|_| ControlMsg::Step)} title="One sample interval (s)">{ "Step" }</button>
@@ -91,9 +93,23 @@ pub fn controls(p: &ControlsProps) -> Html {
             if let Some(c) = &p.cost { <p class="cost" role="status">{ c.clone() }</p> }
             if !p.messages.is_empty() {
                 <ul class="errors" data-testid="errors" role="alert">
-                    { for p.messages.iter().map(|m| html! { <li>{ m }</li> }) }
+                    { for p.messages.iter().map(problem) }
                 </ul>
             }
         </section>
+    }
+}
+
+/// An entry of the list: a button that takes the user to the input at fault.
+fn problem(m: &Problem) -> Html {
+    let path = m.path.clone();
+    let onclick = Callback::from(move |e: MouseEvent| {
+        if let Some(from) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+            crate::dom::focus_field(&from, &path);
+        }
+    });
+    html! {
+        <li><button type="button" class="problem" data-field={m.path.clone()} disabled={m.path.is_empty()}
+            title={format!("Go to {}", m.place)} {onclick}>{ &m.text }</button></li>
     }
 }

@@ -2,12 +2,14 @@
 //! own fields, TCP's, and each algorithm's from its registry entry. Each input is bound to
 //! a path in the scenario's JSON. A component: it re-renders only when the editor changes.
 
-use crate::editor::{Editor, Kind as TextKind};
+use crate::editor::{Editor, Input, Kind as TextKind};
 use crate::state::Shared;
 use serde_json::Value;
 use sim_core::aqm::QueueDiscSpec;
+use sim_core::params::field::{CELL_BYTES, LIMIT_BYTES, LIMIT_CELLS, LIMIT_PACKETS};
 use sim_core::params::{Family, Field, Kind};
 use sim_core::scenario::fields::{BOTTLENECK_FIELDS, FLOW_FIELDS, RUN_FIELDS};
+use sim_core::scenario::patch;
 use sim_core::scenario::{FlowGroup, Scenario};
 use sim_core::tcp::TcpConfig;
 use wasm_bindgen::JsCast;
@@ -17,10 +19,12 @@ use yew::prelude::*;
 /// What an editor input asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EditMsg {
-    /// Text typed into the input of `path`: (path, text, kind, unit, label).
-    Edit(String, String, TextKind, &'static str, &'static str),
+    /// Text typed into the input of `path`: (path, text, what the input holds).
+    Edit(String, String, Input),
     /// A structured value (checkbox, select, a whole nested configuration).
     Set(String, Value),
+    /// A nested configuration's menu chose a member: (path, tag, its default JSON).
+    Choose(String, String, Value),
     AddFlow,
     DuplicateFlow(usize),
     RemoveFlow(usize),
@@ -85,30 +89,57 @@ fn join(prefix: &str, path: &str) -> String {
     }
 }
 
-/// A field's default, read from the configuration's own `Default`.
-fn default_text(defaults: &Value, path: &str) -> String {
-    match sim_core::scenario::patch::get(defaults, path) {
-        Some(Value::Null) | None => "automatic".into(),
-        Some(Value::Array(a)) if a.is_empty() => "none".into(),
-        Some(v) => v.to_string(),
+/// A value as a hint shows it: a menu's label, on / off, a number with its unit.
+fn shown(v: Option<&Value>, f: &Field) -> String {
+    let with_unit = |n: String| if f.unit.is_empty() { n } else { format!("{n} {}", f.unit) };
+    match (v, f.kind) {
+        (Some(Value::Null) | None, Kind::OptLimit) => "none".into(),
+        (Some(Value::Null) | None, _) => "automatic".into(),
+        (Some(Value::Bool(b)), _) => (if *b { "on" } else { "off" }).into(),
+        (Some(Value::String(s)), Kind::Choice(options)) => {
+            options.iter().find(|(k, _)| k == s).map_or(s.as_str(), |(_, l)| *l).to_string()
+        }
+        (Some(v), Kind::Tagged(family)) => {
+            let tag = v.get("type").and_then(Value::as_str).unwrap_or("");
+            family.member(tag).map_or(tag, |m| m.label).to_string()
+        }
+        (Some(v), Kind::Limit | Kind::OptLimit) => match v.as_object().and_then(|m| m.iter().next()) {
+            Some((unit, Value::Object(c))) if unit == "cells" => {
+                format!("{} cells of {} bytes", c["cells"], c["cell_bytes"])
+            }
+            Some((unit, n)) => format!("{n} {unit}"),
+            None => v.to_string(),
+        },
+        (Some(Value::Array(a)), _) if a.is_empty() => "none".into(),
+        (Some(Value::Array(a)), _) => a.iter().map(Value::to_string).collect::<Vec<_>>().join(", "),
+        (Some(v), _) => with_unit(v.to_string()),
     }
 }
 
-fn text_kind(k: Kind) -> Option<TextKind> {
-    match k {
-        Kind::Float(_) => Some(TextKind::Float),
-        Kind::OptFloat(_) => Some(TextKind::OptFloat),
-        Kind::Int(_) => Some(TextKind::Int),
-        Kind::OptInt(_) => Some(TextKind::OptInt),
-        Kind::IntList(_) => Some(TextKind::IntList),
-        _ => None,
+/// "Default: 25." or, where the preset set it otherwise, "Preset: 100 · library default: 25.":
+/// the library default is read from the configuration's own `Default`.
+fn default_hint(ed: &Editor, full: &str, f: &Field, defaults: &Value) -> String {
+    let library = shown(patch::get(defaults, f.path), f);
+    match ed.preset_value(full).map(|v| shown(Some(v), f)) {
+        Some(p) if p != library => format!("Preset: {p} · library default: {library}."),
+        _ => format!("Default: {library}."),
+    }
+}
+
+/// The allowed values in words; a menu's by their labels, not their tags.
+fn allowed(f: &Field) -> String {
+    let labels = |l: Vec<&str>| format!("one of: {}", l.join(", "));
+    match f.kind {
+        Kind::Tagged(family) => labels(family.members.iter().map(|m| m.label).collect()),
+        Kind::Choice(options) => labels(options.iter().map(|(_, l)| *l).collect()),
+        _ => f.allowed(),
     }
 }
 
 /// One input for `f` at `prefix`; nested configurations and buffers get their own widgets.
 fn input(ed: &Editor, link: &Link, prefix: &str, f: &'static Field, defaults: &Value) -> Html {
     let full = join(prefix, f.path);
-    let help = format!("{} Allowed: {}. Default: {}.", f.help, f.allowed(), default_text(defaults, f.path));
+    let help = format!("{} Allowed: {}. {}", f.help, allowed(f), default_hint(ed, &full, f, defaults));
     match f.kind {
         Kind::Bool => {
             let path = full.clone();
@@ -120,7 +151,10 @@ fn input(ed: &Editor, link: &Link, prefix: &str, f: &'static Field, defaults: &V
                 </div>
             }
         }
-        Kind::Limit | Kind::OptLimit => limit(ed, link, &full, f.label),
+        // Its allowed values are the unit's, given with the value's input.
+        Kind::Limit | Kind::OptLimit => {
+            limit(ed, link, &full, f, &format!("{} {}", f.help, default_hint(ed, &full, f, defaults)))
+        }
         Kind::Tagged(family) => tagged(ed, link, &full, f.label, family, &help),
         Kind::Choice(options) => {
             let current = ed.value(&full).and_then(Value::as_str).unwrap_or("").to_string();
@@ -142,33 +176,33 @@ fn input(ed: &Editor, link: &Link, prefix: &str, f: &'static Field, defaults: &V
                 </div>
             }
         }
-        k => {
-            let kind = text_kind(k).expect("numeric kinds are text inputs");
-            let path = full.clone();
-            let (unit, label) = (f.unit, f.label);
-            let on = link.reform(move |e: InputEvent| {
-                EditMsg::Edit(
-                    path.clone(),
-                    e.target_unchecked_into::<HtmlInputElement>().value(),
-                    kind,
-                    unit,
-                    label,
-                )
-            });
-            let error = ed.error_for(&full);
-            let placeholder = if matches!(k, Kind::OptFloat(_) | Kind::OptInt(_)) { "none" } else { "" };
-            html! {
-                <div class={classes!("field", error.is_some().then_some("invalid"))} title={help.clone()}>
-                    <label>
-                        <span class="label">{ f.label }</span>
-                        <input name={full.clone()} value={ed.text(&full)} oninput={on} {placeholder} inputmode="decimal" aria-label={f.label} />
-                        <span class="unit">{ f.unit }</span>
-                    </label>
-                    if let Some(e) = error { <div class="field-error" data-field={full.clone()}>{ e }</div> }
-                    <div class="help">{ help }</div>
-                </div>
-            }
+        _ => {
+            let input = Input::of(f).expect("numeric kinds are text inputs");
+            text_input(ed, link, &full, input, help)
         }
+    }
+}
+
+/// A text input for the number at `path`, with its unit, message and help.
+fn text_input(ed: &Editor, link: &Link, path: &str, input: Input, help: String) -> Html {
+    let p = path.to_string();
+    let on = link.reform(move |e: InputEvent| {
+        EditMsg::Edit(p.clone(), e.target_unchecked_into::<HtmlInputElement>().value(), input)
+    });
+    let error = ed.error_for(path);
+    let placeholder = if matches!(input.kind, TextKind::OptFloat | TextKind::OptInt) { "none" } else { "" };
+    // A phone's number pad has no letters: fields that take units get the full keyboard.
+    let inputmode = if crate::units::takes_units(input.unit) { "text" } else { "decimal" };
+    html! {
+        <div class={classes!("field", error.is_some().then_some("invalid"))} title={help.clone()}>
+            <label>
+                <span class="label">{ input.label }</span>
+                <input name={path.to_string()} value={ed.text(path)} oninput={on} {placeholder} {inputmode} aria-label={input.label} />
+                <span class="unit">{ input.unit }</span>
+            </label>
+            if let Some(e) = error { <div class="field-error" data-field={path.to_string()}>{ e }</div> }
+            <div class="help">{ help }</div>
+        </div>
     }
 }
 
@@ -190,7 +224,7 @@ fn tagged(ed: &Editor, link: &Link, path: &str, label: &str, family: &'static Fa
     let p = path.to_string();
     let on = link.reform(move |e: Event| {
         let tag = e.target_unchecked_into::<HtmlSelectElement>().value();
-        EditMsg::Set(p.clone(), family.default_value_of(&tag))
+        EditMsg::Choose(p.clone(), tag.clone(), family.default_value_of(&tag))
     });
     let member = family.member(&tag);
     let defaults = family.default_value_of(&tag);
@@ -253,7 +287,7 @@ fn queue_disc(ed: &Editor, link: &Link) -> Html {
 }
 
 /// A buffer limit: its unit (packets, bytes, cells) and value, plus the cell size.
-fn limit(ed: &Editor, link: &Link, base: &str, label: &'static str) -> Html {
+fn limit(ed: &Editor, link: &Link, base: &str, f: &Field, help: &str) -> Html {
     let unit = ["packets", "bytes", "cells"]
         .into_iter()
         .find(|u| ed.value(&format!("{base}.{u}")).is_some())
@@ -262,53 +296,45 @@ fn limit(ed: &Editor, link: &Link, base: &str, label: &'static str) -> Html {
     let on_unit = link.reform(move |e: Event| {
         EditMsg::LimitUnit(b.clone(), e.target_unchecked_into::<HtmlSelectElement>().value())
     });
-    let (value_path, cell_path) = match unit {
-        "cells" => (Some(format!("{base}.cells.cells")), Some(format!("{base}.cells.cell_bytes"))),
-        "none" => (None, None),
-        u => (Some(format!("{base}.{u}")), None),
-    };
-    let optional = ed.value(base).is_some_and(Value::is_null) || base.ends_with("queue_limit");
-    let field = |path: String, label: &'static str, unit: &'static str| {
-        let p = path.clone();
-        let on = link.reform(move |e: InputEvent| {
-            EditMsg::Edit(
-                p.clone(),
-                e.target_unchecked_into::<HtmlInputElement>().value(),
-                TextKind::Int,
-                "",
-                label,
-            )
-        });
-        let error = ed.error_for(&path);
-        html! {
-            <div class={classes!("field", error.is_some().then_some("invalid"))}>
-                <label><span class="label">{ label }</span>
-                    <input name={path.clone()} value={ed.text(&path)} oninput={on} inputmode="numeric" aria-label={label} />
-                    <span class="unit">{ unit }</span>
-                </label>
-                if let Some(e) = error { <div class="field-error" data-field={path.clone()}>{ e }</div> }
-            </div>
-        }
-    };
+    let optional = matches!(f.kind, Kind::OptLimit) || ed.value(base).is_some_and(Value::is_null);
     let units: &[&str] =
         if optional { &["none", "packets", "bytes", "cells"] } else { &["packets", "bytes", "cells"] };
-    let shown_unit: &'static str = match unit {
-        "bytes" => "bytes",
-        "cells" => "cells",
-        _ => "packets",
+    let int = |unit, label, range| Input { kind: TextKind::Int, unit, label, range: Some(range) };
+    // What the unit counts, so a buffer in packets says nothing of cells.
+    let (value, cell, counts) = match unit {
+        "cells" => (
+            Some((format!("{base}.cells.cells"), int("cells", f.label, LIMIT_CELLS))),
+            Some((format!("{base}.cells.cell_bytes"), int("bytes", "Cell size", CELL_BYTES))),
+            "A packet takes ceil(bytes / cell size) cells, as in a Tofino switch's buffer.",
+        ),
+        "bytes" => (
+            Some((format!("{base}.bytes"), int("bytes", f.label, LIMIT_BYTES))),
+            None,
+            "Bytes of the packets waiting, whatever their number.",
+        ),
+        "none" => (None, None, "No limit."),
+        _ => (
+            Some((format!("{base}.packets"), int("packets", f.label, LIMIT_PACKETS))),
+            None,
+            "Packets waiting, whatever their size.",
+        ),
+    };
+    let field = |(path, input): (String, Input)| {
+        let help = format!("Allowed: {}.", input.range.map_or(String::new(), |r| r.words(input.unit)));
+        text_input(ed, link, &path, input, help)
     };
     html! {
         <>
-            <div class="field">
-                <label><span class="label">{ format!("{label} unit") }</span>
-                    <select key={unit} name={format!("{base}.unit")} onchange={on_unit}>
+            <div class="field" title={help.to_string()}>
+                <label><span class="label">{ format!("{} unit", f.label) }</span>
+                    <select key={unit} name={format!("{base}.unit")} onchange={on_unit} aria-label={format!("{} unit", f.label)}>
                         { for units.iter().map(|u| html! { <option value={*u} selected={unit == *u}>{ *u }</option> }) }
                     </select>
                 </label>
-                <div class="help">{ "A packet takes ceil(bytes / cell size) cells, as in a Tofino switch's buffer." }</div>
+                <div class="help">{ format!("{counts} {help}") }</div>
             </div>
-            if let Some(p) = value_path { { field(p, label, shown_unit) } }
-            if let Some(p) = cell_path { { field(p, "Cell size", "bytes") } }
+            if let Some(v) = value { { field(v) } }
+            if let Some(c) = cell { { field(c) } }
         </>
     }
 }
@@ -320,7 +346,7 @@ fn flows(ed: &Editor, link: &Link) -> Html {
             <div class="flows">
                 { for (0..ed.flow_groups()).map(|i| flow_group(ed, link, i)) }
             </div>
-            <button onclick={link.reform(|_| EditMsg::AddFlow)}>{ "Add flow group" }</button>
+            <button onclick={link.reform(|_| EditMsg::AddFlow)} data-testid="add-flow">{ "Add flow group" }</button>
         </details>
     }
 }
@@ -334,7 +360,7 @@ fn flow_group(ed: &Editor, link: &Link, i: usize) -> Html {
     let p = cca_path.clone();
     let on_cca = link.reform(move |e: Event| {
         let tag = e.target_unchecked_into::<HtmlSelectElement>().value();
-        EditMsg::Set(p.clone(), family.default_value_of(&tag))
+        EditMsg::Choose(p.clone(), tag.clone(), family.default_value_of(&tag))
     });
     let rtt = ed.scenario().and_then(|s| s.flows.get(i).map(|g| s.base_rtt_ms(g)));
     let member = family.member(&cca);
@@ -347,8 +373,8 @@ fn flow_group(ed: &Editor, link: &Link, i: usize) -> Html {
                     { for family.members.iter().map(|a| html! { <option value={a.tag} selected={cca == a.tag} title={a.help}>{ a.label }</option> }) }
                 </select>
                 if let Some(r) = rtt { <span class="rtt">{ format!("base RTT {r:.1} ms") }</span> }
-                <button onclick={link.reform(move |_| EditMsg::DuplicateFlow(i))} title="Duplicate">{ "Duplicate" }</button>
-                <button onclick={link.reform(move |_| EditMsg::RemoveFlow(i))} title="Remove">{ "Remove" }</button>
+                <button onclick={link.reform(move |_| EditMsg::DuplicateFlow(i))} title="Duplicate" data-testid={format!("duplicate-flow-{i}")}>{ "Duplicate" }</button>
+                <button onclick={link.reform(move |_| EditMsg::RemoveFlow(i))} title="Remove" data-testid={format!("remove-flow-{i}")}>{ "Remove" }</button>
             </div>
             { inputs(ed, link, &prefix, FLOW_FIELDS, &defaults, &["cca"]) }
             if let Some(m) = member.filter(|m| !m.fields.is_empty()) {

@@ -205,7 +205,7 @@ fn flows_table(s: &Summary) -> Html {
                 <th>{ "retransmits" }</th><th>{ "timeouts" }</th><th>{ "fast recoveries" }</th></tr>
             { for s.flows.iter().take(FLOW_ROWS).map(|f| html! {
                 <tr>
-                    <td>{ f.id }</td><td>{ &f.cca }</td>
+                    <td>{ f.id }</td><td>{ crate::labels::cca(&f.cca) }</td>
                     <td class="num">{ num(f.throughput_bps / 1e6, 4) }</td>
                     <td class="num">{ pct(100.0 * f.throughput_share) }</td>
                     <td class="num">{ num(f.backlog_cells_mean, 0) }</td>

@@ -1,0 +1,133 @@
+//! What users read instead of internal tags: a CCA's label for `new_reno`, a disc's for
+//! `fq_codel`, and a preset variant described by what it runs ("Adaptive RED, 1-packet
+//! device queue" for `ared-nic1`). Read from the registries and the presets themselves.
+
+use sim_core::aqm::QueueDiscSpec;
+use sim_core::cc::CcaSpec;
+use sim_core::scenario::{preset, PresetInfo, Scenario};
+
+/// The label of a congestion control's tag ("NewReno" for `new_reno`); an unknown tag as is.
+pub fn cca(tag: &str) -> &str {
+    CcaSpec::FAMILY.member(tag).map_or(tag, |m| m.label)
+}
+
+/// The picker label of a disc as configured ("Adaptive RED", "FQ-CoDel"); a switch port
+/// with its queue count and, unless static, its control-plane app.
+pub fn disc(spec: &QueueDiscSpec) -> String {
+    let key = spec.flavour();
+    let label = QueueDiscSpec::FAMILY.entries().into_iter().find(|e| e.0 == key).map_or(key, |e| e.1);
+    match spec {
+        QueueDiscSpec::Switch(port) => {
+            let control = port.control.info();
+            let default_app = sim_core::switch::ControlPlaneSpec::default().tag();
+            let app = if control.tag == default_app {
+                String::new()
+            } else {
+                format!(", {}", short(control.label))
+            };
+            format!("{}, {} queues{app}", short(label), port.queues)
+        }
+        _ => label.to_string(),
+    }
+}
+
+/// A label without its parenthesis ("Switch port (multi-queue)" → "Switch port"), where a
+/// menu entry has little room.
+fn short(label: &str) -> &str {
+    label.split(" (").next().unwrap_or(label)
+}
+
+/// "2 CUBIC + 2 Vegas": each algorithm's flow count, in the order the groups give them.
+fn flows(sc: &Scenario) -> String {
+    let mut counts: Vec<(&str, u64)> = Vec::new();
+    for g in &sc.flows {
+        let l = cca(g.cca.tag());
+        match counts.iter_mut().find(|(x, _)| *x == l) {
+            Some((_, n)) => *n += u64::from(g.count),
+            None => counts.push((l, u64::from(g.count))),
+        }
+    }
+    counts.iter().map(|(l, n)| format!("{n} {l}")).collect::<Vec<_>>().join(" + ")
+}
+
+fn device_queue(sc: &Scenario) -> String {
+    match sc.bottleneck.nic_queue_packets {
+        0 => "no device queue".into(),
+        n => format!("{n}-packet device queue"),
+    }
+}
+
+/// Each variant of `p` with a label saying what sets it apart from the others: its disc,
+/// its flows, its device queue, whichever differ within the preset.
+pub fn variants(p: &PresetInfo) -> Vec<(&'static str, String)> {
+    let parts: Vec<(&'static str, [String; 3])> = p
+        .variants
+        .iter()
+        .map(|v| {
+            let parts = preset(p.name, Some(v))
+                .map(|sc| [disc(&sc.bottleneck.queue), flows(&sc), device_queue(&sc)])
+                .unwrap_or_else(|_| [v.to_string(), String::new(), String::new()]);
+            (*v, parts)
+        })
+        .collect();
+    let differs = |i: usize| parts.iter().any(|(_, x)| x[i] != parts[0].1[i]);
+    let shown: Vec<usize> = (0..3).filter(|i| differs(*i)).collect();
+    let shown = if shown.is_empty() { vec![0] } else { shown };
+    let mut out: Vec<(&'static str, String)> = parts
+        .iter()
+        .map(|(v, x)| {
+            let mut words: Vec<&str> = shown.iter().map(|i| x[*i].as_str()).collect();
+            // The flows first: "7 Vegas + 1 NewReno · FIFO".
+            words.sort_by_key(|w| !parts.iter().any(|(_, y)| y[1] == *w));
+            (*v, words.join(" · "))
+        })
+        .collect();
+    // Two variants that read the same (a setting these words do not show) keep their names.
+    let labels: Vec<String> = out.iter().map(|(_, l)| l.clone()).collect();
+    for (v, l) in &mut out {
+        if labels.iter().filter(|x| *x == l).count() > 1 {
+            *l = format!("{l} ({v})");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sim_core::scenario::preset_list;
+
+    #[test]
+    fn tags_read_as_labels() {
+        assert_eq!(cca("new_reno"), "NewReno");
+        assert_eq!(cca("cubic"), "CUBIC");
+        assert_eq!(cca("no_such"), "no_such");
+        let sc = preset("rtt-unfair", Some("fq-codel")).unwrap();
+        assert_eq!(disc(&sc.bottleneck.queue), "FQ-CoDel");
+    }
+
+    #[test]
+    fn red_study_variants_say_their_disc_and_device_queue() {
+        let red = preset_list().into_iter().find(|p| p.name == "red-study").unwrap();
+        let labels = variants(&red);
+        let of = |v: &str| labels.iter().find(|(k, _)| *k == v).unwrap().1.clone();
+        assert_eq!(of("ared-nic1"), "Adaptive RED · 1-packet device queue");
+        assert_eq!(of("red-nonic"), "RED · no device queue");
+        assert_eq!(of("gentle"), "Gentle RED · 100-packet device queue");
+        let mix = preset_list().into_iter().find(|p| p.name == "vegas-newreno-mix").unwrap();
+        let mix = variants(&mix);
+        let warbler = &mix.iter().find(|(k, _)| *k == "7v1n-warbler-2q").unwrap().1;
+        assert_eq!(warbler, "7 Vegas + 1 NewReno · Switch port, 2 queues, Warbler");
+    }
+
+    #[test]
+    fn every_variant_reads_differently_and_shows_no_tag() {
+        for p in preset_list() {
+            let labels = variants(&p);
+            for (v, l) in &labels {
+                assert!(!l.contains(&format!("({v})")), "{} {v}: {l} needed its name", p.name);
+                assert!(!l.contains('_'), "{} {v}: {l}", p.name);
+            }
+        }
+    }
+}
