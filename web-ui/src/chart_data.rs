@@ -30,13 +30,16 @@ pub struct Line {
     pub dashed: bool,
 }
 
-/// A shaded horizontal band, e.g. [minTh, maxTh).
+/// A shaded horizontal band, e.g. [minTh, maxTh), over the times [from, to) (a change
+/// moves RED's thresholds: one band per stretch).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Band {
     pub lo: f64,
     pub hi: f64,
     pub label: String,
     pub color: usize,
+    pub from: f64,
+    pub to: f64,
 }
 
 /// Something that happened at a time (Warbler switched on, the warm-up ended).
@@ -233,26 +236,87 @@ pub fn queue_chart(s: &Series, f: &Frame) -> TimeChart {
         let y_max = cells.iter().map(|(_, v)| max_of(v.iter())).fold(0.0, f64::max);
         return time("Switch queues", "cells", f, lines, y_max);
     }
-    let mut lines = vec![line("queue", 0, &s.t, &s.queue)];
+    let mut lines = vec![line(if s.device_queue { "in the queue disc" } else { "queue" }, 0, &s.t, &s.queue)];
     let mut y_max = max_of(s.queue.iter());
+    if s.device_queue {
+        // Packets wait in the device queue under the disc too: the total is what a packet
+        // arriving now has in front of it.
+        let total: Vec<f64> = s.queue.iter().zip(&s.nic).map(|(q, n)| q + n).collect();
+        let mut nic = line("in the device queue", 2, &s.t, &s.nic);
+        nic.dashed = true;
+        lines.push(nic);
+        y_max = y_max.max(max_of(total.iter()));
+        lines.push(line("waiting in all (disc + device)", 3, &s.t, &total));
+    }
     if let (Some(avg), Some(info)) =
         (s.avg(), s.info.iter().find(|i| i.group == "queue" && !i.thresholds.is_empty()))
     {
         lines.push(line(&info.label, 1, &s.t, avg));
         y_max = y_max.max(max_of(avg.iter()));
     }
-    let mut c = time("Bottleneck queue", "packets", f, lines, y_max);
+    let title = if s.device_queue {
+        "Bottleneck queues: the disc and the device queue under it"
+    } else {
+        "Bottleneck queue"
+    };
+    let mut c = time(title, "packets", f, lines, y_max);
     let labels = s.info.iter().find(|i| !i.thresholds.is_empty());
-    for (k, w) in s.thresholds.windows(2).enumerate() {
-        let name = |i: usize| labels.map_or(String::new(), |l| l.thresholds[i].label.clone());
-        c.bands.push(Band {
-            lo: w[0],
-            hi: w[1],
-            label: format!("[{}, {})", name(k), name(k + 1)),
-            color: 2 + k,
-        });
-        c.y_max = c.y_max.max(nice_max(1.1 * w[1]));
+    for (h, (from, values)) in s.threshold_history.iter().enumerate() {
+        let to = s.threshold_history.get(h + 1).map_or(f64::INFINITY, |n| n.0);
+        for (k, w) in values.windows(2).enumerate() {
+            let name = |i: usize| {
+                labels.and_then(|l| l.thresholds.get(i)).map_or(String::new(), |t| t.label.clone())
+            };
+            c.bands.push(Band {
+                lo: w[0],
+                hi: w[1],
+                label: format!("[{}, {})", name(k), name(k + 1)),
+                color: 2 + k,
+                from: *from,
+                to,
+            });
+            c.y_max = c.y_max.max(nice_max(1.1 * w[1]));
+        }
     }
+    if s.device_queue {
+        c.note = Some("The disc only fills once the device queue under it is full (ns-3's flow control): most of the wait can be in the device queue, where no AQM acts.".into());
+    }
+    c
+}
+
+/// The queueing delay each flow's packets met at the bottleneck, interval by interval, with
+/// what the disc steers towards (`target`: (from time, ms) steps, where it has one).
+pub fn delay_time_chart(s: &Series, f: &Frame, target: Option<(&str, &[(f64, f64)])>) -> TimeChart {
+    let mut lines: Vec<Line> = s
+        .flow_delay_ms
+        .iter()
+        .take(MAX_FLOW_LINES)
+        .enumerate()
+        .map(|(i, v)| line(flow_label(s, i), flow_color(i), &s.t, v))
+        .collect();
+    let mut y_max = s.flow_delay_ms.iter().take(MAX_FLOW_LINES).map(|v| robust_max(v)).fold(0.0, f64::max);
+    if s.flows() > MAX_FLOW_LINES || s.flows() == 0 {
+        lines.clear();
+    }
+    let mean = mean_over_flows(&s.flow_delay_ms, s.t.len(), |_| true);
+    if lines.is_empty() {
+        y_max = robust_max(&mean);
+        lines.push(line("mean over flows", 0, &s.t, &mean));
+    }
+    if let Some((label, steps)) = target {
+        let mut pts: Vec<(f64, f64)> = steps.to_vec();
+        if let Some(&(_, last)) = steps.last() {
+            pts.push((f.x_max, last));
+        }
+        y_max = y_max.max(steps.iter().map(|p| p.1).fold(0.0, f64::max) * 1.5);
+        lines.push(Line { label: label.to_string(), color: 1, points: pts, bold: true, dashed: true });
+    }
+    let mut c = time("Queueing delay at the bottleneck", "ms", f, lines, y_max);
+    c.note = Some(if s.device_queue {
+        "Each flow's packets that started on the wire in the interval: their mean wait in the disc and the device queue together."
+    } else {
+        "Each flow's packets that started on the wire in the interval: their mean wait in the queue."
+    }.into());
     c
 }
 
@@ -496,11 +560,32 @@ pub fn agent_chart(s: &Series, f: &Frame) -> Option<TimeChart> {
     Some(c)
 }
 
+/// Per sample, the mean over flows of the values that count (`keep`; NaN for none).
+fn mean_over_flows(flows: &[Vec<f64>], n: usize, keep: impl Fn(f64) -> bool) -> Vec<f64> {
+    (0..n)
+        .map(|k| {
+            let v: Vec<f64> = flows
+                .iter()
+                .filter_map(|f| f.get(k).copied())
+                .filter(|x| x.is_finite() && keep(*x))
+                .collect();
+            if v.is_empty() {
+                f64::NAN
+            } else {
+                v.iter().sum::<f64>() / v.len() as f64
+            }
+        })
+        .collect()
+}
+
 /// Compare view: one line per variant on shared axes.
 pub fn compare_chart(lanes: &[(&str, &Series)], f: &Frame, what: CompareWhat) -> TimeChart {
     let pick = |s: &Series| -> (Vec<f64>, Vec<f64>) {
         match what {
-            CompareWhat::Queue => (s.t.clone(), s.queue.clone()),
+            // Every packet waiting at the bottleneck: the disc's and the device queue's.
+            CompareWhat::Queue => (s.t.clone(), s.queue.iter().zip(&s.nic).map(|(q, n)| q + n).collect()),
+            CompareWhat::Delay => (s.t.clone(), mean_over_flows(&s.flow_delay_ms, s.t.len(), |_| true)),
+            CompareWhat::Rtt => (s.t.clone(), mean_over_flows(&s.flow_rtt_ms, s.t.len(), |v| v > 0.0)),
             CompareWhat::Goodput => (s.t.clone(), s.goodput_mbps.clone()),
             CompareWhat::Jfi => (s.t.clone(), s.jfi.clone()),
             CompareWhat::Drops => {
@@ -516,12 +601,17 @@ pub fn compare_chart(lanes: &[(&str, &Series)], f: &Frame, what: CompareWhat) ->
         .enumerate()
         .map(|(i, (name, s))| {
             let (xs, ys) = pick(s);
-            y_max = y_max.max(if what == CompareWhat::Goodput { robust_max(&ys) } else { max_of(ys.iter()) });
+            let robust = matches!(what, CompareWhat::Goodput | CompareWhat::Delay | CompareWhat::Rtt);
+            y_max = y_max.max(if robust { robust_max(&ys) } else { max_of(ys.iter()) });
             line(*name, flow_color(i), &xs, &ys)
         })
         .collect();
     let (title, unit) = match what {
-        CompareWhat::Queue => ("Queue, side by side", "packets"),
+        CompareWhat::Queue => {
+            ("Packets waiting at the bottleneck (disc + device queue), side by side", "packets")
+        }
+        CompareWhat::Delay => ("Queueing delay (mean over flows), side by side", "ms"),
+        CompareWhat::Rtt => ("Round-trip time (mean over flows), side by side", "ms"),
         CompareWhat::Goodput => ("Goodput, side by side", "Mbit/s"),
         CompareWhat::Jfi => ("Jain's index, side by side", "Jain's index"),
         CompareWhat::Drops => ("Cumulative drops, side by side", "drops"),
@@ -537,6 +627,8 @@ pub fn compare_chart(lanes: &[(&str, &Series)], f: &Frame, what: CompareWhat) ->
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompareWhat {
     Queue,
+    Delay,
+    Rtt,
     Goodput,
     Jfi,
     Drops,
@@ -545,10 +637,11 @@ pub enum CompareWhat {
 /// An axis maximum that lets the rare burst run off the top instead of flattening the
 /// rest: 1.2 × the 99th percentile (in-order delivery after a loss is very bursty).
 pub fn robust_max(v: &[f64]) -> f64 {
-    if v.is_empty() {
+    let finite: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
+    if finite.is_empty() {
         return 1.0;
     }
-    let s = sim_core::metrics::stats::sorted(v);
+    let s = sim_core::metrics::stats::sorted(&finite);
     1.2 * sim_core::metrics::stats::quantile_sorted(&s, 0.99)
 }
 

@@ -12,7 +12,7 @@ use crate::units::{self, NotWhole, Refused};
 use serde_json::Value;
 use sim_core::aqm::QueueDiscSpec;
 use sim_core::params::{echo, fmt_num, Field, Range};
-use sim_core::scenario::{patch, Scenario, ScenarioError};
+use sim_core::scenario::{patch, Scenario, ScenarioError, TimedChange};
 use std::collections::BTreeMap;
 
 /// How an input's text becomes a JSON value.
@@ -423,6 +423,53 @@ impl Editor {
             })
             .collect();
         self.last_edited = self.last_edited.take().and_then(|p| moved(&p, map));
+        // A change of a group follows it; a change of a removed group goes with it.
+        if let Some(Value::Array(changes)) = self.value.get_mut("changes") {
+            changes.retain_mut(|c| match c.get("set").and_then(Value::as_str).map(|p| moved(p, map)) {
+                Some(Some(p)) => {
+                    c["set"] = Value::String(p);
+                    true
+                }
+                Some(None) => false,
+                None => true,
+            });
+        }
+    }
+
+    /// The scenario's timed changes, in the order listed.
+    pub fn changes(&self) -> Vec<TimedChange> {
+        self.value
+            .get("changes")
+            .and_then(|v| serde_json::from_value::<Vec<TimedChange>>(v.clone()).ok())
+            .unwrap_or_default()
+    }
+
+    /// Adds a timed change (one made during a run, or from the editor's form).
+    pub fn add_change(&mut self, c: &TimedChange) {
+        let mut all = self.changes();
+        all.push(c.clone());
+        self.set_changes(all);
+    }
+
+    pub fn remove_change(&mut self, i: usize) {
+        let mut all = self.changes();
+        if i < all.len() {
+            all.remove(i);
+            self.set_changes(all);
+        }
+    }
+
+    fn set_changes(&mut self, all: Vec<TimedChange>) {
+        match self.value.as_object_mut() {
+            Some(m) if all.is_empty() => {
+                m.remove("changes");
+            }
+            Some(m) => {
+                m.insert("changes".into(), serde_json::to_value(all).expect("changes serialise"));
+            }
+            None => return,
+        }
+        self.rebuild();
     }
 
     pub fn flow_groups(&self) -> usize {
@@ -536,8 +583,8 @@ fn whole(raw: &str, input: Input) -> Result<u64, String> {
     }
 }
 
-/// `raw` (trimmed) as the input's JSON value, or why not.
-fn read(raw: &str, input: Input) -> Result<Value, String> {
+/// `raw` (trimmed) as the input's JSON value (units converted), or why not.
+pub fn read(raw: &str, input: Input) -> Result<Value, String> {
     match input.kind {
         Kind::OptFloat | Kind::OptInt if raw.is_empty() => Ok(Value::Null),
         Kind::Float | Kind::OptFloat => number(raw, input).map(Value::from),

@@ -129,7 +129,23 @@ impl Engine {
                 Some(l) => vec![FromSim::Files { lane, files: files(l) }],
                 None => vec![FromSim::Error(format!("no lane {lane} to export"))],
             },
+            ToSim::Change { set, to } => {
+                vec![self.change(&set, &to), FromSim::Progress(self.progress(false))]
+            }
         }
+    }
+
+    /// Sets a field in every lane at one instant: the lanes (which advance in turn) first
+    /// catch up with the one furthest on.
+    fn change(&mut self, set: &str, to: &serde_json::Value) -> FromSim {
+        let at = self.lanes.iter().map(|l| l.sim.now()).max().unwrap_or(SimTime::ZERO);
+        let results = (self.lanes.iter_mut())
+            .map(|l| {
+                l.sim.step_until(at);
+                l.sim.change_now(set, to.clone()).map_err(|e| format!("{}: {e}", l.label))
+            })
+            .collect();
+        FromSim::Changed(results)
     }
 
     /// Spends at most `budget_ms` (by `clock`) on the run or one training episode; returns
@@ -396,6 +412,34 @@ mod tests {
         }
         let mut direct = Simulation::new(&preset("red-study", Some("ared")).unwrap()).unwrap();
         assert_eq!(last.unwrap(), direct.finish());
+    }
+
+    /// A change during a run applies in every lane at one instant, and the lanes'
+    /// scenarios, replayed, give the same summaries.
+    #[test]
+    fn a_change_during_a_run_applies_in_every_lane_and_replays() {
+        let mut e = loaded(&["red", "gentle"], Speed::Max);
+        for _ in 0..30 {
+            e.handle(ToSim::Step, &ticking());
+        }
+        e.lanes[1].sim.run_events(10); // the lanes stand at different times
+        let out =
+            e.handle(ToSim::Change { set: "bottleneck.queue.max_th".into(), to: 20.0.into() }, &ticking());
+        let FromSim::Changed(results) = &out[0] else { panic!("no answer: {out:?}") };
+        let at: Vec<f64> = results.iter().map(|r| r.as_ref().unwrap().at_s).collect();
+        assert_eq!(at[0].to_bits(), at[1].to_bits(), "one instant for every lane");
+        let refused = e.handle(ToSim::Change { set: "flows[0].count".into(), to: 3.into() }, &ticking());
+        assert!(
+            matches!(&refused[0], FromSim::Changed(r) if r.iter().all(|r| r.as_ref().is_err_and(|e| e.contains("next run"))))
+        );
+        e.handle(ToSim::Run, &ticking());
+        while e.state == RunState::Running {
+            e.tick(1e9, &ticking());
+        }
+        for l in &e.lanes {
+            let replayed = Simulation::new(l.sim.scenario()).unwrap().finish();
+            assert_eq!(l.sim.summary(), replayed, "{}", l.label);
+        }
     }
 
     #[test]

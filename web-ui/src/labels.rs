@@ -50,6 +50,12 @@ fn flows(sc: &Scenario) -> String {
     counts.iter().map(|(l, n)| format!("{n} {l}")).collect::<Vec<_>>().join(" + ")
 }
 
+/// "limit → 50 packets at 20 s": the variant's timed changes.
+fn changes(sc: &Scenario) -> String {
+    let c: Vec<String> = sc.changes.iter().map(|c| format!("{} at {} s", c.label(), c.at_s)).collect();
+    c.join(", ")
+}
+
 fn device_queue(sc: &Scenario) -> String {
     match sc.bottleneck.nic_queue_packets {
         0 => "no device queue".into(),
@@ -58,25 +64,26 @@ fn device_queue(sc: &Scenario) -> String {
 }
 
 /// Each variant of `p` with a label saying what sets it apart from the others: its disc,
-/// its flows, its device queue, whichever differ within the preset.
+/// its flows, its device queue, its timed changes, whichever differ within the preset.
 pub fn variants(p: &PresetInfo) -> Vec<(&'static str, String)> {
-    let parts: Vec<(&'static str, [String; 3])> = p
+    let parts: Vec<(&'static str, [String; 4])> = p
         .variants
         .iter()
         .map(|v| {
             let parts = preset(p.name, Some(v))
-                .map(|sc| [disc(&sc.bottleneck.queue), flows(&sc), device_queue(&sc)])
-                .unwrap_or_else(|_| [v.to_string(), String::new(), String::new()]);
+                .map(|sc| [disc(&sc.bottleneck.queue), flows(&sc), device_queue(&sc), changes(&sc)])
+                .unwrap_or_else(|_| [v.to_string(), String::new(), String::new(), String::new()]);
             (*v, parts)
         })
         .collect();
     let differs = |i: usize| parts.iter().any(|(_, x)| x[i] != parts[0].1[i]);
-    let shown: Vec<usize> = (0..3).filter(|i| differs(*i)).collect();
+    let shown: Vec<usize> = (0..4).filter(|i| differs(*i)).collect();
     let shown = if shown.is_empty() { vec![0] } else { shown };
     let mut out: Vec<(&'static str, String)> = parts
         .iter()
         .map(|(v, x)| {
-            let mut words: Vec<&str> = shown.iter().map(|i| x[*i].as_str()).collect();
+            let mut words: Vec<&str> =
+                shown.iter().map(|i| x[*i].as_str()).filter(|w| !w.is_empty()).collect();
             // The flows first: "7 Vegas + 1 NewReno · FIFO".
             words.sort_by_key(|w| !parts.iter().any(|(_, y)| y[1] == *w));
             (*v, words.join(" · "))

@@ -14,6 +14,7 @@ pub mod editor;
 pub mod engine;
 pub mod labels;
 pub mod link;
+pub mod live;
 pub mod panic;
 pub mod place;
 pub mod protocol;

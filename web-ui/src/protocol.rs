@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use sim_core::metrics::{LogHistogram, Summary, Update};
 use sim_core::ml::{DqnConfig, MlpWeights};
-use sim_core::scenario::Scenario;
+use sim_core::scenario::{Scenario, TimedChange};
 use sim_core::trace::SeriesInfo;
 use sim_core::train::EpisodeReport;
 
@@ -59,6 +59,12 @@ pub enum ToSim {
     Export {
         lane: usize,
     },
+    /// Set a field of the running scenario now (a timed change at the current time), in
+    /// every lane that can take it.
+    Change {
+        set: String,
+        to: serde_json::Value,
+    },
 }
 
 /// What the simulation tells the page.
@@ -77,6 +83,9 @@ pub enum FromSim {
         lane: usize,
         files: Vec<(String, String)>,
     },
+    /// What became of a [`ToSim::Change`] in each lane: the change as recorded (its time)
+    /// or why the lane could not take it.
+    Changed(Vec<Result<TimedChange, String>>),
     /// Something the user should read (a scenario refused, training diverged).
     Error(String),
 }

@@ -19,13 +19,19 @@ pub struct Series {
     pub interval_s: f64,
     mss: f64,
     pub t: Vec<f64>,
+    /// Packets in the queue disc, and in the device queue under it, per sample.
     pub queue: Vec<f64>,
+    pub nic: Vec<f64>,
+    /// Whether the bottleneck has a device queue under its disc.
+    pub device_queue: bool,
     /// The algorithms' named series and their values per sample.
     pub info: Vec<SeriesInfo>,
     pub named: Vec<Vec<f64>>,
     /// The queue-group series with thresholds (RED's EWMA average), and its thresholds.
     avg_index: Option<usize>,
     pub thresholds: Vec<f64>,
+    /// The thresholds over time: from each time on, until the next (a change retuned RED).
+    pub threshold_history: Vec<(f64, Vec<f64>)>,
     /// Aggregate in-order goodput and new bytes arriving at the receivers, Mbit/s.
     pub goodput_mbps: Vec<f64>,
     pub arrival_mbps: Vec<f64>,
@@ -33,6 +39,8 @@ pub struct Series {
     pub flow_mbps: Vec<Vec<f64>>,
     pub flow_cwnd: Vec<Vec<f64>>,
     pub flow_rtt_ms: Vec<Vec<f64>>,
+    /// Mean queueing delay of the packets each flow sent in the interval, ms (NaN: none).
+    pub flow_delay_ms: Vec<Vec<f64>>,
     /// Backlog per flow at the bottleneck: cells when `in_cells`, else packets.
     pub flow_backlog: Vec<Vec<f64>>,
     pub in_cells: bool,
@@ -93,12 +101,16 @@ impl Series {
             flow_mbps: vec![Vec::new(); n_flows],
             flow_cwnd: vec![Vec::new(); n_flows],
             flow_rtt_ms: vec![Vec::new(); n_flows],
+            flow_delay_ms: vec![Vec::new(); n_flows],
             flow_backlog: vec![Vec::new(); n_flows],
             named: vec![Vec::new(); info.len()],
             info: info.to_vec(),
             avg_index,
             thresholds: avg_index
                 .map(|i| info[i].thresholds.iter().map(|t| t.value).collect())
+                .unwrap_or_default(),
+            threshold_history: avg_index
+                .map(|i| vec![(0.0, info[i].thresholds.iter().map(|t| t.value).collect())])
                 .unwrap_or_default(),
             stride: 1,
             drop_stride: 1,
@@ -165,6 +177,7 @@ impl Series {
             }
             self.t.push(s.t_s);
             self.queue.push(f64::from(s.queue_packets));
+            self.nic.push(f64::from(s.nic_packets));
             for (col, v) in self.named.iter_mut().zip(&s.series) {
                 col.push(*v);
             }
@@ -174,6 +187,8 @@ impl Series {
                 self.flow_mbps[f].push(v / 1e6);
                 self.flow_cwnd[f].push(f64::from(s.flow_cwnd_bytes[f]) / self.mss);
                 self.flow_rtt_ms[f].push(s.flow_srtt_ms[f]);
+                let delay = s.flow_delay_ms.get(f).copied().flatten();
+                self.flow_delay_ms[f].push(delay.map_or(f64::NAN, f64::from));
                 let backlog = if self.in_cells {
                     s.flow_backlog_cells[f] as f64
                 } else {
@@ -207,12 +222,20 @@ impl Series {
             }
         }
         self.log.extend(u.log.iter().cloned());
+        for (t, info) in &u.redeclared {
+            if let Some(i) = self.avg_index.and_then(|i| info.get(i)) {
+                let values: Vec<f64> = i.thresholds.iter().map(|t| t.value).collect();
+                self.thresholds.clone_from(&values);
+                self.threshold_history.push((*t, values));
+            }
+        }
     }
 
     /// Keeps every other sample and doubles the stride.
     fn thin(&mut self) {
         halve(&mut self.t);
         halve(&mut self.queue);
+        halve(&mut self.nic);
         halve(&mut self.goodput_mbps);
         halve(&mut self.arrival_mbps);
         halve(&mut self.jfi);
@@ -220,7 +243,7 @@ impl Series {
         for v in self.named.iter_mut().chain(&mut self.flow_mbps).chain(&mut self.flow_cwnd) {
             halve(v);
         }
-        for v in self.flow_rtt_ms.iter_mut().chain(&mut self.flow_backlog) {
+        for v in self.flow_rtt_ms.iter_mut().chain(&mut self.flow_backlog).chain(&mut self.flow_delay_ms) {
             halve(v);
         }
         self.stride *= 2;

@@ -76,6 +76,13 @@ pub struct RunView {
     /// Events per wall-clock second over the last second (not per busy millisecond).
     pub events_per_s: f64,
     pub lanes: Vec<Lane>,
+    /// The preset the run was loaded from, and whether its scenario was edited then: the
+    /// run keeps its own label and paper column whatever the editor does afterwards.
+    pub origin: Option<crate::share::Origin>,
+    pub modified: bool,
+    /// The editor's scenario when the run was loaded (an edit during the run reverts to it
+    /// and becomes a timed change).
+    pub base: Option<Scenario>,
     /// Wall time and events at the start of the current rate window.
     rate_mark: Option<(f64, u64)>,
 }
@@ -88,6 +95,9 @@ impl Default for RunView {
             end_s: 0.0,
             events_per_s: 0.0,
             lanes: Vec::new(),
+            origin: None,
+            modified: true,
+            base: None,
             rate_mark: None,
         }
     }
@@ -101,13 +111,14 @@ impl RunView {
             .map(|((label, sc), info)| {
                 let in_cells =
                     matches!(sc.bottleneck.queue.limit(), sim_core::queue::QueueLimit::Cells { .. });
-                let series = Series::new(
+                let mut series = Series::new(
                     sc.total_flows() as usize,
                     sc.sample_interval_s,
                     sc.tcp.mss_bytes,
                     in_cells,
                     info,
                 );
+                series.device_queue = sc.bottleneck.nic_queue_packets > 0;
                 Lane { label, scenario: sc, series, summary: None }
             })
             .collect();
@@ -136,6 +147,15 @@ impl RunView {
             lane.series.set_delays(lp.delays);
             if lp.summary.is_some() {
                 lane.summary = lp.summary;
+            }
+        }
+    }
+
+    /// The lane's scenario with the changes made so far, and each lane's changes.
+    pub fn record_changes(&mut self, results: &[Result<sim_core::scenario::TimedChange, String>]) {
+        for (lane, r) in self.lanes.iter_mut().zip(results) {
+            if let Ok(c) = r {
+                lane.scenario.changes.push(c.clone());
             }
         }
     }

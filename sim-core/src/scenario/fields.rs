@@ -51,7 +51,7 @@ pub const RUN_FIELDS: &[Field] = &[
 pub const BOTTLENECK_FIELDS: &[Field] = &[
     Field::new("rate_bps", "Rate", "bit/s", Kind::Int(RATE), "Capacity of the shared link."),
     Field::new("delay_ms", "Delay", "ms", Kind::Float(DELAY_MS), "One-way propagation delay of the shared link."),
-    Field::new("nic_queue_packets", "NIC queue", "packets", Kind::Int(Range::closed(0.0, 1e6)), "Device queue under the disc (0 = none). ns-3 puts 100 packets there: the disc only fills once it is full."),
+    Field::new("nic_queue_packets", "Device queue", "packets", Kind::Int(Range::closed(0.0, 1e6)), "The driver's DropTail queue under the disc (0 = none); packets wait there after the disc. ns-3 puts 100 packets there, and the disc only fills once it is full."),
     Field::new("queue", "Queue disc", "", Kind::Tagged(&QueueDiscSpec::FAMILY), "What the router does with packets waiting for the shared link."),
 ];
 

@@ -198,8 +198,13 @@ fn line_entries(lines: &[Line]) -> Vec<(String, Swatch)> {
 pub fn draw_time(canvas: &HtmlCanvasElement, c: &TimeChart, scale: f64) -> Result<(), String> {
     let (root, l) = prepare(canvas, scale)?;
     let body = titled(&root, &l, &c.title, c.note.as_deref())?;
-    let mut entries: Vec<(String, Swatch)> =
-        c.bands.iter().map(|b| (b.label.clone(), Swatch::Box(b.color))).collect();
+    // One legend entry per band, however many stretches of time it spans.
+    let mut entries: Vec<(String, Swatch)> = Vec::new();
+    for b in &c.bands {
+        if !entries.iter().any(|(l, _)| *l == b.label) {
+            entries.push((b.label.clone(), Swatch::Box(b.color)));
+        }
+    }
     entries.extend(line_entries(&c.lines));
     let plot = legend(&body, &l, &entries)?;
     let x_max = c.x_max.max(1e-3);
@@ -229,7 +234,7 @@ pub fn draw_time(canvas: &HtmlCanvasElement, c: &TimeChart, scale: f64) -> Resul
         let col = color(b.color);
         chart
             .draw_series(std::iter::once(Rectangle::new(
-                [(0.0, b.lo.max(c.y_min)), (x_max, b.hi.min(y_max))],
+                [(b.from.max(0.0), b.lo.max(c.y_min)), (b.to.min(x_max), b.hi.min(y_max))],
                 col.mix(0.12).filled(),
             )))
             .map_err(err)?;
@@ -255,7 +260,10 @@ pub fn draw_time(canvas: &HtmlCanvasElement, c: &TimeChart, scale: f64) -> Resul
                 .draw_series(steps(&ln.points).into_iter().map(|seg| PathElement::new(seg, style)))
                 .map_err(err)?;
         } else {
-            chart.draw_series(LineSeries::new(ln.points.iter().copied(), style)).map_err(err)?;
+            // A NaN (no value in that interval) breaks the line.
+            for run in ln.points.split(|p| !p.1.is_finite()).filter(|r| !r.is_empty()) {
+                chart.draw_series(LineSeries::new(run.iter().copied(), style)).map_err(err)?;
+            }
         }
     }
     draw_markers(&mut chart, &l, &c.markers, c.cursor, (c.y_min, y_max))?;

@@ -1,6 +1,7 @@
 //! The root component: owns the editor, the link to the simulation (a Web Worker), the run
 //! and training views and the URL; its children get shared views and callbacks made once.
 
+use super::changes_panel::ChangesPanel;
 use super::charts_panel::{ChartsMsg, ChartsPanel};
 use super::controls::{ControlMsg, Controls};
 use super::editor_panel::{EditMsg, EditorPanel};
@@ -14,6 +15,7 @@ use crate::compare;
 use crate::dom;
 use crate::editor::Editor;
 use crate::link::SimLink;
+use crate::live;
 use crate::protocol::{FromSim, RunState, Speed, ToSim};
 use crate::share::{self, Origin};
 use crate::state::{RunView, Shared, TrainView};
@@ -187,7 +189,11 @@ impl App {
     fn ensure_loaded(&mut self, then: ToSim) -> bool {
         let version = self.editor.borrow().version;
         let discs = if self.compare_on { self.compare_discs.to_vec() } else { Vec::new() };
-        if self.loaded.as_ref() == Some(&(version, discs.clone())) {
+        // A run in progress resumes whatever was edited meanwhile (an edit of a field that
+        // can change became a change of the run; the others wait for the next run); a
+        // finished one gives way to a new run.
+        let in_progress = self.loaded.is_some() && self.run.borrow().state != RunState::Finished;
+        if in_progress || self.loaded.as_ref() == Some(&(version, discs.clone())) && !self.run_finished() {
             self.link.send(then);
             return true;
         }
@@ -220,7 +226,102 @@ impl App {
 
     fn pending_lanes(&mut self, lanes: Vec<(String, Scenario)>) {
         let info = vec![Vec::new(); lanes.len()];
-        self.run = Shared::new(RunView::new(lanes, &info));
+        let mut run = RunView::new(lanes, &info);
+        self.label_run(&mut run);
+        self.run = Shared::new(run);
+    }
+
+    /// The run keeps the label it was loaded under, whatever the editor does next.
+    fn label_run(&self, run: &mut RunView) {
+        run.origin = self.origin.clone();
+        run.modified = self.modified();
+        run.base = self.scenario();
+    }
+
+    /// "FIFO and CoDel", when Compare runs two discs or more.
+    fn comparing(&self) -> Option<AttrValue> {
+        let names: Vec<&str> = (self.compare_discs.iter())
+            .filter_map(|d| compare::discs().into_iter().find(|(k, _)| k == d).map(|(_, l)| l))
+            .collect();
+        (self.compare_on && names.len() >= 2).then(|| match names.split_last() {
+            Some((last, rest)) => AttrValue::from(format!("{} and {last}", rest.join(", "))),
+            None => AttrValue::default(),
+        })
+    }
+
+    fn run_finished(&self) -> bool {
+        self.run.borrow().state == RunState::Finished
+    }
+
+    /// Whether a run is loaded and not finished: edits then either change it or wait.
+    fn run_active(&self) -> bool {
+        let run = self.run.borrow();
+        self.loaded.is_some()
+            && !run.lanes.is_empty()
+            && matches!(run.state, RunState::Running | RunState::Paused)
+    }
+
+    /// An edit at `path` was committed during a run: a field that can change is sent to the
+    /// run as a change now; any other says it waits for the next run.
+    fn edit_during_run(&mut self, path: &str) {
+        if !self.run_active() {
+            return;
+        }
+        let ed = self.editor.borrow();
+        let place = ed.place(path);
+        if ed.error_for(path).is_some() {
+            return; // the field says what is wrong; nothing goes to the run
+        }
+        if !live::is_live(path) {
+            drop(ed);
+            self.notice = Some(format!(
+                "{place} cannot change during a run: the running simulation keeps its value and yours applies to the next run (Run again once this one ends, or Reset now)."
+            ));
+            return;
+        }
+        let Some((set, to)) = live::change_of(&ed, path) else { return };
+        drop(ed);
+        let running_value = self.run.borrow().lanes.first().and_then(|l| value_now(&l.scenario, &set));
+        if running_value.as_ref() == Some(&to) {
+            return;
+        }
+        self.link.send(ToSim::Change { set, to });
+    }
+
+    /// The run took a change (in some lanes): it is marked on the charts and recorded in the
+    /// editor's scenario, whose field shows its value at the start again, so the scenario
+    /// replays the run; a lane that refused says why.
+    fn on_changed(&mut self, results: &[Result<sim_core::scenario::TimedChange, String>]) {
+        self.run.update(|r| r.record_changes(results));
+        let refused: Vec<String> = results.iter().filter_map(|r| r.as_ref().err().cloned()).collect();
+        let applied = results.iter().find_map(|r| r.as_ref().ok()).cloned();
+        let base = self.run.borrow().base.clone();
+        if let Some(c) = &applied {
+            let start = base.and_then(|b| value_now(&Scenario { changes: Vec::new(), ..b }, &c.set));
+            let mut ed = self.editor.clone();
+            ed.update(|e| {
+                if let Some(v) = start {
+                    e.set(&c.set, v);
+                }
+                e.add_change(c);
+            });
+            self.editor = ed;
+            self.sync_url();
+        }
+        self.notice = match (&applied, refused.is_empty()) {
+            (Some(c), true) => Some(format!(
+                "At t = {:.3} s: {} → {}. Added to the scenario's timed changes (the field shows its starting value).",
+                c.at_s,
+                self.editor.borrow().place(&c.set),
+                c.label().split(" → ").nth(1).unwrap_or_default()
+            )),
+            (_, false) => Some(format!(
+                "Not applied {}: {}. Your value stays in the editor for the next run.",
+                if applied.is_some() { "in every lane" } else { "to the running simulation" },
+                refused.join("; ")
+            )),
+            (None, true) => None,
+        };
     }
 
     fn markers(&self) -> Rc<Vec<(f64, String)>> {
@@ -236,7 +337,8 @@ impl App {
     }
 
     fn expected_jfi(&self) -> Option<(f64, AttrValue)> {
-        let (p, v) = self.origin.as_ref().filter(|_| !self.modified())?;
+        let run = self.run.borrow();
+        let (p, v) = run.origin.as_ref().filter(|_| !run.modified && run.lanes.len() <= 1)?;
         published::expected_jfi(p, v).map(|(y, l)| (y, AttrValue::from(l)))
     }
 
@@ -262,7 +364,13 @@ impl App {
             FromSim::Loaded(info) => {
                 let lanes: Vec<(String, Scenario)> =
                     self.run.borrow().lanes.iter().map(|l| (l.label.clone(), l.scenario.clone())).collect();
-                self.run = Shared::new(RunView::new(lanes, &info));
+                let mut run = RunView::new(lanes, &info);
+                {
+                    let old = self.run.borrow();
+                    (run.origin, run.modified, run.base) =
+                        (old.origin.clone(), old.modified, old.base.clone());
+                }
+                self.run = Shared::new(run);
                 if let Some(then) = self.after_load.take() {
                     self.link.send(then);
                 }
@@ -320,6 +428,10 @@ impl App {
                 }
                 false
             }
+            FromSim::Changed(results) => {
+                self.on_changed(&results);
+                true
+            }
             FromSim::Error(e) => {
                 self.train.update(|t| {
                     if t.running || t.evaluating {
@@ -335,8 +447,33 @@ impl App {
     }
 
     fn on_edit(&mut self, m: EditMsg) {
+        let during_run = self.run_active();
+        let committed = match &m {
+            EditMsg::Commit(path) | EditMsg::Set(path, _) => Some(path.clone()),
+            EditMsg::LimitUnit(..) | EditMsg::QueueType(_) | EditMsg::Choose(..) => {
+                Some(String::from("bottleneck.queue.type"))
+            }
+            EditMsg::AddFlow | EditMsg::DuplicateFlow(_) | EditMsg::RemoveFlow(_) => {
+                Some(String::from("flows"))
+            }
+            _ => None,
+        };
+        if let EditMsg::Commit(_) = m {
+            // The text is in the editor already (typed); only the run may need to hear of it.
+        } else {
+            self.apply_edit(m);
+        }
+        if let Some(path) = committed.filter(|_| during_run) {
+            self.edit_during_run(&path);
+        }
+    }
+
+    fn apply_edit(&mut self, m: EditMsg) {
         let mut ed = self.editor.clone();
         ed.update(|e| match m {
+            EditMsg::Commit(_) => {}
+            EditMsg::AddChange(c) => e.add_change(&c),
+            EditMsg::RemoveChange(i) => e.remove_change(i),
             EditMsg::Edit(path, raw, input) => e.edit(&path, &raw, input),
             EditMsg::Set(path, v) => e.set(&path, v),
             EditMsg::Choose(path, tag, default) => e.choose(&path, &tag, default),
@@ -381,6 +518,9 @@ impl App {
                 match preset(name, (!variant.is_empty()).then_some(variant)) {
                     Ok(sc) => {
                         self.set_editor(&sc, Some((name.to_string(), variant.to_string())));
+                        // A preset is one experiment; Compare offers the discs it compares.
+                        self.compare_on = false;
+                        self.compare_discs = Rc::new(preset_discs(name));
                         if let Some(f) = self.fragment() {
                             dom::push_hash(&f);
                         }
@@ -623,7 +763,7 @@ impl Component for App {
             after_load: None,
             speed: Speed::Times(5.0),
             compare_on: false,
-            compare_discs: Rc::new(vec!["red".into(), "ared".into(), "gentle".into()]),
+            compare_discs: Rc::new(preset_discs(first.name)),
             lane: 0,
             cursor: None,
             present: None,
@@ -641,7 +781,11 @@ impl Component for App {
         };
         match share::from_fragment(&dom::location_hash()) {
             Ok(Some(s)) => app.load_shared(s),
-            Ok(None) => {}
+            // The first screen teaches: the default preset's FIFO and CoDel side by side.
+            Ok(None) => {
+                app.compare_on = true;
+                app.compare_discs = Rc::new(vec!["fifo".into(), "codel".into()]);
+            }
             Err(e) => app.notice = Some(format!("The link's scenario was not loaded: {e}")),
         }
         let query = dom::query();
@@ -756,7 +900,7 @@ impl Component for App {
             <>
                 <ChartsPanel run={self.run.clone()} markers={self.markers()} expected_jfi={self.expected_jfi()} cursor={self.cursor}
                     lane={self.lane} present={self.present.clone().map(AttrValue::from)} on={self.cbs.charts.clone()} />
-                <SummaryPanel run={self.run.clone()} origin={self.origin.clone()} {modified} cursor={self.cursor} />
+                <SummaryPanel run={self.run.clone()} cursor={self.cursor} />
             </>
         };
         html! {
@@ -770,7 +914,7 @@ impl Component for App {
                 }
                 <div class="layout">
                     <main>
-                        <PresetInfo origin={self.origin.clone()} {modified} />
+                        <PresetInfo origin={self.origin.clone()} {modified} comparing={self.comparing()} />
                         <Controls {state} {now_s} {end_s} events_per_s={eps} {runnable} messages={messages}
                             speed={AttrValue::from(speed_text(self.speed))} compare_on={self.compare_on}
                             compare_discs={self.compare_discs.clone()} cost={self.cost_text()} on={self.cbs.control.clone()} />
@@ -793,10 +937,36 @@ impl Component for App {
                     <aside class="editor" aria-label="Scenario editor">
                         <details open=true class="editor-toggle"><summary>{ "Scenario" }</summary>
                             <EditorPanel editor={self.editor.clone()} on={self.cbs.edit.clone()} />
+                            <ChangesPanel editor={self.editor.clone()} on={self.cbs.edit.clone()} />
                         </details>
                     </aside>
                 </div>
             </div>
         }
     }
+}
+
+/// The value at `path` in `sc` once its timed changes have applied (what a running lane
+/// holds at its end, which is where a change made now starts from).
+fn value_now(sc: &Scenario, path: &str) -> Option<Value> {
+    let mut state = Scenario { changes: Vec::new(), ..sc.clone() };
+    for c in sim_core::scenario::changes::ordered(&sc.changes) {
+        state = sim_core::scenario::changes::apply(&state, c).ok()?;
+    }
+    sim_core::scenario::patch::get(&serde_json::to_value(&state).ok()?, path).cloned()
+}
+
+/// The Compare picker's keys of the discs a preset compares (its `compared` variants).
+fn preset_discs(name: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let info = preset_list().into_iter().find(|p| p.name == name);
+    for v in info.map_or(&[][..], |p| p.compared) {
+        if let Ok(sc) = preset(name, Some(v)) {
+            let d = sc.bottleneck.queue.name().to_string();
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+    }
+    out
 }

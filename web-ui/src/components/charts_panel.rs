@@ -32,8 +32,11 @@ pub struct ChartsProps {
 fn lane_charts(run: &RunView, lane: usize, f: &Frame, prefix: &str) -> Vec<(String, ChartData)> {
     let Some(l) = run.lanes.get(lane) else { return Vec::new() };
     let s = &l.series;
+    let target = delay_target(&l.scenario);
+    let target = target.as_ref().map(|(label, steps)| (label.as_str(), steps.as_slice()));
     let mut out = vec![
         ("queue", ChartData::Time(cd::queue_chart(s, f))),
+        ("delay", ChartData::Time(cd::delay_time_chart(s, f, target))),
         ("goodput", ChartData::Time(cd::throughput_chart(s, f))),
         ("fairness", ChartData::Time(cd::jfi_chart(s, f))),
         ("drops", ChartData::Scatter(cd::drops_chart(s, f))),
@@ -59,6 +62,23 @@ fn lane_charts(run: &RunView, lane: usize, f: &Frame, prefix: &str) -> Vec<(Stri
     out
 }
 
+/// The delay the lane's disc steers towards, as (from time, ms) steps through its timed
+/// changes, with its label; `None` for a disc without one.
+fn delay_target(sc: &sim_core::scenario::Scenario) -> Option<(String, Vec<(f64, f64)>)> {
+    use sim_core::scenario::changes::{apply, ordered};
+    let target = |s: &sim_core::scenario::Scenario| s.bottleneck.queue.get().delay_target_ms();
+    let mut state = sim_core::scenario::Scenario { changes: Vec::new(), ..sc.clone() };
+    let mut steps = vec![(0.0, target(&state)?)];
+    for c in ordered(&sc.changes) {
+        let Ok(next) = apply(&state, c) else { break };
+        if let Some(t) = target(&next).filter(|t| Some(*t) != steps.last().map(|s| s.1)) {
+            steps.push((c.at_s, t));
+        }
+        state = next;
+    }
+    Some((format!("{} target", sc.bottleneck.queue.info().label), steps))
+}
+
 fn all_charts(p: &ChartsProps) -> Vec<(String, ChartData)> {
     let run = p.run.borrow();
     let f = Frame {
@@ -73,6 +93,8 @@ fn all_charts(p: &ChartsProps) -> Vec<(String, ChartData)> {
     let lanes: Vec<(&str, &crate::series::Series)> =
         run.lanes.iter().map(|l| (l.label.as_str(), &l.series)).collect();
     let mut out: Vec<(String, ChartData)> = [
+        ("compare-delay", CompareWhat::Delay),
+        ("compare-rtt", CompareWhat::Rtt),
         ("compare-queue", CompareWhat::Queue),
         ("compare-goodput", CompareWhat::Goodput),
         ("compare-fairness", CompareWhat::Jfi),

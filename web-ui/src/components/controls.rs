@@ -41,6 +41,9 @@ pub struct ControlsProps {
 pub fn controls(p: &ControlsProps) -> Html {
     let running = p.state == Some(RunState::Running);
     let finished = p.state == Some(RunState::Finished);
+    // A paused run resumes whatever the editor holds: edits of fields that can change
+    // became changes of the run, the others wait for the next run.
+    let paused = p.state == Some(RunState::Paused);
     let on = &p.on;
     let on_speed =
         on.reform(|e: Event| ControlMsg::Speed(e.target_unchecked_into::<HtmlSelectElement>().value()));
@@ -53,11 +56,11 @@ pub fn controls(p: &ControlsProps) -> Html {
                 if running {
                     <button data-testid="pause" onclick={on.reform(|_| ControlMsg::Pause)} title="Pause (space)">{ "Pause" }</button>
                 } else {
-                    <button data-testid="run" class="primary" disabled={!p.runnable || finished}
-                        title={p.messages.first().map_or_else(|| "Run (space)".into(), |m| m.text.clone())}
-                        onclick={on.reform(|_| ControlMsg::Run)}>{ if p.state.is_some_and(|s| s != RunState::Ready) && !finished { "Resume" } else { "Run" } }</button>
+                    <button data-testid="run" class="primary" disabled={!p.runnable && !paused}
+                        title={p.messages.first().filter(|_| !paused).map_or_else(|| "Run (space)".into(), |m| m.text.clone())}
+                        onclick={on.reform(|_| ControlMsg::Run)}>{ if paused { "Resume" } else if finished { "Run again" } else { "Run" } }</button>
                 }
-                <button data-testid="step" disabled={!p.runnable || finished} onclick={on.reform(|_| ControlMsg::Step)} title="One sample interval (s)">{ "Step" }</button>
+                <button data-testid="step" disabled={!p.runnable && !paused} onclick={on.reform(|_| ControlMsg::Step)} title="One sample interval (s)">{ "Step" }</button>
                 <button data-testid="reset" onclick={on.reform(|_| ControlMsg::Reset)}>{ "Reset" }</button>
                 <label>{ "Speed " }
                     <select key={p.speed.to_string()} data-testid="speed" onchange={on_speed} aria-label="Speed">
@@ -87,7 +90,7 @@ pub fn controls(p: &ControlsProps) -> Html {
             <div class="progress">
                 <progress max="1" value={format!("{progress}")} aria-label="Progress"></progress>
                 <span data-testid="clock">{ format!("t = {:.1} / {} s", p.now_s, crate::charts::fmt_tick(p.end_s)) }</span>
-                if p.events_per_s > 0.0 { <span class="rate">{ format!(" · {:.2} M events/s", p.events_per_s / 1e6) }</span> }
+                if p.events_per_s > 0.0 { <span class="rate" title="Simulated events (packet arrivals, timers, samples) processed per second of wall time">{ format!(" · {} events/s", per_second(p.events_per_s)) }</span> }
                 if finished { <span class="done">{ " · finished" }</span> }
             </div>
             if let Some(c) = &p.cost { <p class="cost" role="status">{ c.clone() }</p> }
@@ -97,6 +100,16 @@ pub fn controls(p: &ControlsProps) -> Html {
                 </ul>
             }
         </section>
+    }
+}
+
+/// Events per second in words a person reads: 850, 12 k, 3.4 M.
+pub fn per_second(v: f64) -> String {
+    match v {
+        v if v >= 1e6 => format!("{:.1} M", v / 1e6),
+        v if v >= 1e4 => format!("{:.0} k", v / 1e3),
+        v if v >= 1e3 => format!("{:.1} k", v / 1e3),
+        v => format!("{v:.0}"),
     }
 }
 

@@ -32,6 +32,11 @@ pub enum EditMsg {
     QueueType(String),
     /// A buffer limit at a path takes another unit.
     LimitUnit(String, String),
+    /// The text of the input at `path` was committed (Enter, or focus left it): during a
+    /// run, an edit of a field that can change becomes a timed change now.
+    Commit(String),
+    AddChange(sim_core::scenario::TimedChange),
+    RemoveChange(usize),
 }
 
 type Link = Callback<EditMsg>;
@@ -189,6 +194,8 @@ fn text_input(ed: &Editor, link: &Link, path: &str, input: Input, help: String) 
     let on = link.reform(move |e: InputEvent| {
         EditMsg::Edit(p.clone(), e.target_unchecked_into::<HtmlInputElement>().value(), input)
     });
+    let p = path.to_string();
+    let on_commit = link.reform(move |_: Event| EditMsg::Commit(p.clone()));
     let error = ed.error_for(path);
     let placeholder = if matches!(input.kind, TextKind::OptFloat | TextKind::OptInt) { "none" } else { "" };
     // A phone's number pad has no letters: fields that take units get the full keyboard.
@@ -197,13 +204,27 @@ fn text_input(ed: &Editor, link: &Link, path: &str, input: Input, help: String) 
         <div class={classes!("field", error.is_some().then_some("invalid"))} title={help.clone()}>
             <label>
                 <span class="label">{ input.label }</span>
-                <input name={path.to_string()} value={ed.text(path)} oninput={on} {placeholder} {inputmode} aria-label={input.label} />
+                <input name={path.to_string()} value={ed.text(path)} oninput={on} onchange={on_commit} {placeholder} {inputmode} aria-label={input.label} />
                 <span class="unit">{ input.unit }</span>
             </label>
             if let Some(e) = error { <div class="field-error" data-field={path.to_string()}>{ e }</div> }
+            { changes_of(ed, path) }
             <div class="help">{ help }</div>
         </div>
     }
+}
+
+/// The timed changes of the field at `path`, under it: "→ 50 packets from t = 12.3 s".
+fn changes_of(ed: &Editor, path: &str) -> Html {
+    let set = crate::live::change_path(path);
+    let mine: Vec<String> = (ed.changes().iter())
+        .filter(|c| c.set == set)
+        .map(|c| format!("→ {} from t = {:.3} s", c.label().split(" → ").nth(1).unwrap_or_default(), c.at_s))
+        .collect();
+    if mine.is_empty() {
+        return html! {};
+    }
+    html! { <div class="field-changes" data-testid={format!("changes-of-{set}")}>{ format!("{} (timed changes; this is the value at the start)", mine.join(", ")) }</div> }
 }
 
 /// The inputs of `fields` at `prefix`, skipping the paths in `skip` (drawn elsewhere).

@@ -2,6 +2,7 @@
 //! running simulation re-renders the charts and the progress line, not the editor.
 
 pub mod app;
+pub mod changes_panel;
 pub mod chart_card;
 pub mod charts_panel;
 pub mod controls;

@@ -8,6 +8,9 @@ use yew::prelude::*;
 pub struct PresetInfoProps {
     pub origin: Option<Origin>,
     pub modified: bool,
+    /// The discs Compare runs side by side, when it is on.
+    #[prop_or_default]
+    pub comparing: Option<AttrValue>,
 }
 
 #[function_component(PresetInfo)]
@@ -23,6 +26,9 @@ pub fn preset_info(p: &PresetInfoProps) -> Html {
                 <p class="modified" data-testid="modified">{ format!("Modified from {name} — {variant}: the paper's figures no longer apply and are not shown.") }</p>
             }
             <p>{ info.description }</p>
+            if let Some(c) = &p.comparing {
+                <p class="comparing" data-testid="comparing">{ format!("Compare is on: Run shows {c} side by side on this scenario (same link, same buffer). Untick Compare discs to run the variant alone.") }</p>
+            }
             if !info.watch.is_empty() {
                 <details class="watch" open=true>
                     <summary>{ "What to watch" }</summary>

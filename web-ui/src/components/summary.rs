@@ -13,9 +13,8 @@ const FLOW_ROWS: usize = 40;
 
 #[derive(Properties, PartialEq)]
 pub struct SummaryProps {
+    /// The run, with the preset it was loaded from (its own label and paper column).
     pub run: Shared<RunView>,
-    pub origin: Option<Origin>,
-    pub modified: bool,
     pub cursor: Option<f64>,
 }
 
@@ -37,13 +36,17 @@ fn scaled(v: Option<f64>, k: f64) -> Option<f64> {
     v.map(|x| x * k)
 }
 
-/// (label, value) rows of the study's Table 5 set for one run.
-fn metric_rows(s: &Summary) -> Vec<(&'static str, String)> {
+/// A row of the summary: its label, its value, and what it means (shown with it).
+type Row = (&'static str, String, &'static str);
+
+/// The rows of one run: the study's Table 5 set, then fairness and where the delay is.
+fn metric_rows(s: &Summary) -> Vec<Row> {
     let q = &s.queue;
     let t = &s.throughput;
     let d = &s.drops;
-    let mut rows = vec![
-        ("Mean goodput (Mbit/s)", num(t.mean_bps / 1e6, 4)),
+    let ms = |v: Option<f64>| num(scaled(v, 1e3), 2);
+    let mut rows: Vec<Row> = vec![
+        ("Mean goodput (Mbit/s)", num(t.mean_bps / 1e6, 4), "New payload reaching the receivers over the window, per second."),
         (
             "Goodput std / min / max (Mbit/s)",
             format!(
@@ -52,63 +55,81 @@ fn metric_rows(s: &Summary) -> Vec<(&'static str, String)> {
                 num(scaled(t.min_bps, 1e-6), 3),
                 num(scaled(t.max_bps, 1e-6), 3)
             ),
+            "Of the in-order goodput sampled every interval (the study's Table 8).",
         ),
-        ("Goodput CV, 100 ms (study's)", pct(t.cv_pct)),
-        ("Goodput CV, 1 s bins", pct(t.cv_1s_pct)),
-        ("Mean queue (pkt)", num(q.mean_packets, 2)),
-        ("Queue std / median (pkt)", format!("{} / {}", num(q.std_packets, 2), num(q.median_packets, 1))),
-        ("Queue p90 / p99 (pkt)", format!("{} / {}", num(q.p90_packets, 1), num(q.p99_packets, 1))),
-        ("Empty queue", pct(q.empty_pct)),
-        ("Drops after warm-up (study's) / all", format!("{} / {}", d.total, d.total_all)),
-        ("Drops per second", num(d.per_second, 2)),
-        ("Median inter-drop interval (ms)", num(d.median_interval_ms, 1)),
+        ("Goodput CV, 100 ms (study's)", pct(t.cv_pct), "Standard deviation over mean of the sampled goodput."),
+        ("Goodput CV, 1 s bins", pct(t.cv_1s_pct), "The same over whole seconds: less of the in-order release after each loss."),
+        ("Mean queue (pkt)", num(q.mean_packets, 2), "Packets in the queue disc at each sample (not the device queue under it)."),
+        ("Queue std / median (pkt)", format!("{} / {}", num(q.std_packets, 2), num(q.median_packets, 1)), "Of the disc's queue at each sample."),
+        ("Queue p90 / p99 (pkt)", format!("{} / {}", num(q.p90_packets, 1), num(q.p99_packets, 1)), "Of the disc's queue at each sample."),
+        ("Empty queue", pct(q.empty_pct), "Share of samples that found the disc empty."),
+        ("Drops after warm-up (study's) / all", format!("{} / {}", d.total, d.total_all), "At the bottleneck; the study counts from the end of the warm-up."),
+        ("Drops per second", num(d.per_second, 2), "Drops after the warm-up over the window's length."),
+        ("Median inter-drop interval (ms)", num(d.median_interval_ms, 1), "Median gap between consecutive drops: short when drops come in bursts."),
         (
             "Seconds with drops / largest in one s",
             format!("{}/{} / {}", d.seconds_with_drops, d.seconds_observed, d.max_in_one_second),
+            "Whole seconds with at least one drop, and the most drops in one second.",
         ),
-        ("Early / forced / overflow drops", format!("{} / {} / {}", d.early, d.forced, d.overflow)),
-        ("Jain's index", num(s.jfi, 4)),
-        ("Jitter: mean P95 − P50 delay (ms)", num(scaled(s.jitter_s, 1e3), 2)),
-        ("Mean queueing delay (ms)", num(scaled(s.delay_mean_s, 1e3), 2)),
-        ("Buffer occupancy (cells)", num(s.buffer_cells_mean, 0)),
+        ("Early / forced / overflow drops", format!("{} / {} / {}", d.early, d.forced, d.overflow), "Early: the AQM's choice below the limit; forced: RED above maxTh; overflow: the buffer was full."),
+        ("Jain's index", num(s.jfi, 4), "(Σx)² / (n·Σx²) over the flows' goodput: 1 is an equal share, 1/n one flow takes all."),
+        ("Jitter: mean P95 − P50 delay (ms)", num(scaled(s.jitter_s, 1e3), 2), "Per flow, the 95th minus the 50th percentile of its queueing delay, averaged over flows."),
+        ("Mean queueing delay (ms)", ms(s.delay_mean_s), "Time a packet waits at the bottleneck before it starts on the wire: in the disc and, under it, in the device queue."),
     ];
+    if let Some(device) = s.delay_device_mean_s {
+        rows.push((
+            "  of which in the queue disc (ms)",
+            ms(s.delay_disc_mean_s),
+            "The part the AQM sees and controls.",
+        ));
+        rows.push(("  of which in the device queue (ms)", ms(Some(device)), "The driver's DropTail queue under the disc (ns-3 has 100 packets there): the disc only fills once it is full, so an AQM cannot shorten this part."));
+    }
+    rows.extend([
+        ("Wait in senders' access links (ms)", ms(Some(s.access_wait_mean_s)), "A data packet's wait at its own sender's link, before the bottleneck (bursts the window allows)."),
+        ("Wait of ACKs on the way back (ms)", ms(Some(s.ack_wait_mean_s)), "An ACK's wait at the reverse bottleneck and its access link."),
+        ("Buffer occupancy (cells)", num(s.buffer_cells_mean, 0), "What the flows hold at the bottleneck, in 160-byte cells (Warbler's Table 2), averaged over samples."),
+    ]);
     if let Some(z) = s.zones() {
         let shares: Vec<String> = z.zones.iter().map(|z| pct(z.pct)).collect();
-        rows.push(("EWMA zones <min / [min,max) / [max,2max) / ≥2max", shares.join(" / ")));
+        rows.push((
+            "EWMA zones <min / [min,max) / [max,2max) / ≥2max",
+            shares.join(" / "),
+            "Share of samples with RED's average in each zone of its thresholds (Table 7).",
+        ));
     }
     rows
 }
 
-/// Published figures next to a lane, when the lane reproduces the RED study unmodified.
-fn published_rows(origin: Option<&Origin>, label: &str) -> Option<Vec<String>> {
+/// Published figures by row label, when the lane reproduces the RED study unmodified.
+fn published_rows(origin: Option<&Origin>, label: &str) -> Option<Vec<(&'static str, String)>> {
     if origin.is_none_or(|(p, _)| p != "red-study") {
         return None;
     }
     let p = published::red_study(label)?;
     Some(vec![
-        num(p.throughput_mbps, 4),
-        format!("{} / {} / {}", p.throughput_std_mbps, p.throughput_min_mbps, p.throughput_max_mbps),
-        pct(p.cv_pct),
-        "–".into(),
-        num(p.queue_mean, 2),
-        format!("{} / {}", p.queue_std, p.queue_median),
-        format!("{} / {}", p.queue_p90, p.queue_p99),
-        pct(p.empty_pct),
-        p.drops.to_string(),
-        num(p.drops_per_s, 2),
-        num(p.median_interval_ms, 1),
-        format!("{}/58 / {}", p.active_seconds, p.max_burst),
-        "–".into(),
-        "–".into(),
-        "–".into(),
-        "–".into(),
-        "–".into(),
-        format!(
-            "{} / {} / {} / {}",
-            pct(p.zones_pct[0]),
-            pct(p.zones_pct[1]),
-            pct(p.zones_pct[2]),
-            pct(p.zones_pct[3])
+        ("Mean goodput (Mbit/s)", num(p.throughput_mbps, 4)),
+        (
+            "Goodput std / min / max (Mbit/s)",
+            format!("{} / {} / {}", p.throughput_std_mbps, p.throughput_min_mbps, p.throughput_max_mbps),
+        ),
+        ("Goodput CV, 100 ms (study's)", pct(p.cv_pct)),
+        ("Mean queue (pkt)", num(p.queue_mean, 2)),
+        ("Queue std / median (pkt)", format!("{} / {}", p.queue_std, p.queue_median)),
+        ("Queue p90 / p99 (pkt)", format!("{} / {}", p.queue_p90, p.queue_p99)),
+        ("Empty queue", pct(p.empty_pct)),
+        ("Drops after warm-up (study's) / all", p.drops.to_string()),
+        ("Drops per second", num(p.drops_per_s, 2)),
+        ("Median inter-drop interval (ms)", num(p.median_interval_ms, 1)),
+        ("Seconds with drops / largest in one s", format!("{}/58 / {}", p.active_seconds, p.max_burst)),
+        (
+            "EWMA zones <min / [min,max) / [max,2max) / ≥2max",
+            format!(
+                "{} / {} / {} / {}",
+                pct(p.zones_pct[0]),
+                pct(p.zones_pct[1]),
+                pct(p.zones_pct[2]),
+                pct(p.zones_pct[3])
+            ),
         ),
     ])
 }
@@ -131,9 +152,9 @@ pub fn summary_panel(p: &SummaryProps) -> Html {
     if summaries.is_empty() {
         return html! {};
     }
-    let origin = p.origin.as_ref().filter(|_| !p.modified);
-    // Per lane: its label, (row, value) pairs and the paper's value per row where it applies.
-    type Column<'a> = (&'a str, Vec<(&'static str, String)>, Option<Vec<String>>);
+    let origin = run.origin.as_ref().filter(|_| !run.modified);
+    // Per lane: its label, its rows and the paper's value per row where it applies.
+    type Column<'a> = (&'a str, Vec<Row>, Option<Vec<(&'static str, String)>>);
     let columns: Vec<Column> = summaries
         .iter()
         .map(|(label, s)| {
@@ -142,8 +163,10 @@ pub fn summary_panel(p: &SummaryProps) -> Html {
             (*label, metric_rows(s), published_rows(origin, sim_core::scenario::red_study_algorithm(variant)))
         })
         .collect();
-    let labels: Vec<&'static str> =
-        columns.iter().max_by_key(|c| c.1.len()).map_or(Vec::new(), |c| c.1.iter().map(|r| r.0).collect());
+    let labels: Vec<(&'static str, &'static str)> = columns
+        .iter()
+        .max_by_key(|c| c.1.len())
+        .map_or(Vec::new(), |c| c.1.iter().map(|r| (r.0, r.2)).collect());
     let t2 = table2(origin);
     html! {
         <section class="summary" id="summary" aria-label="Summary">
@@ -160,13 +183,13 @@ pub fn summary_panel(p: &SummaryProps) -> Html {
                         </>
                     }) }
                 </tr>
-                { for labels.iter().enumerate().map(|(i, label)| html! {
-                    <tr>
-                        <td>{ *label }</td>
+                { for labels.iter().map(|(label, means)| html! {
+                    <tr title={*means}>
+                        <td>{ *label }<span class="means">{ *means }</span></td>
                         { for columns.iter().map(|(_, rows, pb)| html! {
                             <>
-                                <td class="num">{ rows.get(i).map(|r| r.1.clone()).unwrap_or_default() }</td>
-                                if let Some(pb) = pb { <td class="num paper">{ pb.get(i).cloned().unwrap_or_default() }</td> }
+                                <td class="num">{ rows.iter().find(|r| r.0 == *label).map(|r| r.1.clone()).unwrap_or_default() }</td>
+                                if let Some(pb) = pb { <td class="num paper">{ pb.iter().find(|r| r.0 == *label).map_or("–".to_string(), |r| r.1.clone()) }</td> }
                             </>
                         }) }
                     </tr>

@@ -83,7 +83,7 @@ pub fn group(count: u32, cca: CcaSpec, rtt_ms: f64) -> FlowGroup {
 /// back-to-back timeouts when the minimum RTO equals the delayed-ACK timeout), pacing from
 /// the first segment, and RFC 9937's PRR (Linux sizes RecoverFS from the prior window and
 /// counts SACKed bytes once).
-fn linux_tcp() -> TcpConfig {
+pub(super) fn linux_tcp() -> TcpConfig {
     TcpConfig {
         mss_bytes: 1448,
         min_rto_ms: 200.0,

@@ -1,0 +1,71 @@
+//! The lecture's first example: bufferbloat and what AQM does about it. Four long CUBIC
+//! flows (base RTTs 30 and 50 ms) fill a 10 Mbit/s home-router uplink whose buffer holds
+//! 1000 packets, 1.2 s of queue at that rate, as many routers and modems shipped
+//! (Gettys & Nichols, "Bufferbloat: dark buffers in the Internet", CACM 2012). A FIFO keeps
+//! the buffer full, so every packet waits about a second; an AQM with the same buffer keeps
+//! the link as busy at a few milliseconds of queue. No device queue under the disc: the
+//! delay is where the charts show it (Linux's BQL keeps the driver's queue that short).
+
+use crate::aqm::{CodelConfig, FqCodelConfig, PieConfig, QueueDiscSpec, QueueLimit, RedConfig};
+use crate::cc::{CcaSpec, CubicConfig};
+use crate::scenario::{Bottleneck, FlowGroup, Scenario, TimedChange};
+
+pub const VARIANTS: &[&str] = &["fifo", "fifo-cut", "codel", "fq-codel", "pie", "red"];
+pub const COMPARED: &[&str] = &["fifo", "codel", "fq-codel", "pie"];
+
+/// The router's buffer, packets: 1.2 s at 10 Mbit/s with 1500-byte packets.
+pub const BUFFER_PACKETS: u32 = 1000;
+/// When `fifo-cut` cuts the buffer, and to what.
+pub const CUT_AT_S: f64 = 20.0;
+pub const CUT_TO_PACKETS: u32 = 50;
+
+pub fn build(variant: &str) -> Scenario {
+    let limit = QueueLimit::Packets(BUFFER_PACKETS);
+    let queue = match variant {
+        "codel" => QueueDiscSpec::Codel(CodelConfig { limit, ..CodelConfig::default() }),
+        "fq-codel" => QueueDiscSpec::FqCodel(FqCodelConfig { limit, ..FqCodelConfig::default() }),
+        "pie" => QueueDiscSpec::Pie(PieConfig { limit, ..PieConfig::default() }),
+        // RED at Floyd's "rule of thumb" thresholds for this link (minTh 5, maxTh 15 packets),
+        // gentle, as ns-3 and Linux run it.
+        "red" => QueueDiscSpec::Red(RedConfig {
+            limit,
+            min_th: 5.0,
+            max_th: 15.0,
+            gentle: true,
+            mean_pkt_size_bytes: 1500,
+            ..RedConfig::default()
+        }),
+        _ => QueueDiscSpec::fifo(limit),
+    };
+    let cubic = CcaSpec::Cubic(CubicConfig::default());
+    let group = |access_delay_ms: f64| FlowGroup {
+        count: 2,
+        cca: cubic.clone(),
+        access_rate_bps: 100_000_000,
+        access_delay_ms,
+        start_jitter_s: 0.5,
+        ..FlowGroup::default()
+    };
+    let changes = match variant {
+        "fifo-cut" => vec![TimedChange {
+            at_s: CUT_AT_S,
+            set: "bottleneck.queue.limit".into(),
+            to: serde_json::json!({ "packets": CUT_TO_PACKETS }),
+        }],
+        _ => Vec::new(),
+    };
+    Scenario {
+        name: format!("bufferbloat/{variant}"),
+        seed: 1,
+        duration_s: 40.0,
+        warmup_s: 5.0,
+        sample_interval_s: 0.1,
+        bottleneck: Bottleneck { rate_bps: 10_000_000, delay_ms: 5.0, queue, nic_queue_packets: 0 },
+        flows: vec![group(10.0), group(20.0)],
+        changes,
+        // Linux's TCP (MSS 1448, socket buffers as autotuning grows them): the windows, not
+        // the hosts, decide how much is queued.
+        tcp: super::warbler::linux_tcp(),
+        ..Scenario::default()
+    }
+}
