@@ -461,9 +461,6 @@ impl Editor {
 
     fn set_changes(&mut self, all: Vec<TimedChange>) {
         match self.value.as_object_mut() {
-            Some(m) if all.is_empty() => {
-                m.remove("changes");
-            }
             Some(m) => {
                 m.insert("changes".into(), serde_json::to_value(all).expect("changes serialise"));
             }

@@ -5,6 +5,7 @@
 pub mod changes;
 pub mod cost;
 pub mod fields;
+pub mod figures;
 pub mod patch;
 mod presets;
 pub mod published;
@@ -13,7 +14,8 @@ mod validate;
 pub use crate::params::ScenarioError;
 pub use changes::{LiveField, TimedChange};
 pub use presets::red_study::algorithm as red_study_algorithm;
-pub use presets::{preset, preset_list, PresetInfo};
+pub use presets::text as preset_text;
+pub use presets::{preset, preset_list, PresetInfo, PresetTexts};
 pub use validate::{MAX_DURATION_S, MAX_FLOWS};
 
 use crate::aqm::QueueDiscSpec;
@@ -43,7 +45,6 @@ pub struct Scenario {
     /// FqCoDel root disc over a 100-packet device queue there; none of the presets fill it.
     pub host_queue_packets: u32,
     /// Fields set during the run, at given times ([`changes`]); none by default.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changes: Vec<TimedChange>,
 }
 

@@ -154,3 +154,61 @@ pub fn expected_jfi(preset: &str, variant: &str) -> Option<(f64, &'static str)> 
         _ => return None,
     })
 }
+
+/// A published figure by key, for preset texts (`{paper:KEY}`): `red-study/ALG:FIELD`
+/// (Tables 6-9), `table2/without:FIELD` and `table2/with:FIELD` (Warbler §5.2, delays in
+/// ms), `dqn/BASELINE:throughput_pct|rtt_pct`, `dqn/VARIANT:losses`, and the figures the
+/// Warbler paper states in its text (`warbler:…`).
+pub fn figure(key: &str) -> Option<f64> {
+    let (what, field) = key.split_once(':')?;
+    if let Some(alg) = what.strip_prefix("red-study/") {
+        let f = red_study(alg)?;
+        return Some(match field {
+            "throughput_mbps" => f.throughput_mbps,
+            "cv_pct" => f.cv_pct,
+            "queue_mean" => f.queue_mean,
+            "queue_p99" => f.queue_p99,
+            "empty_pct" => f.empty_pct,
+            "drops" => f.drops as f64,
+            "median_interval_ms" => f.median_interval_ms,
+            "active_seconds" => f64::from(f.active_seconds),
+            _ => return None,
+        });
+    }
+    if let Some(row) = what.strip_prefix("table2/") {
+        let t = match row {
+            "without" => WARBLER_WITHOUT,
+            "with" => WARBLER_WITH,
+            _ => return None,
+        };
+        return Some(match field {
+            "jfi" => t.jfi,
+            "delay_ms" => t.delay_mean_s * 1e3,
+            "jitter_ms" => t.jitter_s * 1e3,
+            "buffer_cells" => t.buffer_cells,
+            _ => return None,
+        });
+    }
+    if let Some(v) = what.strip_prefix("dqn/") {
+        if field == "losses" {
+            return dqn_losses(v);
+        }
+        let d = DQN_VERSUS.iter().find(|d| d.baseline == v)?;
+        return Some(match field {
+            "throughput_pct" => d.throughput_pct,
+            "rtt_pct" => d.rtt_pct,
+            _ => return None,
+        });
+    }
+    match (what, field) {
+        // §5.1 Fig. 4: Jain's index before Warbler starts, and after.
+        ("warbler", "fig4_jfi_before") => Some(0.6),
+        ("warbler", "fig4_jfi_after") => Some(0.99),
+        // §5.3: Cebinae's aggregate on the RTT-unfair pair, Mbit/s.
+        ("warbler", "cebinae_mbps") => Some(88.3),
+        // Fig. 12: clustering time on the switch CPU at n = 10 000, ms.
+        ("warbler", "fig12_ms_lo") => Some(300.0),
+        ("warbler", "fig12_ms_hi") => Some(700.0),
+        _ => None,
+    }
+}

@@ -37,7 +37,7 @@ pub fn header(p: &HeaderProps) -> Html {
     let on_preset =
         p.on.reform(|e: Event| HeaderMsg::LoadPreset(e.target_unchecked_into::<HtmlSelectElement>().value()));
     let presets = use_memo((), |_| {
-        preset_list().into_iter().map(|pr| (pr.title, pr.name, variants(&pr))).collect::<Vec<_>>()
+        preset_list().into_iter().map(|pr| (pr.texts().title, pr.name, variants(&pr))).collect::<Vec<_>>()
     });
     let file = use_node_ref();
     let open_file = {
@@ -76,7 +76,7 @@ pub fn header(p: &HeaderProps) -> Html {
                         } }
                     </option>
                     { for presets.iter().map(|(title, name, vs)| html! {
-                        <optgroup label={*title}>
+                        <optgroup label={title.clone()}>
                             { for vs.iter().map(|(v, label)| {
                                 let key = preset_key(name, v);
                                 html! { <option value={key.clone()} selected={current == key}>{ label }</option> }

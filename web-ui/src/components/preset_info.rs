@@ -19,20 +19,29 @@ pub fn preset_info(p: &PresetInfoProps) -> Html {
         return html! { <section class="preset-info"><h2>{ "Custom scenario" }</h2></section> };
     };
     let Some(info) = preset_list().into_iter().find(|i| i.name == name) else { return html! {} };
+    let t = info.texts();
+    let part = |label: &str, text: &str, id: &str| {
+        (!text.is_empty()).then(|| html! {
+            <p data-testid={id.to_string()}><strong>{ format!("{label} ") }</strong>{ text.to_string() }</p>
+        })
+    };
     html! {
         <section class="preset-info" data-testid="preset-info">
-            <h2>{ info.title }</h2>
+            <h2>{ &t.title }</h2>
             if p.modified {
                 <p class="modified" data-testid="modified">{ format!("Modified from {name} — {variant}: the paper's figures no longer apply and are not shown.") }</p>
             }
-            <p>{ info.description }</p>
+            { for part("Setting:", &t.setting, "preset-setting") }
+            { for part("The paper:", &t.paper, "preset-paper") }
+            { for part("This app shows:", &t.here, "preset-here") }
+            { for part("Why they differ:", &t.differs, "preset-differs") }
             if let Some(c) = &p.comparing {
                 <p class="comparing" data-testid="comparing">{ format!("Compare is on: Run shows {c} side by side on this scenario (same link, same buffer). Untick Compare discs to run the variant alone.") }</p>
             }
-            if !info.watch.is_empty() {
+            if !t.watch.is_empty() {
                 <details class="watch" open=true>
                     <summary>{ "What to watch" }</summary>
-                    <ul>{ for info.watch.iter().map(|w| html! { <li>{ *w }</li> }) }</ul>
+                    <ul>{ for t.watch.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
                 </details>
             }
         </section>

@@ -48,10 +48,13 @@ pub fn variant_of(preset_name: Option<&str>, asked: Option<&str>) -> Option<Stri
 
 pub fn list_presets(json: bool) -> Outcome {
     for p in preset_list() {
+        let t = p.texts();
         if json {
-            io::say(&serde_json::to_string(&p).map_err(|e| e.to_string())?)?;
+            let mut v = serde_json::to_value(&p).map_err(|e| e.to_string())?;
+            v["texts"] = serde_json::to_value(&t).map_err(|e| e.to_string())?;
+            io::say(&serde_json::to_string(&v).map_err(|e| e.to_string())?)?;
         } else {
-            io::say(&format!("{}  {}\n  variants: {}\n", p.name, p.title, p.variants.join(", ")))?;
+            io::say(&format!("{}  {}\n  variants: {}\n", p.name, t.title, p.variants.join(", ")))?;
         }
     }
     Ok(())
