@@ -148,7 +148,17 @@ impl ChartData {
         match self {
             ChartData::Time(c) => {
                 let names: Vec<&str> = c.lines.iter().take(6).map(|l| l.label.as_str()).collect();
-                format!("{}: {} over time (0 to {:.0} s): {}", c.title, c.y_label, c.x_max, names.join(", "))
+                let marks: Vec<String> =
+                    c.markers.iter().map(|m| format!("{} at {:.1} s", m.label, m.t)).collect();
+                let marked =
+                    if marks.is_empty() { String::new() } else { format!("; marked: {}", marks.join(", ")) };
+                format!(
+                    "{}: {} over time (0 to {:.0} s): {}{marked}",
+                    c.title,
+                    c.y_label,
+                    c.x_max,
+                    names.join(", ")
+                )
             }
             ChartData::Scatter(c) => {
                 format!("{}: {} events over {} rows", c.title, c.points.len(), c.rows.len())

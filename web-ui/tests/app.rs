@@ -219,7 +219,11 @@ async fn an_edited_preset_says_so_and_hides_the_papers_column() {
     click(&host, "step").await;
     assert!(host.query_selector("[data-testid=modified]").unwrap().is_none());
     assert!(find(&host, "[data-testid=summary-table]").text_content().unwrap().contains("paper"));
+    // Typed during the (paused) run and committed: a change of the run from now on, so the
+    // run is no longer the paper's.
     type_into(&host, "bottleneck.rate_bps", "3000000").await;
+    fire(&find(&host, "input[name='bottleneck.rate_bps']"), "change");
+    settle().await;
     assert!(host.query_selector("[data-testid=modified]").unwrap().is_some());
     click(&host, "step").await;
     assert!(!find(&host, "[data-testid=summary-table]").text_content().unwrap().contains("paper"));
@@ -504,4 +508,104 @@ async fn every_editor_control_fits_the_editors_box() {
     style.remove();
     host.remove();
     assert!(found.is_empty(), "wider than the editor: {found:?}");
+}
+
+async fn run_to_the_end(host: &Element) {
+    let speed: HtmlSelectElement = find(host, "[data-testid=speed]").dyn_into().unwrap();
+    speed.set_value("max");
+    fire(&speed, "change");
+    click(host, "run").await;
+    for _ in 0..500 {
+        if find(host, ".controls .progress").text_content().unwrap().contains("finished") {
+            return;
+        }
+        TimeoutFuture::new(20).await;
+    }
+    panic!("the run did not finish: {}", find(host, "[data-testid=clock]").text_content().unwrap());
+}
+
+fn chart_text(host: &Element, id: &str) -> String {
+    find(host, &format!("[data-chart='{id}'] figcaption")).text_content().unwrap()
+}
+
+/// Item 1: the first screen compares FIFO and CoDel on the bufferbloat preset, with the
+/// delay side by side; over ns-3's device queue the queue chart draws it and the summary
+/// splits the delay between the disc and the device queue.
+#[wasm_bindgen_test]
+async fn the_first_screen_compares_fifo_and_codel_and_every_queue_is_shown() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    assert!(find(&host, "[data-testid=comparing]").text_content().unwrap().contains("FIFO and CoDel"));
+    // Unedited, so picking another preset below needs no confirmation.
+    for _ in 0..20 {
+        click(&host, "step").await;
+    }
+    assert_eq!(host.query_selector_all(".lane-picker option").unwrap().length(), 2);
+    assert!(chart_text(&host, "compare-delay").contains("fifo, codel"));
+    assert!(
+        host.query_selector("[data-chart='fifo-delay']").unwrap().is_some(),
+        "each lane's delay over time"
+    );
+    choose_preset(&host, "red-study/red").await;
+    for _ in 0..30 {
+        click(&host, "step").await;
+    }
+    assert!(chart_text(&host, "queue").contains("in the device queue"));
+    let summary = find(&host, "[data-testid=summary-table]").text_content().unwrap();
+    for row in ["of which in the queue disc", "of which in the device queue", "Wait in senders' access links"]
+    {
+        assert!(summary.contains(row), "{row} missing from the summary");
+    }
+    assert!(chart_text(&host, "delay").contains("Queueing delay at the bottleneck"));
+}
+
+/// Item 2: an edit of a field that can change, committed during a run, becomes a timed
+/// change now: it is listed, marked on the time charts, the field shows its starting
+/// value again; a field that cannot change says so; the finished run can run again.
+#[wasm_bindgen_test]
+async fn an_edit_during_a_run_becomes_a_timed_change_and_the_run_can_run_again() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "bufferbloat/fifo").await;
+    type_into(&host, "duration_s", "10").await;
+    for _ in 0..40 {
+        click(&host, "step").await;
+    }
+    type_into(&host, "bottleneck.queue.limit.packets", "50").await;
+    fire(&find(&host, "input[name='bottleneck.queue.limit.packets']"), "change");
+    settle().await;
+    settle().await;
+    assert!(host.query_selector("[data-testid=remove-change-0]").unwrap().is_some(), "listed");
+    let input: HtmlInputElement =
+        find(&host, "input[name='bottleneck.queue.limit.packets']").dyn_into().unwrap();
+    assert_eq!(input.value(), "1000", "the field shows the value at the start");
+    assert!(
+        find(&host, ".notice").text_content().unwrap().contains("limit → 50 packets")
+            || find(&host, ".notice").text_content().unwrap().contains("50 packets")
+    );
+    click(&host, "step").await;
+    assert!(
+        chart_text(&host, "queue").contains("limit → 50 packets at 4.0 s"),
+        "{}",
+        chart_text(&host, "queue")
+    );
+
+    // A flow count cannot change while the run goes: it waits for the next run.
+    type_into(&host, "flows[0].count", "3").await;
+    fire(&find(&host, "input[name='flows[0].count']"), "change");
+    settle().await;
+    assert!(find(&host, ".notice").text_content().unwrap().contains("next run"));
+    type_into(&host, "flows[0].count", "2").await;
+
+    run_to_the_end(&host).await;
+    let run: HtmlButtonElement = find(&host, "[data-testid=run]").dyn_into().unwrap();
+    assert!(!run.disabled() && run.text_content().unwrap().contains("Run again"));
+    click(&host, "run").await;
+    settle().await;
+    let progress = find(&host, ".controls .progress").text_content().unwrap();
+    assert!(!progress.contains("finished") || progress.contains("t = 10.0"), "a new run started: {progress}");
+    // The new run replays the change: it is marked from the start.
+    assert!(chart_text(&host, "queue").contains("limit → 50 packets"), "{}", chart_text(&host, "queue"));
 }

@@ -292,7 +292,12 @@ impl App {
     /// editor's scenario, whose field shows its value at the start again, so the scenario
     /// replays the run; a lane that refused says why.
     fn on_changed(&mut self, results: &[Result<sim_core::scenario::TimedChange, String>]) {
-        self.run.update(|r| r.record_changes(results));
+        // A run changed while it ran is no longer the paper's: its paper column goes.
+        let any = results.iter().any(Result::is_ok);
+        self.run.update(|r| {
+            r.record_changes(results);
+            r.modified |= any;
+        });
         let refused: Vec<String> = results.iter().filter_map(|r| r.as_ref().err().cloned()).collect();
         let applied = results.iter().find_map(|r| r.as_ref().ok()).cloned();
         let base = self.run.borrow().base.clone();
