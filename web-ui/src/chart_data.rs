@@ -241,9 +241,17 @@ impl Series {
 pub fn queue_chart(s: &Series, f: &Frame) -> TimeChart {
     let cells = s.queue_cells_series();
     if !cells.is_empty() {
-        let lines: Vec<Line> =
+        let mut lines: Vec<Line> =
             cells.iter().enumerate().map(|(q, (label, v))| line(*label, flow_color(q), &s.t, v)).collect();
-        let y_max = cells.iter().map(|(_, v)| max_of(v.iter())).fold(0.0, f64::max);
+        let mut y_max = cells.iter().map(|(_, v)| max_of(v.iter())).fold(0.0, f64::max);
+        if s.device_queue {
+            // The device queue under the port counts packets: in cells of full packets here.
+            let nic: Vec<f64> = s.nic.iter().map(|n| n * s.cells_per_packet).collect();
+            y_max = y_max.max(max_of(nic.iter()));
+            let mut l = line("device queue (full packets, in cells)", 2, &s.t, &nic);
+            l.dashed = true;
+            lines.push(l);
+        }
         return time("Switch queues", "cells", f, lines, y_max);
     }
     let mut lines = vec![line(if s.device_queue { "in the queue disc" } else { "queue" }, 0, &s.t, &s.queue)];
@@ -705,6 +713,38 @@ mod tests {
         assert_eq!((c.bands[1].lo, c.bands[1].hi), (10.0, 20.0));
         assert!(c.y_max >= 22.0);
         assert_eq!(c.lines.len(), 2);
+    }
+
+    /// Over ns-3's device queue the queue chart draws the disc, the device queue and
+    /// their total; the delay chart draws each flow, broken where a flow sent nothing.
+    #[test]
+    fn every_queue_a_packet_waits_in_is_drawn_and_the_delay_over_time_too() {
+        let mut s = run("red-study", "red", 6.0);
+        s.device_queue = true;
+        let c = queue_chart(&s, &frame());
+        let labels: Vec<&str> = c.lines.iter().map(|l| l.label.as_str()).collect();
+        assert!(
+            labels.contains(&"in the device queue") && labels.contains(&"waiting in all (disc + device)"),
+            "{labels:?}"
+        );
+        let total = &c.lines.iter().find(|l| l.label.starts_with("waiting in all")).unwrap().points;
+        assert!(total.iter().any(|p| p.1 > 90.0), "the device queue's 100 packets are in the total");
+        let d = delay_time_chart(&s, &frame(), None);
+        assert_eq!(d.lines.len(), 10);
+        assert!(d.y_max >= 200.0, "RED's wait is mostly the device queue's: {}", d.y_max);
+    }
+
+    /// CoDel's target is drawn as a step line that follows a timed change of it.
+    #[test]
+    fn the_delay_chart_draws_the_discs_target_through_its_changes() {
+        let s = run("bufferbloat", "codel", 4.0);
+        let steps = [(0.0, 5.0), (2.0, 20.0)];
+        let d = delay_time_chart(&s, &frame(), Some(("CoDel target", &steps)));
+        let t = d.lines.iter().find(|l| l.label == "CoDel target").unwrap();
+        assert_eq!(t.points, vec![(0.0, 5.0), (2.0, 20.0), (60.0, 20.0)]);
+        assert!(t.dashed && d.y_max >= 30.0);
+        let c = compare_chart(&[("codel", &s)], &frame(), CompareWhat::Delay);
+        assert!(c.lines[0].points.iter().filter(|p| p.1.is_finite()).count() > 30);
     }
 
     #[test]

@@ -22,8 +22,10 @@ pub struct Series {
     /// Packets in the queue disc, and in the device queue under it, per sample.
     pub queue: Vec<f64>,
     pub nic: Vec<f64>,
-    /// Whether the bottleneck has a device queue under its disc.
+    /// Whether the bottleneck has a device queue under its disc, and the cells a full
+    /// packet takes (to draw it beside a switch port's queues, which count cells).
     pub device_queue: bool,
+    pub cells_per_packet: f64,
     /// The algorithms' named series and their values per sample.
     pub info: Vec<SeriesInfo>,
     pub named: Vec<Vec<f64>>,

@@ -119,6 +119,14 @@ impl RunView {
                     info,
                 );
                 series.device_queue = sc.bottleneck.nic_queue_packets > 0;
+                let cell = sc
+                    .bottleneck
+                    .queue
+                    .get()
+                    .limit()
+                    .cell_bytes()
+                    .unwrap_or(sim_core::switch::TOFINO2_CELL_BYTES);
+                series.cells_per_packet = sim_core::queue::cells_for(sc.full_packet_bytes(), cell) as f64;
                 Lane { label, scenario: sc, series, summary: None }
             })
             .collect();
