@@ -159,6 +159,22 @@ impl RunView {
         }
     }
 
+    /// What a lane is called on the page: a preset variant's or a disc's label, never its
+    /// key (`ared-nic1`, `fq_codel`); labels that are words already ("with Warbler") stay.
+    pub fn title(&self, lane: usize) -> String {
+        let Some(l) = self.lanes.get(lane) else { return String::new() };
+        if l.label.contains(' ') {
+            return l.label.clone();
+        }
+        let variant = self.origin.as_ref().filter(|(_, v)| self.lanes.len() == 1 && *v == l.label);
+        let info =
+            variant.and_then(|(p, _)| sim_core::scenario::preset_list().into_iter().find(|i| i.name == p));
+        match info.and_then(|i| crate::labels::variants(&i).into_iter().find(|(v, _)| *v == l.label)) {
+            Some((_, label)) => label,
+            None => crate::labels::disc(&l.scenario.bottleneck.queue),
+        }
+    }
+
     /// The lane's scenario with the changes made so far, and each lane's changes.
     pub fn record_changes(&mut self, results: &[Result<sim_core::scenario::TimedChange, String>]) {
         for (lane, r) in self.lanes.iter_mut().zip(results) {

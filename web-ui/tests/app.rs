@@ -542,7 +542,7 @@ async fn the_first_screen_compares_fifo_and_codel_and_every_queue_is_shown() {
         click(&host, "step").await;
     }
     assert_eq!(host.query_selector_all(".lane-picker option").unwrap().length(), 2);
-    assert!(chart_text(&host, "compare-delay").contains("fifo, codel"));
+    assert!(chart_text(&host, "compare-delay").contains("FIFO, CoDel"), "lanes by their labels");
     assert!(
         host.query_selector("[data-chart='fifo-delay']").unwrap().is_some(),
         "each lane's delay over time"

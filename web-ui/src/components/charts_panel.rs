@@ -90,8 +90,9 @@ fn all_charts(p: &ChartsProps) -> Vec<(String, ChartData)> {
     if run.lanes.len() <= 1 {
         return lane_charts(&run, 0, &f, "");
     }
+    let titles: Vec<String> = (0..run.lanes.len()).map(|i| run.title(i)).collect();
     let lanes: Vec<(&str, &crate::series::Series)> =
-        run.lanes.iter().map(|l| (l.label.as_str(), &l.series)).collect();
+        run.lanes.iter().zip(&titles).map(|(l, t)| (t.as_str(), &l.series)).collect();
     let mut out: Vec<(String, ChartData)> = [
         ("compare-delay", CompareWhat::Delay),
         ("compare-rtt", CompareWhat::Rtt),
@@ -132,7 +133,7 @@ pub fn charts_panel(p: &ChartsProps) -> Html {
             if run.lanes.len() > 1 {
                 <label class="lane-picker">{ "Charts of each run below: " }
                     <select onchange={on_lane} aria-label="Lane shown">
-                        { for run.lanes.iter().enumerate().map(|(i, l)| html! { <option value={i.to_string()} selected={i == p.lane}>{ &l.label }</option> }) }
+                        { for run.lanes.iter().enumerate().map(|(i, l)| html! { <option value={i.to_string()} selected={i == p.lane} data-key={l.label.clone()}>{ run.title(i) }</option> }) }
                     </select>
                 </label>
             }

@@ -20,6 +20,10 @@ pub fn preset_info(p: &PresetInfoProps) -> Html {
     };
     let Some(info) = preset_list().into_iter().find(|i| i.name == name) else { return html! {} };
     let t = info.texts();
+    let variant_label = crate::labels::variants(&info)
+        .into_iter()
+        .find(|(v, _)| v == variant)
+        .map_or(variant.clone(), |(_, l)| l);
     let part = |label: &str, text: &str, id: &str| {
         (!text.is_empty()).then(|| html! {
             <p data-testid={id.to_string()}><strong>{ format!("{label} ") }</strong>{ text.to_string() }</p>
@@ -29,7 +33,7 @@ pub fn preset_info(p: &PresetInfoProps) -> Html {
         <section class="preset-info" data-testid="preset-info">
             <h2>{ &t.title }</h2>
             if p.modified {
-                <p class="modified" data-testid="modified">{ format!("Modified from {name} — {variant}: the paper's figures no longer apply and are not shown.") }</p>
+                <p class="modified" data-testid="modified">{ format!("Modified from {} ({}): the paper's figures no longer apply and are not shown.", t.title, variant_label) }</p>
             }
             { for part("Setting:", &t.setting, "preset-setting") }
             { for part("The paper:", &t.paper, "preset-paper") }

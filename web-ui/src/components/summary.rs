@@ -147,8 +147,9 @@ fn table2(origin: Option<&Origin>) -> Option<published::WarblerTable2> {
 #[function_component(SummaryPanel)]
 pub fn summary_panel(p: &SummaryProps) -> Html {
     let run = p.run.borrow();
-    let summaries: Vec<(&str, &Summary)> =
-        run.lanes.iter().filter_map(|l| l.summary.as_ref().map(|s| (l.label.as_str(), s))).collect();
+    let summaries: Vec<(&str, &Summary, String)> = (run.lanes.iter().enumerate())
+        .filter_map(|(i, l)| l.summary.as_ref().map(|s| (l.label.as_str(), s, run.title(i))))
+        .collect();
     if summaries.is_empty() {
         return html! {};
     }
@@ -157,10 +158,14 @@ pub fn summary_panel(p: &SummaryProps) -> Html {
     type Column<'a> = (&'a str, Vec<Row>, Option<Vec<(&'static str, String)>>);
     let columns: Vec<Column> = summaries
         .iter()
-        .map(|(label, s)| {
+        .map(|(label, s, title)| {
             let variant =
                 if summaries.len() == 1 { origin.map_or(*label, |(_, v)| v.as_str()) } else { label };
-            (*label, metric_rows(s), published_rows(origin, sim_core::scenario::red_study_algorithm(variant)))
+            (
+                title.as_str(),
+                metric_rows(s),
+                published_rows(origin, sim_core::scenario::red_study_algorithm(variant)),
+            )
         })
         .collect();
     let labels: Vec<(&'static str, &'static str)> = columns
@@ -201,7 +206,7 @@ pub fn summary_panel(p: &SummaryProps) -> Html {
                     "The paper's Table 2 for this run: Jain's index {}, mean delay {:.1} ms, jitter {:.1} ms, buffer {:.0} cells.",
                     t.jfi, t.delay_mean_s * 1e3, t.jitter_s * 1e3, t.buffer_cells) }</p>
             }
-            if let [(_, s)] = summaries.as_slice() { { flows_table(s) } }
+            if let [(_, s, _)] = summaries.as_slice() { { flows_table(s) } }
         </section>
     }
 }
@@ -211,9 +216,9 @@ fn window_table(run: &RunView, t: f64) -> Html {
     html! {
         <table class="window" data-testid="window-table">
             <tr><th>{ format!("up to t = {t:.1} s") }</th><th>{ "goodput (Mbit/s)" }</th><th>{ "Jain's index" }</th><th>{ "mean queue (pkt)" }</th><th>{ "drops" }</th></tr>
-            { for run.lanes.iter().map(|l| {
+            { for run.lanes.iter().enumerate().map(|(i, l)| {
                 let w = l.series.window(l.scenario.warmup_s, t);
-                html! { <tr><td>{ &l.label }</td><td class="num">{ num(w.goodput_mbps, 3) }</td><td class="num">{ num(w.jfi, 3) }</td>
+                html! { <tr><td>{ run.title(i) }</td><td class="num">{ num(w.goodput_mbps, 3) }</td><td class="num">{ num(w.jfi, 3) }</td>
                     <td class="num">{ num(w.queue_mean, 2) }</td><td class="num">{ w.drops }</td></tr> }
             }) }
         </table>
