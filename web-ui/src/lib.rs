@@ -15,6 +15,7 @@ pub mod engine;
 pub mod labels;
 pub mod link;
 pub mod live;
+pub mod pace;
 pub mod panic;
 pub mod place;
 pub mod protocol;

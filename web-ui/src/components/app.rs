@@ -35,8 +35,8 @@ use yew::prelude::*;
 const REDRAW_EVERY_MS: f64 = 200.0;
 /// A running worker that is silent this long has died (out of memory, a trap).
 const SILENT_MS: f64 = 6000.0;
-/// Events a browser run may take before asking (about a minute in the worker).
-const CONFIRM_EVENTS: f64 = 3e8;
+/// Seconds a browser run may take (by this browser's measured rate) before asking.
+const CONFIRM_S: f64 = 60.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
@@ -93,6 +93,12 @@ pub struct App {
     reader: Option<FileReader>,
     last_redraw_ms: f64,
     last_message_ms: f64,
+    /// This browser's measured rates, the pace of the run going now, and the wall time it
+    /// has spent running (pauses excluded).
+    rates: crate::pace::RateBook,
+    pace: crate::pace::Pace,
+    running_ms: f64,
+    last_progress_ms: f64,
     exports: Vec<Option<Vec<(String, String)>>>,
     cbs: Callbacks,
     _listeners: Vec<EventListener>,
@@ -200,21 +206,24 @@ impl App {
         let Some(sc) = self.scenario().filter(|_| self.editor.borrow().is_runnable()) else { return false };
         let lanes = self.lanes(&sc);
         let c = lanes.iter().map(|(_, s)| cost::estimate(s).events).sum::<f64>();
+        let secs = self.rates.seconds(c, sc.total_flows());
         if c > cost::MAX_EVENTS {
             self.notice = Some(format!(
-                "This run would take about {c:.1e} events (over {:.0} minutes); shorten it, use fewer flows or a coarser sample interval, or run it from the command line.",
-                c / 6e6 / 60.0
+                "This run would take about {c:.1e} events (roughly {:.0} minutes here); shorten it, use fewer flows or a coarser sample interval, or run it from the command line.",
+                secs / 60.0
             ));
             return false;
         }
-        if c > CONFIRM_EVENTS
+        if secs > CONFIRM_S
             && !dom::confirm(&format!(
-                "This run takes about {c:.1e} events: roughly {:.0} s in the browser. Run it?",
-                c / 6e6
+                "This run takes about {c:.1e} events: roughly {} here. Run it?",
+                duration(secs)
             ))
         {
             return false;
         }
+        self.pace.clear();
+        self.running_ms = 0.0;
         self.reset();
         self.loaded = Some((version, discs));
         self.pending_lanes(lanes.clone());
@@ -347,14 +356,30 @@ impl App {
         published::expected_jfi(p, v).map(|(y, l)| (y, AttrValue::from(l)))
     }
 
+    /// The estimate of a large run, from the rate this browser measured on runs of a
+    /// similar size (or a cautious first guess), and the time left of the run going now.
     fn cost_text(&self) -> Option<AttrValue> {
         let sc = self.scenario()?;
+        let run = self.run.borrow();
+        if run.state == RunState::Running {
+            let left = self.pace.left_s(run.end_s).filter(|s| *s >= 5.0)?;
+            return Some(AttrValue::from(format!(
+                "About {} left at the pace of the last seconds.",
+                duration(left)
+            )));
+        }
         let e = cost::estimate(&sc).events
             * if self.compare_on { self.compare_discs.len().max(1) as f64 } else { 1.0 };
-        (e > 5e7).then(|| {
+        let secs = self.rates.seconds(e, sc.total_flows());
+        let basis = if self.rates.measured(sc.total_flows()) {
+            "at the rate this browser ran a run of about as many flows"
+        } else {
+            "a cautious first guess until a run of about as many flows has been measured here"
+        };
+        (secs > 10.0).then(|| {
             AttrValue::from(format!(
-                "A large run: about {e:.1e} events, roughly {:.0} s in the browser.",
-                e / 6e6
+                "A large run: about {e:.1e} events, roughly {} ({basis}).",
+                duration(secs)
             ))
         })
     }
@@ -384,7 +409,13 @@ impl App {
             FromSim::Progress(p) => {
                 let now = dom::now_ms();
                 let state = p.state;
-                let state_changed = state != self.run.borrow().state;
+                let was = self.run.borrow().state;
+                let state_changed = state != was;
+                if was == RunState::Running {
+                    self.running_ms += now - self.last_progress_ms;
+                }
+                self.last_progress_ms = now;
+                self.pace.push(now, p.now_s);
                 self.run.update_quiet(|r| r.apply(p, now));
                 if state_changed || state != RunState::Running || now - self.last_redraw_ms >= REDRAW_EVERY_MS
                 {
@@ -393,6 +424,11 @@ impl App {
                 }
                 if state == RunState::Finished && state_changed {
                     dom::mark("aqmlab-finished");
+                    let run = self.run.borrow();
+                    let flows = run.lanes.iter().map(|l| l.scenario.total_flows()).max().unwrap_or(1);
+                    let events = run.lanes.iter().map(|l| l.series.events).sum();
+                    drop(run);
+                    self.rates.record(flows, events, self.running_ms);
                 }
                 true
             }
@@ -779,6 +815,10 @@ impl Component for App {
             reader: None,
             last_redraw_ms: 0.0,
             last_message_ms: dom::now_ms(),
+            rates: Default::default(),
+            pace: Default::default(),
+            running_ms: 0.0,
+            last_progress_ms: dom::now_ms(),
             exports: Vec::new(),
             cbs,
             _listeners: listeners,
@@ -974,4 +1014,14 @@ fn preset_discs(name: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// "45 s", "3 min 20 s".
+fn duration(secs: f64) -> String {
+    let s = secs.round() as u64;
+    if s < 120 {
+        format!("{s} s")
+    } else {
+        format!("{} min {} s", s / 60, s % 60)
+    }
 }
