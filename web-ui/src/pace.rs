@@ -85,6 +85,7 @@ impl Pace {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)] // the rates compared are exact by construction
 mod tests {
     use super::*;
 
