@@ -12,11 +12,13 @@ pub const MAX_DROPS: usize = 3000;
 pub const MAX_FLOW_LINES: usize = 12;
 
 /// Colour roles: palette indices below [`FLOW_COLORS`] are for aggregates, averages and
-/// bands; flow `f` gets [`flow_color`]`(f)`.
+/// bands; flow `f` gets [`flow_color`]`(f)`, one of [`FLOW_PALETTE`] colours that never
+/// reach a role's, however many flows there are.
 pub const FLOW_COLORS: usize = 4;
+pub const FLOW_PALETTE: usize = 20;
 
 pub fn flow_color(f: usize) -> usize {
-    FLOW_COLORS + f
+    FLOW_COLORS + f % FLOW_PALETTE
 }
 
 #[derive(Clone, Debug, PartialEq)]

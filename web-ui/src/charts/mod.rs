@@ -4,7 +4,9 @@
 //! the right when there is room, below on a phone); ticks print without trailing ".0".
 
 mod layout;
+mod palette;
 pub use layout::fmt_tick;
+pub use palette::{color, css_color};
 
 use crate::chart_data::{Bars, ChartData, DensityChart, Heatmap, Line, Scatter, TimeChart};
 use layout::Layout;
@@ -15,45 +17,6 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 
 const FONT: &str = "sans-serif";
-
-/// Distinct colours: 0-3 for roles (aggregate, average, bands), then flows. Okabe-Ito's
-/// colour-blind-safe set first, then Tableau's, so flow 8 is not the aggregate's blue.
-const PALETTE: [RGBColor; 24] = [
-    RGBColor(31, 78, 161),
-    RGBColor(214, 96, 20),
-    RGBColor(46, 160, 67),
-    RGBColor(200, 40, 40),
-    RGBColor(0, 114, 178),
-    RGBColor(230, 159, 0),
-    RGBColor(0, 158, 115),
-    RGBColor(204, 121, 167),
-    RGBColor(86, 180, 233),
-    RGBColor(213, 94, 0),
-    RGBColor(120, 94, 240),
-    RGBColor(0, 0, 0),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-    RGBColor(188, 189, 34),
-    RGBColor(23, 190, 207),
-    RGBColor(174, 199, 232),
-    RGBColor(255, 152, 150),
-    RGBColor(152, 223, 138),
-    RGBColor(197, 176, 213),
-    RGBColor(196, 156, 148),
-    RGBColor(219, 219, 141),
-];
-
-pub fn color(i: usize) -> RGBColor {
-    PALETTE[i % PALETTE.len()]
-}
-
-/// CSS form of a palette colour, for HTML legends.
-pub fn css_color(i: usize) -> String {
-    let c = color(i);
-    format!("rgb({},{},{})", c.0, c.1, c.2)
-}
 
 fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
@@ -456,7 +419,7 @@ pub fn draw_bars(canvas: &HtmlCanvasElement, c: &Bars, scale: f64) -> Result<(),
     let (root, l) = prepare(canvas, scale)?;
     let body = titled(&root, &l, &c.title, None)?;
     let entries: Vec<(String, Swatch)> =
-        c.fair.iter().map(|_| ("fair share".to_string(), Swatch::Line(11, false))).collect();
+        c.fair.iter().map(|_| ("fair share".to_string(), Swatch::Line(0, false))).collect();
     let plot = legend(&body, &l, &entries)?;
     let rows = c.bars.len().max(1) as f64;
     let x_max = c.bars.iter().map(|b| b.1).fold(c.fair.unwrap_or(0.0), f64::max).max(1e-3) * 1.15;
@@ -488,7 +451,7 @@ pub fn draw_bars(canvas: &HtmlCanvasElement, c: &Bars, scale: f64) -> Result<(),
         chart
             .draw_series(std::iter::once(PathElement::new(
                 vec![(fair, -0.5), (fair, rows - 0.5)],
-                BLACK.stroke_width(l.px(2.0) as u32),
+                color(0).stroke_width(l.px(2.0) as u32),
             )))
             .map_err(err)?;
     }
