@@ -24,6 +24,8 @@ pub struct Series {
     pub nic: Vec<f64>,
     /// Whether the bottleneck has a device queue under its disc.
     pub device_queue: bool,
+    /// Each flow's CCA label (legends name it when the flows' differ).
+    pub flow_cca: Vec<String>,
     /// The algorithms' named series and their values per sample.
     pub info: Vec<SeriesInfo>,
     pub named: Vec<Vec<f64>>,

@@ -119,6 +119,7 @@ impl RunView {
                     info,
                 );
                 series.device_queue = sc.bottleneck.nic_queue_packets > 0;
+                series.flow_cca = crate::labels::flow_ccas(&sc);
                 Lane { label, scenario: sc, series, summary: None }
             })
             .collect();

@@ -62,8 +62,11 @@ impl Component for ChartCard {
         let id = p.id.clone();
         let present = p.on_present.reform(move |_| id.clone());
         let desc = p.data.describe();
+        // Which lines lie on one another ("codel = fq_codel here"), for tests and scripts.
+        let notes: Vec<String> = p.data.coincidences().into_iter().map(|c| c.note).collect();
+        let coincide = (!notes.is_empty()).then(|| notes.join("; "));
         html! {
-            <figure class={classes!("chart", p.large.then_some("large"))} data-chart={p.id.clone()}>
+            <figure class={classes!("chart", p.large.then_some("large"))} data-chart={p.id.clone()} data-coincide={coincide}>
                 <canvas ref={self.canvas.clone()} role="img" aria-label={desc.clone()}></canvas>
                 <figcaption class="sr-only">{ desc }</figcaption>
                 <div class="chart-tools">
