@@ -521,7 +521,31 @@ pub fn throughput_chart(s: &Series, f: &Frame) -> TimeChart {
     let mut c =
         time("Goodput", "Mbit/s", f, lines, robust_max(&s.goodput_mbps).max(max_of(s.arrival_mbps.iter())));
     c.note = Some("Goodput is in-order delivery: after a loss is repaired, held data arrives at once and can exceed the link rate; bytes arriving at the receivers cannot.".into());
+    cap_at_link(&mut c, s.link_mbps);
     c
+}
+
+/// Goodput axes stop at this multiple of the bottleneck's rate.
+pub const GOODPUT_CAP: f64 = 1.2;
+
+/// Stops a goodput axis at [`GOODPUT_CAP`] × the link rate (`link_mbps`; nothing when 0):
+/// in-order release after a loss can reach 5-10 × the link for a sample, and an axis that
+/// shows it squeezes every flow into its bottom tenth. What runs off the top is clipped,
+/// and the note says so, how far and why.
+pub fn cap_at_link(c: &mut TimeChart, link_mbps: f64) {
+    let cap = GOODPUT_CAP * link_mbps;
+    if cap <= 0.0 || c.y_max <= cap {
+        return;
+    }
+    c.y_max = cap;
+    let peak = max_of(c.lines.iter().flat_map(|l| l.points.iter().map(|p| &p.1)));
+    if peak > cap {
+        c.note = Some(format!(
+            "Axis stops at {GOODPUT_CAP} × the {} Mbit/s bottleneck: after a loss is repaired, in-order delivery releases held data at once, so goodput spikes above the link rate (up to {:.0} Mbit/s here) are clipped; bytes arriving at the receivers cannot exceed it.",
+            crate::charts::fmt_tick(link_mbps),
+            peak
+        ));
+    }
 }
 
 /// Jain's index over the last second, in its own panel, with the paper's figure.
@@ -803,6 +827,9 @@ pub fn compare_chart(lanes: &[(&str, &Series)], f: &Frame, what: CompareWhat) ->
         CompareWhat::Drops => ("Cumulative drops, side by side", "drops"),
     };
     let mut c = time(title, unit, f, lines, y_max);
+    if what == CompareWhat::Goodput {
+        cap_at_link(&mut c, lanes.iter().map(|(_, s)| s.link_mbps).fold(0.0, f64::max));
+    }
     if what == CompareWhat::Jfi {
         c.y_max = 1.0;
         c.levels.extend(f.expected_jfi.clone());
@@ -871,6 +898,7 @@ mod tests {
             &sim.recorder().series_info,
         );
         s.flow_cca = crate::labels::flow_ccas(&sc);
+        s.link_mbps = crate::state::peak_rate_bps(&sc) / 1e6;
         s.push(&sim.poll(), &[]);
         s.set_delays(sim.recorder().window.flows.iter().map(|f| f.delay.clone()).collect());
         s
@@ -918,6 +946,35 @@ mod tests {
         let c = throughput_chart(&run("red-study", "gentle", 4.0), &frame());
         assert_eq!(c.lines.len(), 12);
         assert!(c.note.is_some());
+    }
+
+    #[test]
+    fn goodput_axes_stop_near_the_link_and_say_what_they_clip() {
+        let mut s = run("bufferbloat", "fifo", 40.0);
+        assert!(max_of(s.goodput_mbps.iter()) > 3.0 * s.link_mbps, "FIFO's in-order release spikes");
+        let c = throughput_chart(&s, &frame());
+        assert_eq!(c.y_max, GOODPUT_CAP * 10.0);
+        let note = c.note.unwrap();
+        assert!(note.contains("10 Mbit/s bottleneck") && note.contains("clipped"), "{note}");
+        let cmp = compare_chart(&[("fifo", &s)], &frame(), CompareWhat::Goodput);
+        assert_eq!(cmp.y_max, 12.0);
+        assert!(cmp.note.is_some_and(|n| n.contains("clipped")));
+        // Under a faster link nothing is clipped: the axis is the data's, the note the usual.
+        s.link_mbps = 1000.0;
+        let c = throughput_chart(&s, &frame());
+        assert!(c.y_max > 12.0 && !c.note.unwrap().contains("clipped"));
+    }
+
+    #[test]
+    fn the_peak_rate_is_the_highest_through_the_timed_changes() {
+        let mut sc = preset("bufferbloat", Some("fifo")).unwrap();
+        assert_eq!(crate::state::peak_rate_bps(&sc), 10e6);
+        sc.changes.push(sim_core::scenario::TimedChange {
+            at_s: 5.0,
+            set: "bottleneck.rate_bps".into(),
+            to: serde_json::json!(25_000_000),
+        });
+        assert_eq!(crate::state::peak_rate_bps(&sc), 25e6);
     }
 
     #[test]
