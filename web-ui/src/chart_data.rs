@@ -108,7 +108,7 @@ pub struct DensityChart {
     pub x_max: f64,
     /// Each curve scaled to its own peak, so wide and narrow distributions both show.
     pub curves: Vec<Line>,
-    /// Vertical marks: (x, label, colour).
+    /// Vertical marks: (x, "P50" or "P95", the flow's colour).
     pub marks: Vec<(f64, String, usize)>,
 }
 
@@ -184,7 +184,7 @@ fn notes(c: &[Coincidence]) -> String {
 }
 
 /// Top of a density chart's axis: curves peak at 1, the P50/P95 ticks sit above.
-pub const DENSITY_TOP: f64 = 1.25;
+pub const DENSITY_TOP: f64 = 1.35;
 
 /// Lines that lie on one another where the chart draws them: their indices in drawing order
 /// (the first is underneath) and what the legend says ("flows 0-6 coincide", "codel =
@@ -660,8 +660,8 @@ pub fn delay_chart(s: &Series) -> DensityChart {
     for f in 0..s.flows().min(MAX_FLOW_LINES) {
         if let Some(d) = s.delay_density(f, hi) {
             curves.push(scaled_curve(flow_label(s, f), flow_color(f), &d.density.xs, &d.density.ys));
-            marks.push((d.p50, format!("P50 {f}"), flow_color(f)));
-            marks.push((d.p95, format!("P95 {f}"), flow_color(f)));
+            marks.push((d.p50, "P50".to_string(), flow_color(f)));
+            marks.push((d.p95, "P95".to_string(), flow_color(f)));
         }
     }
     DensityChart {

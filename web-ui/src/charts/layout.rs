@@ -146,6 +146,22 @@ pub fn line_looks(widths: &[f64], groups: &[Vec<usize>]) -> Vec<LineLook> {
     looks
 }
 
+/// Rows for labels along an axis so that none overprints another: each label (left edge
+/// and width, px), in the order given, takes the first of `rows` rows where it clears every
+/// label already there by `gap`; `None` where all are taken (its tick still shows).
+pub fn label_rows(items: &[(f64, f64)], rows: usize, gap: f64) -> Vec<Option<usize>> {
+    let mut taken: Vec<Vec<(f64, f64)>> = vec![Vec::new(); rows];
+    items
+        .iter()
+        .map(|&(x, w)| {
+            let clear = |row: &Vec<(f64, f64)>| row.iter().all(|&(a, b)| x + w + gap <= a || b + gap <= x);
+            let r = taken.iter().position(clear)?;
+            taken[r].push((x, x + w));
+            Some(r)
+        })
+        .collect()
+}
+
 /// A tick label: no trailing ".0", at most three significant decimals, thousands plain.
 pub fn fmt_tick(v: f64) -> String {
     if !v.is_finite() {
@@ -289,6 +305,16 @@ mod tests {
             assert_ne!(w[0].dash, w[1].dash, "each in its own rhythm: {seven:?}");
         }
         assert!(seven[0].width <= 1.5 + 6.0);
+    }
+
+    #[test]
+    fn labels_that_would_overprint_take_the_next_row_or_none() {
+        // P50 and P95 20 px apart with 22 px labels: the second goes below; a third far
+        // off shares the first row; a fourth on top of the first two takes the third row;
+        // a fifth there finds every row taken.
+        let items = [(100.0, 22.0), (120.0, 22.0), (300.0, 22.0), (110.0, 22.0), (105.0, 22.0)];
+        assert_eq!(label_rows(&items, 3, 4.0), vec![Some(0), Some(1), Some(0), Some(2), None]);
+        assert_eq!(label_rows(&[(0.0, 10.0), (14.0, 10.0)], 3, 4.0), vec![Some(0), Some(0)]);
     }
 
     #[test]

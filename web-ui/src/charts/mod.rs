@@ -438,28 +438,43 @@ pub fn draw_density(canvas: &HtmlCanvasElement, c: &DensityChart, scale: f64) ->
     for (ln, look) in c.curves.iter().zip(&looks) {
         draw_line(&mut chart, &l, ln, *look)?;
     }
+    // Ticks down from the top (P50 long, P95 short); beside each its label, in the first
+    // of three rows where it clears the others (P50s first), once for marks that coincide.
+    let mut labels: Vec<(usize, f64, f64)> = Vec::new();
     for (i, (x, label, k)) in c.marks.iter().enumerate() {
-        let p50 = i % 2 == 0;
-        let top = DENSITY_TOP;
-        let len = if p50 { 0.16 } else { 0.09 };
+        let p50 = label.starts_with("P50");
+        let len = if p50 { 0.14 } else { 0.08 };
         chart
             .draw_series(std::iter::once(PathElement::new(
-                vec![(*x, top), (*x, top - len)],
+                vec![(*x, DENSITY_TOP), (*x, DENSITY_TOP - len)],
                 color(*k).stroke_width(l.px(if p50 { 2.5 } else { 1.5 }) as u32),
             )))
             .map_err(err)?;
-        // Label the marks of the first two flows only: more would overprint.
-        if i < 4 {
-            let kind = if p50 { "P50" } else { "P95" };
-            let _ = label;
-            chart
-                .draw_series(std::iter::once(Text::new(
-                    kind.to_string(),
-                    (*x, top - len - 0.01),
-                    (FONT, l.px(11.0)),
-                )))
-                .map_err(err)?;
+        let px = f64::from(chart.backend_coord(&(*x, DENSITY_TOP)).0);
+        let twin = labels.iter().any(|&(j, at, _)| c.marks[j].1 == *label && (at - px).abs() < l.px(3.0));
+        if !twin {
+            labels.push((i, px, l.px(6.5) * label.chars().count() as f64));
         }
+    }
+    labels.sort_by_key(|&(i, ..)| !c.marks[i].1.starts_with("P50"));
+    let spans: Vec<(f64, f64)> = labels.iter().map(|&(_, x, w)| (x + l.px(3.0), w)).collect();
+    let rows = layout::label_rows(&spans, 3, l.px(4.0));
+    let top = f64::from(chart.backend_coord(&(0.0, DENSITY_TOP)).1);
+    for ((i, ..), (span, row)) in labels.iter().zip(spans.iter().zip(rows)) {
+        let Some(row) = row else { continue };
+        let (text, k) = (&c.marks[*i].1, c.marks[*i].2);
+        let c = color(k);
+        let dark = RGBColor(
+            (f64::from(c.0) * 0.6) as u8,
+            (f64::from(c.1) * 0.6) as u8,
+            (f64::from(c.2) * 0.6) as u8,
+        );
+        root.draw(&Text::new(
+            text.clone(),
+            (span.0 as i32, (top + l.px(1.0 + 13.0 * row as f64)) as i32),
+            (FONT, l.px(11.0)).into_font().color(&dark),
+        ))
+        .map_err(err)?;
     }
     root.present().map_err(err)
 }
