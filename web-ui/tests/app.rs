@@ -294,6 +294,12 @@ async fn warbler_decisions_appear_once_it_switches_on() {
     // Activation at 1 s, a decision every 1 s control period: at 1, 2 and 3 s.
     assert!(table.contains("Warbler's last decisions (3 in all"), "{table}");
     assert!(host.query_selector("[data-chart=queue-map]").unwrap().is_some(), "the flow → queue map");
+    // Warbler's own charts come first, right under its controls, the generic ones after.
+    let charts = host.query_selector_all("[data-chart]").unwrap();
+    let first = charts.get(0).unwrap().dyn_into::<Element>().unwrap().get_attribute("data-chart");
+    assert_eq!(first.as_deref(), Some("queue-map"));
+    let lead = find(&host, "[data-testid=warbler-charts]").text_content().unwrap();
+    assert!(lead.contains("weights") || lead.contains("Weights"), "{lead}");
 }
 
 #[wasm_bindgen_test]

@@ -899,7 +899,7 @@ impl Component for App {
         let charts = html! {
             <>
                 <ChartsPanel run={self.run.clone()} markers={self.markers()} expected_jfi={self.expected_jfi()} cursor={self.cursor}
-                    lane={self.lane} present={self.present.clone().map(AttrValue::from)} on={self.cbs.charts.clone()} />
+                    lane={self.lane} present={self.present.clone().map(AttrValue::from)} warbler_first={self.tab == Tab::Warbler} on={self.cbs.charts.clone()} />
                 <SummaryPanel run={self.run.clone()} cursor={self.cursor} />
             </>
         };
