@@ -30,6 +30,9 @@ pub struct Line {
     pub bold: bool,
     /// Drawn as steps (a value that holds until the next sample, e.g. a decision).
     pub dashed: bool,
+    /// Drawn thin and pale: the raw values under their moving average (never counted as
+    /// hiding another line).
+    pub faint: bool,
 }
 
 /// A shaded horizontal band, e.g. [minTh, maxTh), over the times [from, to) (a change
@@ -221,6 +224,9 @@ pub fn coincidences(lines: &[Line], y_min: f64, y_max: f64) -> Vec<Coincidence> 
         .map(|l| {
             (0..PROBES)
                 .map(|i| {
+                    if l.faint {
+                        return Probe::Off;
+                    }
                     let x = lo + (hi - lo) * i as f64 / (PROBES - 1) as f64;
                     match value_at(l, x) {
                         Probe::At(y) => Probe::At(y.clamp(y_min, y_max)),
@@ -362,6 +368,7 @@ fn line(label: impl Into<String>, color: usize, xs: &[f64], ys: &[f64]) -> Line 
         points: decimate(xs, ys, MAX_POINTS),
         bold: color < FLOW_COLORS,
         dashed: false,
+        faint: false,
     }
 }
 
@@ -495,7 +502,14 @@ pub fn delay_time_chart(s: &Series, f: &Frame, target: Option<(&str, &[(f64, f64
             pts.push((f.x_max, last));
         }
         y_max = y_max.max(steps.iter().map(|p| p.1).fold(0.0, f64::max) * 1.5);
-        lines.push(Line { label: label.to_string(), color: 1, points: pts, bold: true, dashed: true });
+        lines.push(Line {
+            label: label.to_string(),
+            color: 1,
+            points: pts,
+            bold: true,
+            dashed: true,
+            faint: false,
+        });
     }
     let mut c = time("Queueing delay at the bottleneck", "ms", f, lines, y_max);
     c.note = Some(if s.device_queue {
@@ -649,6 +663,7 @@ fn scaled_curve(label: String, color: usize, xs: &[f64], ys: &[f64]) -> Line {
         points: xs.iter().zip(ys).map(|(&x, &y)| (x, y / peak)).collect(),
         bold: false,
         dashed: false,
+        faint: false,
     }
 }
 

@@ -13,6 +13,7 @@ pub mod dom;
 pub mod editor;
 pub mod engine;
 pub mod labels;
+pub mod learning;
 pub mod link;
 pub mod live;
 pub mod panic;

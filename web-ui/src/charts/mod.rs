@@ -113,6 +113,8 @@ const TOOLS_W: f64 = 130.0;
 /// (which lines coincide).
 pub enum Swatch {
     Line(usize, LineLook),
+    /// A pale thin line (raw values under their average).
+    Faint(usize),
     Box(usize),
     Dot(usize),
     Note,
@@ -156,6 +158,10 @@ fn legend(area: &Area, l: &Layout, entries: &[(String, Swatch)]) -> Result<Area,
                 }
             }
             Swatch::Note => {}
+            Swatch::Faint(k) => {
+                let style = color(k).mix(0.35).stroke_width(l.px(1.0) as u32);
+                leg.draw(&PathElement::new(vec![(x, y), (x + w, y)], style)).map_err(err)?;
+            }
             Swatch::Box(k) => {
                 leg.draw(&Rectangle::new([(x, y - w / 3), (x + w, y + w / 3)], color(k).mix(0.35).filled()))
                     .map_err(err)?;
@@ -176,8 +182,13 @@ fn legend(area: &Area, l: &Layout, entries: &[(String, Swatch)]) -> Result<Area,
 /// A line's legend entry as it is drawn; after the lines, a note for each group that
 /// coincides ("flows 0-6 coincide").
 fn line_entries(lines: &[Line], looks: &[LineLook], groups: &[Coincidence]) -> Vec<(String, Swatch)> {
-    let mut out: Vec<(String, Swatch)> =
-        lines.iter().zip(looks).map(|(l, look)| (l.label.clone(), Swatch::Line(l.color, *look))).collect();
+    let mut out: Vec<(String, Swatch)> = lines
+        .iter()
+        .zip(looks)
+        .map(|(l, look)| {
+            (l.label.clone(), if l.faint { Swatch::Faint(l.color) } else { Swatch::Line(l.color, *look) })
+        })
+        .collect();
     out.extend(groups.iter().map(|g| (g.note.clone(), Swatch::Note)));
     out
 }
@@ -191,7 +202,11 @@ fn looks_of(lines: &[Line], width: impl Fn(&Line) -> f64, groups: &[Coincidence]
 /// One line as it looks; a NaN (no value in that interval) breaks it, and a value alone
 /// between two gaps is a dot rather than nothing.
 fn draw_line(chart: &mut Cart<'_>, l: &Layout, ln: &Line, look: LineLook) -> Result<(), String> {
-    let style = color(ln.color).stroke_width(l.px(look.width).max(1.0) as u32);
+    let style = if ln.faint {
+        color(ln.color).mix(0.35).stroke_width(l.px(1.0).max(1.0) as u32)
+    } else {
+        color(ln.color).stroke_width(l.px(look.width).max(1.0) as u32)
+    };
     let points = if ln.dashed { steps(&ln.points) } else { ln.points.clone() };
     for run in points.split(|p| !p.1.is_finite()).filter(|r| !r.is_empty()) {
         if let [p] = run {

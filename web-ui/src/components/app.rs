@@ -914,10 +914,13 @@ impl Component for App {
                 }
                 <div class="layout">
                     <main>
-                        <PresetInfo origin={self.origin.clone()} {modified} comparing={self.comparing()} />
-                        <Controls {state} {now_s} {end_s} events_per_s={eps} {runnable} messages={messages}
-                            speed={AttrValue::from(speed_text(self.speed))} compare_on={self.compare_on}
-                            compare_discs={self.compare_discs.clone()} cost={self.cost_text()} on={self.cbs.control.clone()} />
+                        // Training has controls of its own: the scenario's run controls give way.
+                        if self.tab != Tab::Train {
+                            <PresetInfo origin={self.origin.clone()} {modified} comparing={self.comparing()} />
+                            <Controls {state} {now_s} {end_s} events_per_s={eps} {runnable} messages={messages}
+                                speed={AttrValue::from(speed_text(self.speed))} compare_on={self.compare_on}
+                                compare_discs={self.compare_discs.clone()} cost={self.cost_text()} on={self.cbs.control.clone()} />
+                        }
                         <nav class="tabs" role="tablist">
                             { tab(Tab::Charts, "Charts", "tab-charts") }
                             { tab(Tab::Warbler, "Warbler", "tab-warbler") }
