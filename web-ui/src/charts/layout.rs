@@ -2,8 +2,10 @@
 //! many ticks fit, and tick labels without noise. Plain Rust, tested natively.
 
 /// A canvas of `width` × `height` CSS pixels drawn at `scale` device pixels per CSS pixel.
-/// A canvas wider than [`ZOOM_FROM`] is laid out as a smaller one magnified (a full-screen
-/// chart on a projector gets larger type and thicker lines, not just more room).
+/// A canvas wider than [`ZOOM_FROM`] (and taller than [`ZOOM_TALL`]) is laid out as a
+/// smaller one magnified (a full-screen chart on a projector gets larger type and thicker
+/// lines, not just more room; a wide, short one in the projector view is not magnified so
+/// far that its plot is squeezed flat).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layout {
     pub width: f64,
@@ -13,10 +15,12 @@ pub struct Layout {
 
 /// CSS width beyond which charts magnify.
 pub const ZOOM_FROM: f64 = 1100.0;
+/// Height a magnified chart keeps at the least, in its own (unmagnified) pixels.
+pub const ZOOM_TALL: f64 = 230.0;
 
 impl Layout {
     pub fn new(width: f64, height: f64, scale: f64) -> Layout {
-        let zoom = (width / ZOOM_FROM).clamp(1.0, 2.0);
+        let zoom = (width / ZOOM_FROM).min(height / ZOOM_TALL).clamp(1.0, 2.0);
         Layout { width: width / zoom, height: height / zoom, scale: scale.max(0.5) * zoom }
     }
 
@@ -289,6 +293,9 @@ mod tests {
         assert_eq!(big.px(12.0), 24.0);
         assert_eq!(big.width, 1100.0);
         assert_eq!(Layout::new(800.0, 300.0, 2.0).px(12.0), 24.0);
+        // Three charts stacked on a 1080p projector: wide and short, magnified less.
+        let short = Layout::new(1880.0, 330.0, 1.0);
+        assert!(short.px(12.0) > 12.0 && short.height >= ZOOM_TALL - 1e-9, "{short:?}");
     }
 
     #[test]

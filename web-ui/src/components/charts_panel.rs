@@ -3,6 +3,7 @@
 //! scrubber of a paused or finished run, and the full-screen view of one chart.
 
 use super::chart_card::ChartCard;
+use super::overlay::Overlay;
 use crate::chart_data::{self as cd, ChartData, CompareWhat, Frame, Level, Marker};
 use crate::protocol::RunState;
 use crate::state::{RunView, Shared};
@@ -140,8 +141,24 @@ fn all_charts(p: &ChartsProps) -> (Vec<(String, ChartData)>, Vec<(String, ChartD
     (lead, out)
 }
 
+/// Charts the projector view shows at most.
+pub const PROJECTED: usize = 3;
+
 #[function_component(ChartsPanel)]
 pub fn charts_panel(p: &ChartsProps) -> Html {
+    // Picked for the projector view (chart ids, in the order ticked), and whether it is on.
+    let picked = use_state(Vec::<String>::new);
+    let projector = use_state(|| false);
+    let on_pick = {
+        let picked = picked.clone();
+        Callback::from(move |(id, on): (AttrValue, bool)| {
+            let mut v: Vec<String> = picked.iter().filter(|k| k.as_str() != id.as_str()).cloned().collect();
+            if on && v.len() < PROJECTED {
+                v.push(id.to_string());
+            }
+            picked.set(v);
+        })
+    };
     let (lead, rest) = all_charts(p);
     let rc = |v: Vec<(String, ChartData)>| -> Vec<(String, Rc<ChartData>)> {
         v.into_iter().map(|(k, c)| (k, Rc::new(c))).collect()
@@ -159,8 +176,16 @@ pub fn charts_panel(p: &ChartsProps) -> Html {
     });
     let presented =
         p.present.as_ref().and_then(|id| lead.iter().chain(&charts).find(|(k, _)| k.as_str() == id.as_str()));
+    let full = picked.len() >= PROJECTED;
     let card = |(k, c): &(String, Rc<ChartData>)| {
-        html! { <ChartCard key={k.clone()} id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()} /> }
+        html! { <ChartCard key={k.clone()} id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()}
+        picked={Some(picked.contains(k))} pick_disabled={full} on_pick={on_pick.clone()} /> }
+    };
+    let projected: Vec<&(String, Rc<ChartData>)> =
+        picked.iter().filter_map(|id| lead.iter().chain(&charts).find(|(k, _)| k == id)).collect();
+    let (open, leave) = {
+        let (a, b) = (projector.clone(), projector.clone());
+        (Callback::from(move |_: MouseEvent| a.set(true)), Callback::from(move |()| b.set(false)))
     };
     html! {
         <section class="charts" data-samples={run.samples().to_string()} data-drops={run.drops().to_string()} aria-label="Charts">
@@ -182,6 +207,18 @@ pub fn charts_panel(p: &ChartsProps) -> Html {
                 <div class="grid lead" data-testid="warbler-charts">{ for lead.iter().map(card) }</div>
                 <h3 class="charts-head">{ "Every chart of the run" }</h3>
             }
+            if !run.lanes.is_empty() {
+                <div class="projector-bar">
+                    <button data-testid="projector" disabled={projected.is_empty()} onclick={open}
+                        title="The charts ticked Projector, large and alone on the screen">
+                        { format!("Projector view ({})", projected.len()) }</button>
+                    <span class="hint">{ if projected.is_empty() {
+                        "Tick Projector on two or three charts to show them large together.".to_string()
+                    } else {
+                        format!("{} of at most {PROJECTED} charts picked; Escape leaves the view.", projected.len())
+                    } }</span>
+                </div>
+            }
             if run.lanes.len() > 1 {
                 <label class="lane-picker">{ "Charts of each run below: " }
                     <select onchange={on_lane} aria-label="Lane shown">
@@ -190,13 +227,19 @@ pub fn charts_panel(p: &ChartsProps) -> Html {
                 </label>
             }
             <div class="grid">{ for charts.iter().map(card) }</div>
-            if let Some((k, c)) = presented {
-                <div class="present" role="dialog" aria-label="Chart, full screen" onclick={p.on.reform(|_| ChartsMsg::Present(None))}>
-                    <div class="present-body" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
-                        <button class="close" onclick={p.on.reform(|_| ChartsMsg::Present(None))} aria-label="Close">{ "✕" }</button>
-                        <ChartCard id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()} large=true />
+            if *projector && !projected.is_empty() {
+                <Overlay label="Projector view" class="projector" close_text="Leave projector view" on_close={leave}>
+                    <div class="projected" data-testid="projected" style={format!("--n: {}", projected.len())}>
+                        { for projected.iter().map(|(k, c)| html! {
+                            <ChartCard key={format!("projected-{k}")} id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()} large=true />
+                        }) }
                     </div>
-                </div>
+                </Overlay>
+            }
+            if let Some((k, c)) = presented {
+                <Overlay label="Chart, full screen" on_close={p.on.reform(|_| ChartsMsg::Present(None))}>
+                    <ChartCard id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()} large=true />
+                </Overlay>
             }
         </section>
     }
