@@ -5,6 +5,7 @@
 //! The parts that are plain Rust (engine, editor model, chart data, sharing, zip) have no
 //! DOM and are tested natively; `components`, `charts`, `dom`, `link` touch the browser.
 
+pub mod archive_name;
 pub mod chart_data;
 pub mod charts;
 pub mod compare;

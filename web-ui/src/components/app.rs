@@ -417,12 +417,18 @@ impl App {
                 }
                 if !self.exports.is_empty() && self.exports.iter().all(Option::is_some) {
                     let files: Vec<(String, String)> = self.exports.drain(..).flatten().flatten().collect();
-                    let name = self.scenario().map_or("results".into(), |s| s.name.replace(['/', ' '], "-"));
-                    if let Err(e) = dom::download_bytes(
-                        &format!("aqmlab-{name}.zip"),
-                        "application/zip",
-                        &crate::zip::zip(&files),
-                    ) {
+                    // Named after the run exported (its lanes, and how far it got), not the editor.
+                    let run = self.run.borrow();
+                    let scenario = run.base.as_ref().or(run.lanes.first().map(|l| &l.scenario));
+                    let lanes: Vec<&str> = run.lanes.iter().map(|l| l.label.as_str()).collect();
+                    let name = crate::archive_name::zip_name(
+                        scenario.map_or("results", |s| s.name.as_str()),
+                        &lanes,
+                        crate::archive_name::exported_at(&files),
+                        scenario.map_or(0.0, |s| s.duration_s),
+                    );
+                    drop(run);
+                    if let Err(e) = dom::download_bytes(&name, "application/zip", &crate::zip::zip(&files)) {
                         self.notice = Some(e);
                     }
                 }
