@@ -79,8 +79,10 @@ pub fn draw_at(
 }
 
 fn titled(root: &Area, l: &Layout, title: &str, note: Option<&str>) -> Result<Area, String> {
-    // Clear of the PNG and Enlarge buttons over the top right corner: a long title wraps.
-    let chars = ((l.width - 20.0 - TOOLS_W) / 10.5) as usize;
+    // Clear of the PNG and Enlarge buttons over the top right corner (on a phone they sit
+    // above the canvas instead): a long title wraps.
+    let tools = if l.width >= TOOLS_OVER_FROM { TOOLS_W } else { 0.0 };
+    let chars = ((l.width - 20.0 - tools) / 10.5) as usize;
     let mut top = l.px(6.0);
     for line in layout::wrap(title, chars, 2) {
         root.draw(&Text::new(
@@ -93,7 +95,8 @@ fn titled(root: &Area, l: &Layout, title: &str, note: Option<&str>) -> Result<Ar
     }
     top += l.px(2.0);
     if let Some(n) = note {
-        for line in layout::wrap(n, (l.width / 6.8) as usize, 2) {
+        // A narrow canvas gives a note more lines: it says what the chart leaves out.
+        for line in layout::wrap(n, (l.width / 6.8) as usize, if l.width < 500.0 { 4 } else { 2 }) {
             root.draw(&Text::new(
                 line,
                 (l.px(10.0) as i32, top as i32),
@@ -106,8 +109,10 @@ fn titled(root: &Area, l: &Layout, title: &str, note: Option<&str>) -> Result<Ar
     Ok(root.split_vertically(top as u32).1)
 }
 
-/// Room the chart's buttons take over the top right corner, CSS px.
+/// Room the chart's buttons take over the top right corner, CSS px, on canvases at least
+/// [`TOOLS_OVER_FROM`] wide (a phone's, narrower, has them above).
 const TOOLS_W: f64 = 130.0;
+const TOOLS_OVER_FROM: f64 = 440.0;
 
 /// A legend entry: a swatch (line as drawn, box or dot) and its label, or a note alone
 /// (which lines coincide).
