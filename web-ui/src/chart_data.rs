@@ -555,7 +555,7 @@ pub fn cap_at_link(c: &mut TimeChart, link_mbps: f64) {
     let peak = max_of(c.lines.iter().flat_map(|l| l.points.iter().map(|p| &p.1)));
     if peak > cap {
         c.note = Some(format!(
-            "Axis stops at {GOODPUT_CAP} × the {} Mbit/s bottleneck: after a loss is repaired, in-order delivery releases held data at once, so goodput spikes above the link rate (up to {:.0} Mbit/s here) are clipped; bytes arriving at the receivers cannot exceed it.",
+            "Axis stops at {GOODPUT_CAP} × the {} Mbit/s bottleneck; spikes above it (up to {:.0} Mbit/s) are clipped: after a loss is repaired, in-order delivery releases held data at once. Arrivals at the receivers stay under the link rate.",
             crate::charts::fmt_tick(link_mbps),
             peak
         ));

@@ -96,7 +96,7 @@ fn titled(root: &Area, l: &Layout, title: &str, note: Option<&str>) -> Result<Ar
     top += l.px(2.0);
     if let Some(n) = note {
         // A narrow canvas gives a note more lines: it says what the chart leaves out.
-        for line in layout::wrap(n, (l.width / 6.8) as usize, if l.width < 500.0 { 4 } else { 2 }) {
+        for line in layout::wrap(n, (l.width / 6.8) as usize, if l.width < 500.0 { 4 } else { 3 }) {
             root.draw(&Text::new(
                 line,
                 (l.px(10.0) as i32, top as i32),
