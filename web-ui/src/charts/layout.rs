@@ -138,8 +138,8 @@ pub fn line_looks(widths: &[f64], groups: &[Vec<usize>]) -> Vec<LineLook> {
     let mut looks: Vec<LineLook> = widths.iter().map(|&width| LineLook { width, dash: None }).collect();
     for g in groups.iter().filter(|g| g.len() > 1) {
         let n = g.len();
-        // Up to 6 px wider in all: a pair gets 2.5 px more under, seven lines 1 px a step.
-        let step = (6.0 / (n - 1) as f64).clamp(1.0, 2.5);
+        // A pair gets 2 px more under, seven lines 1 px a step (6 px in all).
+        let step = (4.0 / (n - 1) as f64).clamp(1.0, 2.0);
         for (k, &m) in g.iter().enumerate() {
             if let Some(look) = looks.get_mut(m) {
                 look.width += step * (n - 1 - k) as f64;
@@ -303,7 +303,7 @@ mod tests {
         let looks = line_looks(&[2.5, 1.5, 1.5, 1.5], &[vec![1, 3]]);
         assert_eq!(looks[0], LineLook { width: 2.5, dash: None }, "not in a group");
         assert_eq!(looks[2], LineLook { width: 1.5, dash: None });
-        assert_eq!(looks[1], LineLook { width: 4.0, dash: None }, "underneath: wide, solid");
+        assert_eq!(looks[1], LineLook { width: 3.5, dash: None }, "underneath: wide, solid");
         assert_eq!(looks[3].width, 1.5);
         assert!(looks[3].dash.is_some(), "over it: thin, dashed");
         let seven = line_looks(&[1.5; 7], &[(0..7).collect()]);
