@@ -150,18 +150,22 @@ impl ChartData {
 
     /// A sentence for screen readers and the chart's alt text.
     pub fn describe(&self) -> String {
+        self.describe_with(&self.coincidences())
+    }
+
+    /// [`Self::describe`] with the chart's coincidences found already.
+    pub fn describe_with(&self, coincide: &[Coincidence]) -> String {
         match self {
             ChartData::Time(c) => {
                 let names: Vec<&str> = c.lines.iter().take(6).map(|l| l.label.as_str()).collect();
                 format!("{}: {} over time (0 to {:.0} s): {}", c.title, c.y_label, c.x_max, names.join(", "))
-                    + &notes(&self.coincidences())
+                    + &notes(coincide)
             }
             ChartData::Scatter(c) => {
                 format!("{}: {} events over {} rows", c.title, c.points.len(), c.rows.len())
             }
             ChartData::Density(c) => {
-                format!("{}: {} distributions of {}", c.title, c.curves.len(), c.x_label)
-                    + &notes(&self.coincidences())
+                format!("{}: {} distributions of {}", c.title, c.curves.len(), c.x_label) + &notes(coincide)
             }
             ChartData::Bars(c) => {
                 let b: Vec<String> =

@@ -69,9 +69,10 @@ impl Component for ChartCard {
         let p = ctx.props();
         let id = p.id.clone();
         let present = p.on_present.reform(move |_| id.clone());
-        let desc = p.data.describe();
+        let coincide = p.data.coincidences();
+        let desc = p.data.describe_with(&coincide);
         // Which lines lie on one another ("codel = fq_codel here"), for tests and scripts.
-        let notes: Vec<String> = p.data.coincidences().into_iter().map(|c| c.note).collect();
+        let notes: Vec<String> = coincide.into_iter().map(|c| c.note).collect();
         let coincide = (!notes.is_empty()).then(|| notes.join("; "));
         html! {
             <figure class={classes!("chart", p.large.then_some("large"))} data-chart={p.id.clone()} data-coincide={coincide}>
