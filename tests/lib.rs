@@ -9,7 +9,7 @@ use sim_core::sim::Simulation;
 
 /// Digest of [`determinism_probe`]'s summary. Native and wasm builds must both produce it;
 /// if a deliberate model change moves it, update it here (the browser test checks the same).
-pub const PROBE_DIGEST: u64 = 0xe307_7902_dc79_a1a6;
+pub const PROBE_DIGEST: u64 = 0x350e_af80_99bb_e9aa;
 
 /// A 10 s run of the RED study: short enough for a browser test, long enough to drop.
 pub fn determinism_probe_scenario() -> Scenario {
@@ -30,7 +30,7 @@ pub fn probe_digest() -> u64 {
 }
 
 /// Digest of [`warbler_probe_scenario`]'s summary and decision log (same contract).
-pub const WARBLER_DIGEST: u64 = 0xbd46_e47d_75bf_89cd;
+pub const WARBLER_DIGEST: u64 = 0xbcbd_a06d_922f_11e5;
 
 /// 10 s of Warbler §5.2: the clustering (random initialisation included) must decide alike
 /// natively and in the browser.
@@ -50,7 +50,7 @@ pub fn warbler_digest() -> u64 {
 
 /// Digest of [`split_probe_scenario`]'s summary (same contract; natively its senders run
 /// on a second thread, in the browser both sides take turns).
-pub const SPLIT_DIGEST: u64 = 0x52bd_d091_c1d8_7e10;
+pub const SPLIT_DIGEST: u64 = 0x49fb_7437_52bc_4548;
 
 /// 2000 flows of the RTT-unfair pair through FQ-CoDel for 0.3 s: big enough that the
 /// senders run apart (`sim-core/src/sim/lane.rs`).

@@ -12,11 +12,13 @@ pub const MAX_DROPS: usize = 3000;
 pub const MAX_FLOW_LINES: usize = 12;
 
 /// Colour roles: palette indices below [`FLOW_COLORS`] are for aggregates, averages and
-/// bands; flow `f` gets [`flow_color`]`(f)`.
+/// bands; flow `f` gets [`flow_color`]`(f)`, one of [`FLOW_PALETTE`] colours that never
+/// reach a role's, however many flows there are.
 pub const FLOW_COLORS: usize = 4;
+pub const FLOW_PALETTE: usize = 20;
 
 pub fn flow_color(f: usize) -> usize {
-    FLOW_COLORS + f
+    FLOW_COLORS + f % FLOW_PALETTE
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -28,6 +30,9 @@ pub struct Line {
     pub bold: bool,
     /// Drawn as steps (a value that holds until the next sample, e.g. a decision).
     pub dashed: bool,
+    /// Drawn thin and pale: the raw values under their moving average (never counted as
+    /// hiding another line).
+    pub faint: bool,
 }
 
 /// A shaded horizontal band, e.g. [minTh, maxTh), over the times [from, to) (a change
@@ -106,7 +111,7 @@ pub struct DensityChart {
     pub x_max: f64,
     /// Each curve scaled to its own peak, so wide and narrow distributions both show.
     pub curves: Vec<Line>,
-    /// Vertical marks: (x, label, colour).
+    /// Vertical marks: (x, "P50" or "P95", the flow's colour).
     pub marks: Vec<(f64, String, usize)>,
 }
 
@@ -145,6 +150,11 @@ impl ChartData {
 
     /// A sentence for screen readers and the chart's alt text.
     pub fn describe(&self) -> String {
+        self.describe_with(&self.coincidences())
+    }
+
+    /// [`Self::describe`] with the chart's coincidences found already.
+    pub fn describe_with(&self, coincide: &[Coincidence]) -> String {
         match self {
             ChartData::Time(c) => {
                 let names: Vec<&str> = c.lines.iter().take(6).map(|l| l.label.as_str()).collect();
@@ -158,13 +168,13 @@ impl ChartData {
                     c.y_label,
                     c.x_max,
                     names.join(", ")
-                )
+                ) + &notes(coincide)
             }
             ChartData::Scatter(c) => {
                 format!("{}: {} events over {} rows", c.title, c.points.len(), c.rows.len())
             }
             ChartData::Density(c) => {
-                format!("{}: {} distributions of {}", c.title, c.curves.len(), c.x_label)
+                format!("{}: {} distributions of {}", c.title, c.curves.len(), c.x_label) + &notes(coincide)
             }
             ChartData::Bars(c) => {
                 let b: Vec<String> =
@@ -173,6 +183,184 @@ impl ChartData {
             }
             ChartData::Heat(c) => format!("{}: {} rows over time", c.title, c.rows.len()),
         }
+    }
+
+    /// The lines drawn on one another (none for charts without lines).
+    pub fn coincidences(&self) -> Vec<Coincidence> {
+        match self {
+            ChartData::Time(c) => coincidences(&c.lines, c.y_min, c.y_max),
+            ChartData::Density(c) => coincidences(&c.curves, 0.0, DENSITY_TOP),
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn notes(c: &[Coincidence]) -> String {
+    c.iter().map(|c| format!("; {}", c.note)).collect()
+}
+
+/// Top of a density chart's axis: curves peak at 1, the P50/P95 ticks sit above.
+pub const DENSITY_TOP: f64 = 1.35;
+
+/// Lines that lie on one another where the chart draws them: their indices in drawing order
+/// (the first is underneath) and what the legend says ("flows 0-6 coincide", "codel =
+/// fq_codel here").
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coincidence {
+    pub members: Vec<usize>,
+    pub note: String,
+}
+
+/// Two lines read as one when they are at most this share of the axis apart (3 px of a
+/// 300 px chart, less than the lines' own width)...
+pub const COINCIDE_WITHIN: f64 = 0.01;
+/// ... at this share of the places either is drawn (a start-up transient does not part
+/// them); below [`COINCIDE_ALL`] the legend gives the share.
+pub const COINCIDE_SHARE: f64 = 0.9;
+pub const COINCIDE_ALL: f64 = 0.95;
+/// Places compared along the x axis.
+const PROBES: usize = 256;
+
+/// Groups of lines that coincide on an axis from `y_min` to `y_max` (values beyond it are
+/// drawn at its edge, and compared there). Each line joins the first group whose first
+/// line it coincides with, so a group's first member is the one drawn underneath.
+pub fn coincidences(lines: &[Line], y_min: f64, y_max: f64) -> Vec<Coincidence> {
+    let ends = lines.iter().filter_map(|l| Some((l.points.first()?.0, l.points.last()?.0)));
+    let (lo, hi) = ends.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (f, l)| (a.min(f), b.max(l)));
+    if hi.partial_cmp(&lo) != Some(std::cmp::Ordering::Greater)
+        || y_max.partial_cmp(&y_min) != Some(std::cmp::Ordering::Greater)
+    {
+        return Vec::new();
+    }
+    let probes: Vec<Vec<Probe>> = lines
+        .iter()
+        .map(|l| {
+            (0..PROBES)
+                .map(|i| {
+                    if l.faint {
+                        return Probe::Off;
+                    }
+                    let x = lo + (hi - lo) * i as f64 / (PROBES - 1) as f64;
+                    match value_at(l, x) {
+                        Probe::At(y) => Probe::At(y.clamp(y_min, y_max)),
+                        Probe::Off => Probe::Off,
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let tol = COINCIDE_WITHIN * (y_max - y_min);
+    let mut group_of: Vec<Option<usize>> = vec![None; lines.len()];
+    // Members, and the least share of agreement with the first member.
+    let mut groups: Vec<(Vec<usize>, f64)> = Vec::new();
+    for j in 0..lines.len() {
+        // Against the first line of each group (or a line alone so far): no chains of
+        // lines each a little further from the first.
+        let leads = |i: &usize| group_of[*i].is_none_or(|g| groups[g].0[0] == *i);
+        let found = (0..j).filter(leads).find_map(|i| agreement(&probes[i], &probes[j], tol).map(|a| (i, a)));
+        if let Some((i, share)) = found {
+            let g = *group_of[i].get_or_insert_with(|| {
+                groups.push((vec![i], 1.0));
+                groups.len() - 1
+            });
+            groups[g].0.push(j);
+            groups[g].1 = groups[g].1.min(share);
+            group_of[j] = Some(g);
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(members, share)| {
+            let labels: Vec<&str> = members.iter().map(|&m| lines[m].label.as_str()).collect();
+            Coincidence { note: coincide_note(&labels, share), members }
+        })
+        .collect()
+}
+
+/// A line at one place along the x axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Probe {
+    /// Not drawn there: before it starts, after it ends, or in a gap (a NaN: no value in
+    /// that interval, e.g. a flow that sent nothing).
+    Off,
+    At(f64),
+}
+
+/// The line's value at `x` as drawn: interpolated, or held for a line drawn as steps.
+fn value_at(l: &Line, x: f64) -> Probe {
+    let p = &l.points;
+    let (Some(first), Some(last)) = (p.first(), p.last()) else { return Probe::Off };
+    if x < first.0 || x > last.0 {
+        return Probe::Off;
+    }
+    let i = p.partition_point(|q| q.0 <= x).max(1);
+    let a = p[i - 1];
+    let y = match p.get(i) {
+        Some(b) if !l.dashed && b.0 > a.0 => a.1 + (x - a.0) / (b.0 - a.0) * (b.1 - a.1),
+        _ => a.1,
+    };
+    if y.is_finite() {
+        Probe::At(y)
+    } else {
+        Probe::Off
+    }
+}
+
+/// The share of places where two lines agree, if they coincide: where both are drawn,
+/// within `tol`. Where either is not drawn (a gap, or before it starts or after it ends) it
+/// says nothing: a line that is hidden while it runs is hidden all the same.
+fn agreement(a: &[Probe], b: &[Probe], tol: f64) -> Option<f64> {
+    let (mut seen, mut agree) = (0usize, 0usize);
+    for (x, y) in a.iter().zip(b) {
+        if let (Probe::At(x), Probe::At(y)) = (x, y) {
+            seen += 1;
+            agree += usize::from((x - y).abs() <= tol);
+        }
+    }
+    let share = agree as f64 / seen.max(1) as f64;
+    (seen >= 8 && share >= COINCIDE_SHARE).then_some(share)
+}
+
+/// "flows 0-6 coincide" when every member is a flow, else "codel = fq_codel here"; "over
+/// 93 % of the chart" where they part for a while.
+fn coincide_note(labels: &[&str], share: f64) -> String {
+    let flows: Option<Vec<usize>> = labels.iter().map(|l| flow_number(l)).collect();
+    let whole = share >= COINCIDE_ALL;
+    let over = format!("over {:.0} % of the chart", (100.0 * share).floor());
+    match flows {
+        Some(mut f) => {
+            f.sort_unstable();
+            format!("flows {} coincide{}", spans(&f), if whole { String::new() } else { format!(" {over}") })
+        }
+        None => format!("{} {}", labels.join(" = "), if whole { "here" } else { &over }),
+    }
+}
+
+/// The flow a label names ("flow 12 (Q1) · Vegas" is 12).
+fn flow_number(label: &str) -> Option<usize> {
+    let digits: String = label.strip_prefix("flow ")?.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// Sorted numbers as spans in words: [0..6] is "0-6", [0, 1] "0 and 1", [0, 1, 2, 5] "0-2 and 5".
+fn spans(n: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < n.len() {
+        let mut j = i;
+        while j + 1 < n.len() && n[j + 1] == n[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            parts.push(format!("{}-{}", n[i], n[j]));
+        } else {
+            parts.extend(n[i..=j].iter().map(usize::to_string));
+        }
+        i = j + 1;
+    }
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.concat(),
     }
 }
 
@@ -193,6 +381,7 @@ fn line(label: impl Into<String>, color: usize, xs: &[f64], ys: &[f64]) -> Line 
         points: decimate(xs, ys, MAX_POINTS),
         bold: color < FLOW_COLORS,
         dashed: false,
+        faint: false,
     }
 }
 
@@ -217,12 +406,19 @@ fn time(title: &str, y_label: &str, f: &Frame, lines: Vec<Line>, y_max: f64) -> 
     }
 }
 
-/// Label of a flow, with its queue at a multi-queue port (Warbler Fig. 5 groups by queue).
-fn flow_label(s: &Series, f: usize) -> String {
-    match s.flow_queue.last().and_then(|q| q.get(f)) {
+/// Label of a flow, with its queue at a multi-queue port (Warbler Fig. 5 groups by queue)
+/// and its CCA where the flows' differ ("flow 2 (Q1) · Vegas").
+pub fn flow_label(s: &Series, f: usize) -> String {
+    let mut label = match s.flow_queue.last().and_then(|q| q.get(f)) {
         Some(q) if !s.queue_cells_series().is_empty() => format!("flow {f} (Q{q})"),
         _ => format!("flow {f}"),
+    };
+    let mixed = s.flow_cca.iter().any(|c| Some(c) != s.flow_cca.first());
+    if let Some(cca) = s.flow_cca.get(f).filter(|_| mixed) {
+        label.push_str(" · ");
+        label.push_str(cca);
     }
+    label
 }
 
 impl Series {
@@ -327,7 +523,14 @@ pub fn delay_time_chart(s: &Series, f: &Frame, target: Option<(&str, &[(f64, f64
             pts.push((f.x_max, last));
         }
         y_max = y_max.max(steps.iter().map(|p| p.1).fold(0.0, f64::max) * 1.5);
-        lines.push(Line { label: label.to_string(), color: 1, points: pts, bold: true, dashed: true });
+        lines.push(Line {
+            label: label.to_string(),
+            color: 1,
+            points: pts,
+            bold: true,
+            dashed: true,
+            faint: false,
+        });
     }
     let mut c = time("Queueing delay at the bottleneck", "ms", f, lines, y_max);
     c.note = Some(if s.device_queue {
@@ -353,7 +556,31 @@ pub fn throughput_chart(s: &Series, f: &Frame) -> TimeChart {
     let mut c =
         time("Goodput", "Mbit/s", f, lines, robust_max(&s.goodput_mbps).max(max_of(s.arrival_mbps.iter())));
     c.note = Some("Goodput is in-order delivery: after a loss is repaired, held data arrives at once and can exceed the link rate; bytes arriving at the receivers cannot.".into());
+    cap_at_link(&mut c, s.link_mbps);
     c
+}
+
+/// Goodput axes stop at this multiple of the bottleneck's rate.
+pub const GOODPUT_CAP: f64 = 1.2;
+
+/// Stops a goodput axis at [`GOODPUT_CAP`] × the link rate (`link_mbps`; nothing when 0):
+/// in-order release after a loss can reach 5-10 × the link for a sample, and an axis that
+/// shows it squeezes every flow into its bottom tenth. What runs off the top is clipped,
+/// and the note says so, how far and why.
+pub fn cap_at_link(c: &mut TimeChart, link_mbps: f64) {
+    let cap = GOODPUT_CAP * link_mbps;
+    if cap <= 0.0 || c.y_max <= cap {
+        return;
+    }
+    c.y_max = cap;
+    let peak = max_of(c.lines.iter().flat_map(|l| l.points.iter().map(|p| &p.1)));
+    if peak > cap {
+        c.note = Some(format!(
+            "Axis stops at {GOODPUT_CAP} × the {} Mbit/s bottleneck; spikes above it (up to {:.0} Mbit/s) are clipped: after a loss is repaired, in-order delivery releases held data at once. Arrivals at the receivers stay under the link rate.",
+            crate::charts::fmt_tick(link_mbps),
+            peak
+        ));
+    }
 }
 
 /// Jain's index over the last second, in its own panel, with the paper's figure.
@@ -457,6 +684,7 @@ fn scaled_curve(label: String, color: usize, xs: &[f64], ys: &[f64]) -> Line {
         points: xs.iter().zip(ys).map(|(&x, &y)| (x, y / peak)).collect(),
         bold: false,
         dashed: false,
+        faint: false,
     }
 }
 
@@ -468,8 +696,8 @@ pub fn delay_chart(s: &Series) -> DensityChart {
     for f in 0..s.flows().min(MAX_FLOW_LINES) {
         if let Some(d) = s.delay_density(f, hi) {
             curves.push(scaled_curve(flow_label(s, f), flow_color(f), &d.density.xs, &d.density.ys));
-            marks.push((d.p50, format!("P50 {f}"), flow_color(f)));
-            marks.push((d.p95, format!("P95 {f}"), flow_color(f)));
+            marks.push((d.p50, "P50".to_string(), flow_color(f)));
+            marks.push((d.p95, "P95".to_string(), flow_color(f)));
         }
     }
     DensityChart {
@@ -635,6 +863,9 @@ pub fn compare_chart(lanes: &[(&str, &Series)], f: &Frame, what: CompareWhat) ->
         CompareWhat::Drops => ("Cumulative drops, side by side", "drops"),
     };
     let mut c = time(title, unit, f, lines, y_max);
+    if what == CompareWhat::Goodput {
+        cap_at_link(&mut c, lanes.iter().map(|(_, s)| s.link_mbps).fold(0.0, f64::max));
+    }
     if what == CompareWhat::Jfi {
         c.y_max = 1.0;
         c.levels.extend(f.expected_jfi.clone());
@@ -687,7 +918,12 @@ mod tests {
     fn run(name: &str, variant: &str, duration: f64) -> Series {
         let mut sc = preset(name, Some(variant)).unwrap();
         sc.duration_s = duration;
-        sc.warmup_s = sc.warmup_s.min(duration / 2.0);
+        run_scenario(&sc)
+    }
+
+    fn run_scenario(sc: &sim_core::scenario::Scenario) -> Series {
+        let mut sc = sc.clone();
+        sc.warmup_s = sc.warmup_s.min(sc.duration_s / 2.0);
         let mut sim = Simulation::new(&sc).unwrap();
         sim.finish();
         let mut s = Series::new(
@@ -697,6 +933,8 @@ mod tests {
             matches!(sc.bottleneck.queue.limit(), sim_core::queue::QueueLimit::Cells { .. }),
             &sim.recorder().series_info,
         );
+        s.flow_cca = crate::labels::flow_ccas(&sc);
+        s.link_mbps = crate::state::peak_rate_bps(&sc) / 1e6;
         s.push(&sim.poll(), &[]);
         s.set_delays(sim.recorder().window.flows.iter().map(|f| f.delay.clone()).collect());
         s
@@ -761,10 +999,50 @@ mod tests {
     }
 
     #[test]
+    fn a_flows_label_names_its_cca_only_where_the_groups_differ() {
+        let mixed = run("cubic-bbr-vegas-3q", "warbler", 2.0);
+        let labels: Vec<String> =
+            cwnd_chart(&mixed, &frame()).lines.iter().map(|l| l.label.clone()).collect();
+        assert!(labels[0].starts_with("flow 0 (Q") && labels[0].ends_with(" · CUBIC"), "{labels:?}");
+        assert!(labels[5].ends_with(" · Vegas"), "{labels:?}");
+        let same = cwnd_chart(&run("red-study", "red", 2.0), &frame());
+        assert_eq!(same.lines[3].label, "flow 3");
+    }
+
+    #[test]
     fn goodput_has_a_line_per_flow_the_aggregate_and_the_arrivals() {
         let c = throughput_chart(&run("red-study", "gentle", 4.0), &frame());
         assert_eq!(c.lines.len(), 12);
         assert!(c.note.is_some());
+    }
+
+    #[test]
+    fn goodput_axes_stop_near_the_link_and_say_what_they_clip() {
+        let mut s = run("bufferbloat", "fifo", 40.0);
+        assert!(max_of(s.goodput_mbps.iter()) > 3.0 * s.link_mbps, "FIFO's in-order release spikes");
+        let c = throughput_chart(&s, &frame());
+        assert_eq!(c.y_max, GOODPUT_CAP * 10.0);
+        let note = c.note.unwrap();
+        assert!(note.contains("10 Mbit/s bottleneck") && note.contains("clipped"), "{note}");
+        let cmp = compare_chart(&[("fifo", &s)], &frame(), CompareWhat::Goodput);
+        assert_eq!(cmp.y_max, 12.0);
+        assert!(cmp.note.is_some_and(|n| n.contains("clipped")));
+        // Under a faster link nothing is clipped: the axis is the data's, the note the usual.
+        s.link_mbps = 1000.0;
+        let c = throughput_chart(&s, &frame());
+        assert!(c.y_max > 12.0 && !c.note.unwrap().contains("clipped"));
+    }
+
+    #[test]
+    fn the_peak_rate_is_the_highest_through_the_timed_changes() {
+        let mut sc = preset("bufferbloat", Some("fifo")).unwrap();
+        assert_eq!(crate::state::peak_rate_bps(&sc), 10e6);
+        sc.changes.push(sim_core::scenario::TimedChange {
+            at_s: 5.0,
+            set: "bottleneck.rate_bps".into(),
+            to: serde_json::json!(25_000_000),
+        });
+        assert_eq!(crate::state::peak_rate_bps(&sc), 25e6);
     }
 
     #[test]
@@ -811,6 +1089,100 @@ mod tests {
         let c = compare_chart(&[("red", &a), ("gentle", &b)], &frame(), CompareWhat::Drops);
         assert_eq!(c.lines.len(), 2);
         assert_eq!(c.lines[0].points.last().unwrap().1, a.drops.len() as f64);
+    }
+
+    fn flat(label: &str, ys: impl Fn(usize) -> f64) -> Line {
+        let xs: Vec<f64> = (0..400).map(|i| f64::from(i) * 0.1).collect();
+        let ys: Vec<f64> = (0..400).map(ys).collect();
+        line(label, 4, &xs, &ys)
+    }
+
+    #[test]
+    fn lines_within_a_hundredth_of_the_axis_coincide_and_two_hundredths_part() {
+        let base = |i: usize| 5.0 + (i as f64 * 0.05).sin() * 4.0;
+        let lines = vec![flat("a", base), flat("b", |i| base(i) + 0.5), flat("c", |i| base(i) + 2.0)];
+        let c = coincidences(&lines, 0.0, 100.0);
+        assert_eq!(c, vec![Coincidence { members: vec![0, 1], note: "a = b here".into() }]);
+        // The same half unit on an axis ten times as tall is closer still; on one ten
+        // times shorter it parts them too.
+        assert_eq!(coincidences(&lines, 0.0, 1000.0)[0].members, vec![0, 1, 2]);
+        assert!(coincidences(&lines, 0.0, 10.0).is_empty());
+    }
+
+    #[test]
+    fn a_brief_excursion_keeps_lines_together_a_long_one_parts_them() {
+        let base = |_: usize| 10.0;
+        let brief = flat("brief", |i| if (100..110).contains(&i) { 30.0 } else { 10.0 });
+        let longer = flat("longer", |i| if (100..130).contains(&i) { 30.0 } else { 10.0 });
+        let long = flat("long", |i| if (100..160).contains(&i) { 30.0 } else { 10.0 });
+        let c = coincidences(&[flat("base", base), brief, longer, long], 0.0, 40.0);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].members, vec![0, 1, 2]);
+        // The least agreement in the group: "longer" parts from "base" for 30 of 400 samples.
+        assert_eq!(c[0].note, "base = brief = longer over 92 % of the chart");
+    }
+
+    #[test]
+    fn a_line_is_compared_only_where_it_is_drawn() {
+        let base = |_: usize| 10.0;
+        // A gap (no value in an interval) says nothing, nor does the end of a line that
+        // stops: while drawn, both lie under the base line.
+        let gappy = flat("gappy", |i| if i % 3 == 0 { f64::NAN } else { 10.0 });
+        let stops = flat("stops", |i| if i < 200 { 10.0 } else { f64::NAN });
+        let c = coincidences(&[flat("base", base), gappy, stops], 0.0, 40.0);
+        assert_eq!(c[0].note, "base = gappy = stops here");
+        // Values beyond the axis are drawn at its edge: two spikes off the top coincide.
+        let spikes = [flat("x", |i| 500.0 + i as f64), flat("y", |i| 900.0 - i as f64)];
+        assert_eq!(coincidences(&spikes, 0.0, 100.0).len(), 1);
+        // Lines with nothing drawn in common do not.
+        let early = flat("early", |i| if i < 100 { 10.0 } else { f64::NAN });
+        let late = flat("late", |i| if i >= 100 { 10.0 } else { f64::NAN });
+        assert!(coincidences(&[early, late], 0.0, 40.0).is_empty());
+    }
+
+    #[test]
+    fn the_legend_names_coinciding_flows_by_span() {
+        let same: Vec<Line> = (0..7).map(|f| flat(&format!("flow {f} · NewReno"), |i| i as f64)).collect();
+        let c = coincidences(&same, 0.0, 400.0);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].note, "flows 0-6 coincide");
+        assert_eq!(spans(&[0, 1]), "0 and 1");
+        assert_eq!(spans(&[0, 1, 2, 5]), "0-2 and 5");
+        assert_eq!(spans(&[1, 3, 5]), "1, 3 and 5");
+        assert_eq!(flow_number("flow 12 (Q1) · Vegas"), Some(12));
+        assert_eq!(flow_number("aggregate goodput"), None);
+    }
+
+    #[test]
+    fn in_a_fifo_every_flows_delay_coincides_and_the_text_alternative_says_so() {
+        let s = run("bufferbloat", "fifo", 40.0);
+        let c = ChartData::Time(delay_time_chart(&s, &frame(), None));
+        let groups = c.coincidences();
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        assert_eq!(groups[0].note, "flows 0-3 coincide");
+        assert!(c.describe().ends_with("; flows 0-3 coincide"), "{}", c.describe());
+        // Their goodputs do not.
+        assert!(ChartData::Time(throughput_chart(&s, &frame())).coincidences().is_empty());
+    }
+
+    #[test]
+    fn codel_and_fq_codel_coincide_in_compares_delay_fifo_stands_apart() {
+        let lanes: Vec<(String, Series)> = ["fifo", "codel", "fq_codel"]
+            .iter()
+            .map(|d| {
+                (
+                    d.to_string(),
+                    run_scenario(&crate::compare::with_disc(&preset("bufferbloat", None).unwrap(), d)),
+                )
+            })
+            .collect();
+        let refs: Vec<(&str, &Series)> = lanes.iter().map(|(l, s)| (l.as_str(), s)).collect();
+        let c = compare_chart(&refs, &frame(), CompareWhat::Delay);
+        let g = coincidences(&c.lines, c.y_min, c.y_max);
+        assert_eq!(g.len(), 1, "{g:?}");
+        assert_eq!(g[0].members, vec![1, 2]);
+        // They part only in the first second or two, while the flows start.
+        assert_eq!(g[0].note, "codel = fq_codel here");
     }
 
     #[test]

@@ -132,3 +132,19 @@ pub fn focus_field(from: &web_sys::Element, path: &str) -> bool {
     el.scroll_into_view();
     el.dyn_ref::<web_sys::HtmlElement>().is_some_and(|h| h.focus().is_ok())
 }
+
+/// Brings the scenario editor of the app that `from` is in into view, unfolded, and focuses
+/// its first input (the jump from the run controls on a phone, where it is far below).
+pub fn show_editor(from: &web_sys::Element) -> bool {
+    let Some(editor) =
+        from.closest(".app").ok().flatten().and_then(|a| a.query_selector("aside.editor").ok().flatten())
+    else {
+        return false;
+    };
+    if let Ok(Some(d)) = editor.query_selector("details.editor-toggle") {
+        let _ = d.set_attribute("open", "");
+    }
+    editor.scroll_into_view();
+    let first = editor.query_selector("input, select").ok().flatten();
+    first.and_then(|f| f.dyn_into::<web_sys::HtmlElement>().ok()).is_some_and(|h| h.focus().is_ok())
+}

@@ -11,6 +11,14 @@ pub fn cca(tag: &str) -> &str {
     CcaSpec::FAMILY.member(tag).map_or(tag, |m| m.label)
 }
 
+/// Each flow's CCA label, flow by flow through the groups.
+pub fn flow_ccas(sc: &Scenario) -> Vec<String> {
+    sc.flows
+        .iter()
+        .flat_map(|g| std::iter::repeat_n(cca(g.cca.tag()).to_string(), g.count as usize))
+        .collect()
+}
+
 /// The picker label of a disc as configured ("Adaptive RED", "FQ-CoDel"); a switch port
 /// with its queue count and, unless static, its control-plane app.
 pub fn disc(spec: &QueueDiscSpec) -> String {

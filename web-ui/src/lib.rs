@@ -5,6 +5,7 @@
 //! The parts that are plain Rust (engine, editor model, chart data, sharing, zip) have no
 //! DOM and are tested natively; `components`, `charts`, `dom`, `link` touch the browser.
 
+pub mod archive_name;
 pub mod chart_data;
 pub mod charts;
 pub mod compare;
@@ -13,6 +14,7 @@ pub mod dom;
 pub mod editor;
 pub mod engine;
 pub mod labels;
+pub mod learning;
 pub mod link;
 pub mod live;
 pub mod pace;

@@ -26,6 +26,11 @@ pub struct Series {
     /// packet takes (to draw it beside a switch port's queues, which count cells).
     pub device_queue: bool,
     pub cells_per_packet: f64,
+    /// Each flow's CCA label (legends name it when the flows' differ).
+    pub flow_cca: Vec<String>,
+    /// The bottleneck's highest rate over the run (through its timed changes), Mbit/s; 0
+    /// when unknown. Goodput axes stop a little above it.
+    pub link_mbps: f64,
     /// The algorithms' named series and their values per sample.
     pub info: Vec<SeriesInfo>,
     pub named: Vec<Vec<f64>>,

@@ -127,6 +127,8 @@ impl RunView {
                     .cell_bytes()
                     .unwrap_or(sim_core::switch::TOFINO2_CELL_BYTES);
                 series.cells_per_packet = sim_core::queue::cells_for(sc.full_packet_bytes(), cell) as f64;
+                series.flow_cca = crate::labels::flow_ccas(&sc);
+                series.link_mbps = peak_rate_bps(&sc) / 1e6;
                 Lane { label, scenario: sc, series, summary: None }
             })
             .collect();
@@ -180,6 +182,7 @@ impl RunView {
         for (lane, r) in self.lanes.iter_mut().zip(results) {
             if let Ok(c) = r {
                 lane.scenario.changes.push(c.clone());
+                lane.series.link_mbps = peak_rate_bps(&lane.scenario) / 1e6;
             }
         }
     }
@@ -191,6 +194,20 @@ impl RunView {
     pub fn drops(&self) -> usize {
         self.lanes.iter().map(|l| l.series.drops.len()).sum()
     }
+}
+
+/// The bottleneck's highest rate over the run, bit/s: its rate at the start or after any of
+/// its timed changes.
+pub fn peak_rate_bps(sc: &Scenario) -> f64 {
+    use sim_core::scenario::changes::{apply, ordered};
+    let mut state = Scenario { changes: Vec::new(), ..sc.clone() };
+    let mut peak = state.bottleneck.rate_bps;
+    for c in ordered(&sc.changes) {
+        let Ok(next) = apply(&state, c) else { break };
+        peak = peak.max(next.bottleneck.rate_bps);
+        state = next;
+    }
+    peak as f64
 }
 
 /// Training and testing the DQN agent in the browser.

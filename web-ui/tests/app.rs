@@ -298,6 +298,12 @@ async fn warbler_decisions_appear_once_it_switches_on() {
     // Activation at 1 s, a decision every 1 s control period: at 1, 2 and 3 s.
     assert!(table.contains("Warbler's last decisions (3 in all"), "{table}");
     assert!(host.query_selector("[data-chart=queue-map]").unwrap().is_some(), "the flow → queue map");
+    // Warbler's own charts come first, right under its controls, the generic ones after.
+    let charts = host.query_selector_all("[data-chart]").unwrap();
+    let first = charts.get(0).unwrap().dyn_into::<Element>().unwrap().get_attribute("data-chart");
+    assert_eq!(first.as_deref(), Some("queue-map"));
+    let lead = find(&host, "[data-testid=warbler-charts]").text_content().unwrap();
+    assert!(lead.contains("weights") || lead.contains("Weights"), "{lead}");
 }
 
 #[wasm_bindgen_test]
@@ -317,6 +323,109 @@ async fn training_two_episodes_draws_the_curve_and_gives_weights() {
     let status = find(&host, "[data-testid=train-status]").text_content().unwrap();
     assert!(status.contains("2 episodes") && status.contains("digest"), "{status}");
     assert!(host.query_selector("[data-chart=train-return]").unwrap().is_some());
+    // Training's own controls come first: the scenario's run controls are not there.
+    assert!(host.query_selector("[data-testid=run]").unwrap().is_none());
+    // Its Enlarge works, and Escape closes it.
+    find(&host, "[data-chart=train-return] .fullscreen").dyn_into::<web_sys::HtmlElement>().unwrap().click();
+    settle().await;
+    assert!(host.query_selector(".present [data-chart=train-return]").unwrap().is_some());
+    press_escape(&find(&host, ".present")).await;
+    assert!(host.query_selector(".present").unwrap().is_none());
+}
+
+/// A keydown of Escape from `el`, bubbling as a real key press does.
+async fn press_escape(el: &Element) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Escape");
+    init.set_bubbles(true);
+    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    el.dispatch_event(&ev).unwrap();
+    settle().await;
+}
+
+/// Ticks a disc in Compare's picker by its label.
+async fn tick_disc(host: &Element, label: &str) {
+    let labels = host.query_selector_all("[data-testid=compare-discs] label.disc").unwrap();
+    let found = (0..labels.length())
+        .filter_map(|i| labels.get(i)?.dyn_into::<Element>().ok())
+        .find(|l| l.text_content().unwrap_or_default().trim() == label)
+        .unwrap_or_else(|| panic!("no disc labelled {label}"));
+    let input: HtmlInputElement = found.query_selector("input").unwrap().unwrap().dyn_into().unwrap();
+    input.set_checked(true);
+    fire(&input, "change");
+    settle().await;
+}
+
+async fn run_to_the_end(host: &Element) {
+    choose(host, "[data-testid=speed]", "max").await;
+    click(host, "run").await;
+    for _ in 0..3000 {
+        if find(host, ".controls .progress").text_content().unwrap().contains("finished") {
+            return;
+        }
+        TimeoutFuture::new(20).await;
+    }
+    panic!("the run did not finish: {}", find(host, ".controls .progress").text_content().unwrap());
+}
+
+/// Issue 20, item 8: CoDel's line lay exactly under FQ-CoDel's and looked like one. On the
+/// page's first screen (the bufferbloat preset in Compare) with FQ-CoDel ticked too, the
+/// side-by-side delay chart says they coincide, in its text alternative and its data; FIFO
+/// stands apart, and in FIFO's own delay chart every flow's line coincides.
+#[wasm_bindgen_test]
+async fn compare_says_codel_and_fq_codel_coincide_on_the_bufferbloat_preset() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    assert!(find(&host, "[data-testid=comparing]").text_content().unwrap().contains("FIFO and CoDel"));
+    tick_disc(&host, "FQ-CoDel").await;
+    run_to_the_end(&host).await;
+    let delay = find(&host, "[data-chart=compare-delay]");
+    let said = delay.get_attribute("data-coincide").unwrap_or_default();
+    assert_eq!(said, "codel = fq_codel here");
+    let alt = find(&host, "[data-chart=compare-delay] canvas").get_attribute("aria-label").unwrap();
+    assert!(alt.contains("; codel = fq_codel"), "{alt}");
+    let fifo = find(&host, "[data-chart=fifo-delay]").get_attribute("data-coincide").unwrap_or_default();
+    assert_eq!(fifo, "flows 0-3 coincide");
+}
+
+/// Escape closes an enlarged chart even with the focus on the Enlarge button (the page's
+/// own shortcut listener leaves keys typed on buttons alone); the projector view shows the
+/// charts ticked for it, and Escape leaves it too.
+#[wasm_bindgen_test]
+async fn escape_closes_an_enlarged_chart_from_its_button_and_the_projector_shows_the_picked() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "red-study/red").await;
+    for _ in 0..5 {
+        click(&host, "step").await;
+    }
+    let enlarge: web_sys::HtmlElement = find(&host, "[data-chart=goodput] .fullscreen").dyn_into().unwrap();
+    enlarge.focus().unwrap();
+    enlarge.click();
+    settle().await;
+    assert!(host.query_selector(".present [data-chart=goodput]").unwrap().is_some(), "enlarged");
+    press_escape(&enlarge).await;
+    assert!(host.query_selector(".present").unwrap().is_none(), "Escape on the Enlarge button closed it");
+    let projector: HtmlButtonElement = find(&host, "[data-testid=projector]").dyn_into().unwrap();
+    assert!(projector.disabled(), "nothing picked yet");
+    for chart in ["queue", "delay", "goodput", "fairness"] {
+        let pick: HtmlInputElement =
+            find(&host, &format!("[data-chart={chart}] .pick input")).dyn_into().unwrap();
+        if !pick.disabled() {
+            pick.set_checked(true);
+            fire(&pick, "change");
+            settle().await;
+        }
+    }
+    let fourth: HtmlInputElement = find(&host, "[data-chart=fairness] .pick input").dyn_into().unwrap();
+    assert!(fourth.disabled() && !fourth.checked(), "three at most");
+    click(&host, "projector").await;
+    let shown = host.query_selector_all("[data-testid=projected] .chart").unwrap().length();
+    assert_eq!(shown, 3);
+    press_escape(&find(&host, "[data-testid=projected]")).await;
+    assert!(host.query_selector("[data-testid=projected]").unwrap().is_none());
 }
 
 #[wasm_bindgen_test]

@@ -70,6 +70,9 @@ pub struct FlowSummary {
     /// Share of the aggregate throughput (Warbler Fig. 7).
     pub throughput_share: f64,
     pub completion_time_s: Option<f64>,
+    /// When the flow opened its connection (the group's start plus its jitter), s; `None`
+    /// before it starts. With the completion time it gives a finite flow's rate while active.
+    pub start_time_s: Option<f64>,
 }
 
 /// Table 6: bottleneck queue length in packets over the window samples.
@@ -160,6 +163,7 @@ pub struct FlowFacts {
     pub retransmissions: u64,
     pub timeouts: u64,
     pub fast_recoveries: u64,
+    pub start_time_s: Option<f64>,
     pub completion_time_s: Option<f64>,
 }
 
@@ -221,6 +225,7 @@ impl Summary {
                     srtt_ms_mean: fw.srtt_ms.mean(),
                     throughput_share: 0.0,
                     completion_time_s: f.completion_time_s,
+                    start_time_s: f.start_time_s,
                 }
             })
             .collect();

@@ -252,6 +252,7 @@ impl Simulation {
                     retransmissions: st.retransmissions,
                     timeouts: st.timeouts,
                     fast_recoveries: st.fast_recoveries,
+                    start_time_s: s.started_at().map(|t| t.as_secs_f64()),
                     completion_time_s: s.completed_at().map(|t| t.as_secs_f64()),
                 }
             })

@@ -50,6 +50,28 @@ fn per_sample_flow_delays_average_to_the_runs_mean_delay() {
     assert!((mean - want).abs() < 0.25 * want, "sample mean {mean} ms, run mean {want} ms");
 }
 
+/// A flow's start is when its sender opened the connection: the group's start plus the
+/// flow's own jitter. With its completion, a finite flow's rate while active follows; the
+/// window average dilutes it over the whole run.
+#[test]
+fn a_flow_records_when_it_started_beside_when_it_completed() {
+    use crate::scenario::FlowGroup;
+    let mut sc = preset("red-study", Some("red-nonic")).unwrap();
+    (sc.duration_s, sc.warmup_s) = (6.0, 0.0);
+    let bulk = FlowGroup { count: 1, start_s: 0.0, start_jitter_s: 0.0, ..sc.flows[0].clone() };
+    let finite = FlowGroup { start_s: 2.0, start_jitter_s: 0.5, size_bytes: Some(20_000), ..bulk.clone() };
+    sc.flows = vec![bulk, finite];
+    let s = Simulation::new(&sc).unwrap().finish();
+    assert_eq!(s.flows[0].start_time_s, Some(0.0));
+    let f = &s.flows[1];
+    let start = f.start_time_s.expect("the finite flow started");
+    assert!((2.0..2.5).contains(&start), "start {start} s");
+    let done = f.completion_time_s.expect("20 kB completes in 4 s");
+    assert!(done > start, "completed at {done} s, started at {start} s");
+    let active_bps = f.delivered_bytes as f64 * 8.0 / (done - start);
+    assert!(active_bps > 2.0 * f.throughput_bps, "active {active_bps} bit/s, window {}", f.throughput_bps);
+}
+
 mod aqm_runs {
     use super::*;
     use crate::aqm::{CodelConfig, FqCodelConfig, FqConfig, QueueDiscSpec, QueueLimit};

@@ -57,6 +57,7 @@ pub struct TcpSender {
     syn_retries: u32,
     app_stopped: bool,
     stats: SenderStats,
+    started_at: Option<SimTime>,
     completed_at: Option<SimTime>,
 }
 
@@ -128,6 +129,7 @@ impl TcpSender {
             syn_retries: 0,
             app_stopped: false,
             stats: SenderStats::default(),
+            started_at: None,
             completed_at: None,
         }
     }
@@ -169,6 +171,10 @@ impl TcpSender {
     pub fn stats(&self) -> SenderStats {
         self.stats
     }
+    /// When the connection opened (its first SYN): the group's start plus this flow's jitter.
+    pub fn started_at(&self) -> Option<SimTime> {
+        self.started_at
+    }
     pub fn completed_at(&self) -> Option<SimTime> {
         self.completed_at
     }
@@ -194,6 +200,7 @@ impl TcpSender {
             return;
         }
         self.phase = Phase::SynSent;
+        self.started_at = Some(now);
         self.cc.init(&mut self.tcb, now);
         self.send_syn(now, out);
     }

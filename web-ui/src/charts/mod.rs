@@ -4,10 +4,14 @@
 //! the right when there is room, below on a phone); ticks print without trailing ".0".
 
 mod layout;
+mod palette;
 pub use layout::fmt_tick;
+pub use palette::{color, css_color};
 
-use crate::chart_data::{Bars, ChartData, DensityChart, Heatmap, Line, Scatter, TimeChart};
-use layout::Layout;
+use crate::chart_data::{
+    coincidences, Bars, ChartData, Coincidence, DensityChart, Heatmap, Line, Scatter, TimeChart, DENSITY_TOP,
+};
+use layout::{Layout, LineLook};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -15,45 +19,6 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 
 const FONT: &str = "sans-serif";
-
-/// Distinct colours: 0-3 for roles (aggregate, average, bands), then flows. Okabe-Ito's
-/// colour-blind-safe set first, then Tableau's, so flow 8 is not the aggregate's blue.
-const PALETTE: [RGBColor; 24] = [
-    RGBColor(31, 78, 161),
-    RGBColor(214, 96, 20),
-    RGBColor(46, 160, 67),
-    RGBColor(200, 40, 40),
-    RGBColor(0, 114, 178),
-    RGBColor(230, 159, 0),
-    RGBColor(0, 158, 115),
-    RGBColor(204, 121, 167),
-    RGBColor(86, 180, 233),
-    RGBColor(213, 94, 0),
-    RGBColor(120, 94, 240),
-    RGBColor(0, 0, 0),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-    RGBColor(188, 189, 34),
-    RGBColor(23, 190, 207),
-    RGBColor(174, 199, 232),
-    RGBColor(255, 152, 150),
-    RGBColor(152, 223, 138),
-    RGBColor(197, 176, 213),
-    RGBColor(196, 156, 148),
-    RGBColor(219, 219, 141),
-];
-
-pub fn color(i: usize) -> RGBColor {
-    PALETTE[i % PALETTE.len()]
-}
-
-/// CSS form of a palette colour, for HTML legends.
-pub fn css_color(i: usize) -> String {
-    let c = color(i);
-    format!("rgb({},{},{})", c.0, c.1, c.2)
-}
 
 fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
@@ -114,16 +79,24 @@ pub fn draw_at(
 }
 
 fn titled(root: &Area, l: &Layout, title: &str, note: Option<&str>) -> Result<Area, String> {
-    let title_h = l.px(28.0);
-    root.draw(&Text::new(
-        title.to_string(),
-        (l.px(10.0) as i32, l.px(6.0) as i32),
-        (FONT, l.px(18.0)).into_font().style(FontStyle::Bold),
-    ))
-    .map_err(err)?;
-    let mut top = title_h;
+    // Clear of the PNG and Enlarge buttons over the top right corner (on a phone they sit
+    // above the canvas instead): a long title wraps.
+    let tools = if l.width >= TOOLS_OVER_FROM { TOOLS_W } else { 0.0 };
+    let chars = ((l.width - 20.0 - tools) / 10.5) as usize;
+    let mut top = l.px(6.0);
+    for line in layout::wrap(title, chars, 2) {
+        root.draw(&Text::new(
+            line,
+            (l.px(10.0) as i32, top as i32),
+            (FONT, l.px(18.0)).into_font().style(FontStyle::Bold),
+        ))
+        .map_err(err)?;
+        top += l.px(22.0);
+    }
+    top += l.px(2.0);
     if let Some(n) = note {
-        for line in layout::wrap(n, (l.width / 6.8) as usize, 2) {
+        // A narrow canvas gives a note more lines: it says what the chart leaves out.
+        for line in layout::wrap(n, (l.width / 6.8) as usize, if l.width < 500.0 { 4 } else { 3 }) {
             root.draw(&Text::new(
                 line,
                 (l.px(10.0) as i32, top as i32),
@@ -136,38 +109,62 @@ fn titled(root: &Area, l: &Layout, title: &str, note: Option<&str>) -> Result<Ar
     Ok(root.split_vertically(top as u32).1)
 }
 
-/// A legend entry: a swatch (line, box or dot) and its label.
+/// Room the chart's buttons take over the top right corner, CSS px, on canvases at least
+/// [`TOOLS_OVER_FROM`] wide (a phone's, narrower, has them above).
+const TOOLS_W: f64 = 130.0;
+const TOOLS_OVER_FROM: f64 = 440.0;
+
+/// A legend entry: a swatch (line as drawn, box or dot) and its label, or a note alone
+/// (which lines coincide).
 pub enum Swatch {
-    Line(usize, bool),
+    Line(usize, LineLook),
+    /// A pale thin line (raw values under their average).
+    Faint(usize),
     Box(usize),
     Dot(usize),
+    Note,
 }
 
-/// Splits off the legend area (right, or below on narrow canvases) and draws the entries.
+/// Splits off the legend area (right, or below on narrow canvases) and draws the entries,
+/// each label whole (wrapped where it is long; see [`Layout::legend_plan`]).
 fn legend(area: &Area, l: &Layout, entries: &[(String, Swatch)]) -> Result<Area, String> {
     if entries.is_empty() {
         return Ok(area.clone());
     }
-    let (plot, leg) = if l.legend_right() {
-        let (a, b) = area.split_horizontally((f64::from(area.dim_in_pixel().0) - l.px(170.0)) as u32);
-        (a, b)
+    let (aw, ah) = area.dim_in_pixel();
+    let labels: Vec<&str> = entries.iter().map(|e| e.0.as_str()).collect();
+    let plan = l.legend_plan(&labels, f64::from(ah) / l.scale);
+    let (plot, leg) = if plan.right {
+        area.split_horizontally((f64::from(aw) - l.px(plan.col_w)).max(0.0) as u32)
     } else {
-        let rows = entries.len().div_ceil(l.legend_columns()) as f64;
-        let h = f64::from(area.dim_in_pixel().1);
-        let (a, b) = area.split_vertically((h - l.px(8.0 + 18.0 * rows)) as u32);
-        (a, b)
+        area.split_vertically((f64::from(ah) - l.px(plan.height)).max(0.0) as u32)
     };
-    let cols = if l.legend_right() { 1 } else { l.legend_columns() };
-    let col_w = f64::from(leg.dim_in_pixel().0) / cols as f64;
-    let font = (FONT, l.px(13.0)).into_font();
-    for (i, (label, sw)) in entries.iter().enumerate() {
-        let (c, r) = (i % cols, i / cols);
-        let x = (c as f64 * col_w + l.px(6.0)) as i32;
-        let y = (r as f64 * l.px(18.0) + l.px(12.0)) as i32;
+    let font = TextStyle::from((FONT, l.px(13.0)).into_font());
+    let note = (FONT, l.px(13.0)).into_font().style(FontStyle::Italic).color(&RGBColor(70, 78, 92));
+    for ((_, sw), (lines, &(col, top))) in entries.iter().zip(plan.lines.iter().zip(&plan.at)) {
+        let x = l.px(col as f64 * plan.col_w + 6.0) as i32;
+        // The swatch sits at the middle of the first line.
+        let y = l.px(top + layout::LEGEND_LINE / 2.0) as i32;
         let w = l.px(18.0) as i32;
         match *sw {
-            Swatch::Line(k, dashed) => {
-                let style = color(k).stroke_width(l.px(if dashed { 1.5 } else { 2.5 }) as u32);
+            Swatch::Line(k, look) => {
+                let style = color(k).stroke_width(l.px(look.width) as u32);
+                let path = vec![(x, y), (x + w, y)];
+                match look.dash {
+                    Some((on, off)) => leg
+                        .draw(&plotters::element::DashedPathElement::new(
+                            path,
+                            l.px(on) as u32,
+                            l.px(off) as u32,
+                            style,
+                        ))
+                        .map_err(err)?,
+                    None => leg.draw(&PathElement::new(path, style)).map_err(err)?,
+                }
+            }
+            Swatch::Note => {}
+            Swatch::Faint(k) => {
+                let style = color(k).mix(0.35).stroke_width(l.px(1.0) as u32);
                 leg.draw(&PathElement::new(vec![(x, y), (x + w, y)], style)).map_err(err)?;
             }
             Swatch::Box(k) => {
@@ -178,20 +175,63 @@ fn legend(area: &Area, l: &Layout, entries: &[(String, Swatch)]) -> Result<Area,
                 leg.draw(&Circle::new((x + w / 2, y), (l.px(4.0)) as i32, color(k).filled())).map_err(err)?;
             }
         }
-        let max_chars = ((col_w - l.px(34.0)) / l.px(7.0)).max(6.0) as usize;
-        let text: String = if label.chars().count() > max_chars {
-            format!("{}…", label.chars().take(max_chars - 1).collect::<String>())
-        } else {
-            label.clone()
-        };
-        leg.draw(&Text::new(text, (x + w + l.px(6.0) as i32, y - l.px(7.0) as i32), font.clone()))
-            .map_err(err)?;
+        let style = if matches!(sw, Swatch::Note) { &note } else { &font };
+        for (i, text) in lines.iter().enumerate() {
+            let ty = l.px(top + 1.0 + i as f64 * layout::LEGEND_LINE) as i32;
+            leg.draw(&Text::new(text.clone(), (x + w + l.px(6.0) as i32, ty), style.clone())).map_err(err)?;
+        }
     }
     Ok(plot)
 }
 
-fn line_entries(lines: &[Line]) -> Vec<(String, Swatch)> {
-    lines.iter().map(|l| (l.label.clone(), Swatch::Line(l.color, l.dashed))).collect()
+/// A line's legend entry as it is drawn; after the lines, a note for each group that
+/// coincides ("flows 0-6 coincide").
+fn line_entries(lines: &[Line], looks: &[LineLook], groups: &[Coincidence]) -> Vec<(String, Swatch)> {
+    let mut out: Vec<(String, Swatch)> = lines
+        .iter()
+        .zip(looks)
+        .map(|(l, look)| {
+            (l.label.clone(), if l.faint { Swatch::Faint(l.color) } else { Swatch::Line(l.color, *look) })
+        })
+        .collect();
+    out.extend(groups.iter().map(|g| (g.note.clone(), Swatch::Note)));
+    out
+}
+
+/// The looks of `lines` at their own `width`s, coinciding groups drawn apart.
+fn looks_of(lines: &[Line], width: impl Fn(&Line) -> f64, groups: &[Coincidence]) -> Vec<LineLook> {
+    let members: Vec<Vec<usize>> = groups.iter().map(|g| g.members.clone()).collect();
+    layout::line_looks(&lines.iter().map(width).collect::<Vec<_>>(), &members)
+}
+
+/// One line as it looks; a NaN (no value in that interval) breaks it, and a value alone
+/// between two gaps is a dot rather than nothing.
+fn draw_line(chart: &mut Cart<'_>, l: &Layout, ln: &Line, look: LineLook) -> Result<(), String> {
+    let style = if ln.faint {
+        color(ln.color).mix(0.35).stroke_width(l.px(1.0).max(1.0) as u32)
+    } else {
+        color(ln.color).stroke_width(l.px(look.width).max(1.0) as u32)
+    };
+    let points = if ln.dashed { steps(&ln.points) } else { ln.points.clone() };
+    for run in points.split(|p| !p.1.is_finite()).filter(|r| !r.is_empty()) {
+        if let [p] = run {
+            let r = l.px((look.width * 0.6).clamp(1.2, 3.0)) as i32;
+            chart.draw_series(std::iter::once(Circle::new(*p, r, style.filled()))).map_err(err)?;
+            continue;
+        }
+        match look.dash {
+            Some((on, off)) => chart
+                .draw_series(DashedLineSeries::new(
+                    run.iter().copied(),
+                    l.px(on) as u32,
+                    l.px(off) as u32,
+                    style,
+                ))
+                .map_err(err)?,
+            None => chart.draw_series(LineSeries::new(run.iter().copied(), style)).map_err(err)?,
+        };
+    }
+    Ok(())
 }
 
 /// Lines over time, shaded bands, markers, reference levels and the scrub cursor.
@@ -205,10 +245,12 @@ pub fn draw_time(canvas: &HtmlCanvasElement, c: &TimeChart, scale: f64) -> Resul
             entries.push((b.label.clone(), Swatch::Box(b.color)));
         }
     }
-    entries.extend(line_entries(&c.lines));
+    let y_max = if c.y_max > c.y_min { c.y_max } else { c.y_min + 1.0 };
+    let groups = coincidences(&c.lines, c.y_min, y_max);
+    let looks = looks_of(&c.lines, |ln| if ln.bold { 2.5 } else { 1.5 }, &groups);
+    entries.extend(line_entries(&c.lines, &looks, &groups));
     let plot = legend(&body, &l, &entries)?;
     let x_max = c.x_max.max(1e-3);
-    let y_max = if c.y_max > c.y_min { c.y_max } else { c.y_min + 1.0 };
     let mut chart = ChartBuilder::on(&plot)
         .margin_right(l.px(16.0) as u32)
         .margin_top(l.px(6.0) as u32)
@@ -252,27 +294,21 @@ pub fn draw_time(canvas: &HtmlCanvasElement, c: &TimeChart, scale: f64) -> Resul
             )))
             .map_err(err)?;
     }
-    for ln in &c.lines {
-        let w = l.px(if ln.bold { 2.5 } else { 1.5 }) as u32;
-        let style = color(ln.color).stroke_width(w);
-        if ln.dashed {
-            chart
-                .draw_series(steps(&ln.points).into_iter().map(|seg| PathElement::new(seg, style)))
-                .map_err(err)?;
-        } else {
-            // A NaN (no value in that interval) breaks the line.
-            for run in ln.points.split(|p| !p.1.is_finite()).filter(|r| !r.is_empty()) {
-                chart.draw_series(LineSeries::new(run.iter().copied(), style)).map_err(err)?;
-            }
-        }
+    for (ln, look) in c.lines.iter().zip(&looks) {
+        draw_line(&mut chart, &l, ln, *look)?;
     }
     draw_markers(&mut chart, &l, &c.markers, c.cursor, (c.y_min, y_max))?;
     root.present().map_err(err)
 }
 
-/// A value held until the next sample, as horizontal steps.
-fn steps(p: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
-    p.windows(2).map(|w| vec![(w[0].0, w[0].1), (w[1].0, w[0].1), (w[1].0, w[1].1)]).collect()
+/// A value held until the next sample, as one path of horizontal steps.
+fn steps(p: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut out: Vec<(f64, f64)> = Vec::with_capacity(2 * p.len());
+    for w in p.windows(2) {
+        out.extend([(w[0].0, w[0].1), (w[1].0, w[0].1)]);
+    }
+    out.extend(p.last().copied());
+    out
 }
 
 fn dashed_h(y: f64, x_max: f64, st: ShapeStyle) -> impl Iterator<Item = PathElement<(f64, f64)>> {
@@ -396,13 +432,15 @@ pub fn draw_density(canvas: &HtmlCanvasElement, c: &DensityChart, scale: f64) ->
         &c.title,
         Some("each curve scaled to its own peak; ticks mark P50 (long) and P95 (short)"),
     )?;
-    let plot = legend(&body, &l, &line_entries(&c.curves))?;
+    let groups = coincidences(&c.curves, 0.0, DENSITY_TOP);
+    let looks = looks_of(&c.curves, |_| 2.0, &groups);
+    let plot = legend(&body, &l, &line_entries(&c.curves, &looks, &groups))?;
     let mut chart = ChartBuilder::on(&plot)
         .margin_right(l.px(16.0) as u32)
         .margin_top(l.px(6.0) as u32)
         .x_label_area_size(l.px(42.0) as u32)
         .y_label_area_size(l.px(58.0) as u32)
-        .build_cartesian_2d(0.0..c.x_max.max(1e-3), 0.0..1.25)
+        .build_cartesian_2d(0.0..c.x_max.max(1e-3), 0.0..DENSITY_TOP)
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -417,36 +455,46 @@ pub fn draw_density(canvas: &HtmlCanvasElement, c: &DensityChart, scale: f64) ->
         .light_line_style(RGBColor(238, 240, 244))
         .draw()
         .map_err(err)?;
-    for ln in &c.curves {
-        chart
-            .draw_series(LineSeries::new(
-                ln.points.iter().copied(),
-                color(ln.color).stroke_width(l.px(2.0) as u32),
-            ))
-            .map_err(err)?;
+    for (ln, look) in c.curves.iter().zip(&looks) {
+        draw_line(&mut chart, &l, ln, *look)?;
     }
+    // Ticks down from the top (P50 long, P95 short); beside each its label, in the first
+    // of three rows where it clears the others (P50s first), once for marks that coincide.
+    let mut labels: Vec<(usize, f64, f64)> = Vec::new();
     for (i, (x, label, k)) in c.marks.iter().enumerate() {
-        let p50 = i % 2 == 0;
-        let top = 1.25;
-        let len = if p50 { 0.16 } else { 0.09 };
+        let p50 = label.starts_with("P50");
+        let len = if p50 { 0.14 } else { 0.08 };
         chart
             .draw_series(std::iter::once(PathElement::new(
-                vec![(*x, top), (*x, top - len)],
+                vec![(*x, DENSITY_TOP), (*x, DENSITY_TOP - len)],
                 color(*k).stroke_width(l.px(if p50 { 2.5 } else { 1.5 }) as u32),
             )))
             .map_err(err)?;
-        // Label the marks of the first two flows only: more would overprint.
-        if i < 4 {
-            let kind = if p50 { "P50" } else { "P95" };
-            let _ = label;
-            chart
-                .draw_series(std::iter::once(Text::new(
-                    kind.to_string(),
-                    (*x, top - len - 0.01),
-                    (FONT, l.px(11.0)),
-                )))
-                .map_err(err)?;
+        let px = f64::from(chart.backend_coord(&(*x, DENSITY_TOP)).0);
+        let twin = labels.iter().any(|&(j, at, _)| c.marks[j].1 == *label && (at - px).abs() < l.px(3.0));
+        if !twin {
+            labels.push((i, px, l.px(6.5) * label.chars().count() as f64));
         }
+    }
+    labels.sort_by_key(|&(i, ..)| !c.marks[i].1.starts_with("P50"));
+    let spans: Vec<(f64, f64)> = labels.iter().map(|&(_, x, w)| (x + l.px(3.0), w)).collect();
+    let rows = layout::label_rows(&spans, 3, l.px(4.0));
+    let top = f64::from(chart.backend_coord(&(0.0, DENSITY_TOP)).1);
+    for ((i, ..), (span, row)) in labels.iter().zip(spans.iter().zip(rows)) {
+        let Some(row) = row else { continue };
+        let (text, k) = (&c.marks[*i].1, c.marks[*i].2);
+        let c = color(k);
+        let dark = RGBColor(
+            (f64::from(c.0) * 0.6) as u8,
+            (f64::from(c.1) * 0.6) as u8,
+            (f64::from(c.2) * 0.6) as u8,
+        );
+        root.draw(&Text::new(
+            text.clone(),
+            (span.0 as i32, (top + l.px(1.0 + 13.0 * row as f64)) as i32),
+            (FONT, l.px(11.0)).into_font().color(&dark),
+        ))
+        .map_err(err)?;
     }
     root.present().map_err(err)
 }
@@ -455,8 +503,11 @@ pub fn draw_density(canvas: &HtmlCanvasElement, c: &DensityChart, scale: f64) ->
 pub fn draw_bars(canvas: &HtmlCanvasElement, c: &Bars, scale: f64) -> Result<(), String> {
     let (root, l) = prepare(canvas, scale)?;
     let body = titled(&root, &l, &c.title, None)?;
-    let entries: Vec<(String, Swatch)> =
-        c.fair.iter().map(|_| ("fair share".to_string(), Swatch::Line(11, false))).collect();
+    let entries: Vec<(String, Swatch)> = c
+        .fair
+        .iter()
+        .map(|_| ("fair share".to_string(), Swatch::Line(0, LineLook { width: 2.0, dash: None })))
+        .collect();
     let plot = legend(&body, &l, &entries)?;
     let rows = c.bars.len().max(1) as f64;
     let x_max = c.bars.iter().map(|b| b.1).fold(c.fair.unwrap_or(0.0), f64::max).max(1e-3) * 1.15;
@@ -465,7 +516,10 @@ pub fn draw_bars(canvas: &HtmlCanvasElement, c: &Bars, scale: f64) -> Result<(),
     let mut chart = ChartBuilder::on(&plot)
         .margin_right(l.px(16.0) as u32)
         .x_label_area_size(l.px(42.0) as u32)
-        .y_label_area_size(l.px(100.0) as u32)
+        // As wide as the longest name ("flow 2 (Q1) · Vegas").
+        .y_label_area_size(
+            l.px(16.0 + 7.3 * names.iter().map(|n| n.chars().count()).max().unwrap_or(6) as f64) as u32,
+        )
         .build_cartesian_2d(0.0..x_max, -0.5..rows - 0.5)
         .map_err(err)?;
     chart
@@ -488,7 +542,7 @@ pub fn draw_bars(canvas: &HtmlCanvasElement, c: &Bars, scale: f64) -> Result<(),
         chart
             .draw_series(std::iter::once(PathElement::new(
                 vec![(fair, -0.5), (fair, rows - 0.5)],
-                BLACK.stroke_width(l.px(2.0) as u32),
+                color(0).stroke_width(l.px(2.0) as u32),
             )))
             .map_err(err)?;
     }

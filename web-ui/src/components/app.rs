@@ -458,12 +458,18 @@ impl App {
                 }
                 if !self.exports.is_empty() && self.exports.iter().all(Option::is_some) {
                     let files: Vec<(String, String)> = self.exports.drain(..).flatten().flatten().collect();
-                    let name = self.scenario().map_or("results".into(), |s| s.name.replace(['/', ' '], "-"));
-                    if let Err(e) = dom::download_bytes(
-                        &format!("aqmlab-{name}.zip"),
-                        "application/zip",
-                        &crate::zip::zip(&files),
-                    ) {
+                    // Named after the run exported (its lanes, and how far it got), not the editor.
+                    let run = self.run.borrow();
+                    let scenario = run.base.as_ref().or(run.lanes.first().map(|l| &l.scenario));
+                    let lanes: Vec<&str> = run.lanes.iter().map(|l| l.label.as_str()).collect();
+                    let name = crate::archive_name::zip_name(
+                        scenario.map_or("results", |s| s.name.as_str()),
+                        &lanes,
+                        crate::archive_name::exported_at(&files),
+                        scenario.map_or(0.0, |s| s.duration_s),
+                    );
+                    drop(run);
+                    if let Err(e) = dom::download_bytes(&name, "application/zip", &crate::zip::zip(&files)) {
                         self.notice = Some(e);
                     }
                 }
@@ -944,7 +950,7 @@ impl Component for App {
         let charts = html! {
             <>
                 <ChartsPanel run={self.run.clone()} markers={self.markers()} expected_jfi={self.expected_jfi()} cursor={self.cursor}
-                    lane={self.lane} present={self.present.clone().map(AttrValue::from)} on={self.cbs.charts.clone()} />
+                    lane={self.lane} present={self.present.clone().map(AttrValue::from)} warbler_first={self.tab == Tab::Warbler} on={self.cbs.charts.clone()} />
                 <SummaryPanel run={self.run.clone()} cursor={self.cursor} />
             </>
         };
@@ -959,10 +965,13 @@ impl Component for App {
                 }
                 <div class="layout">
                     <main>
-                        <PresetInfo origin={self.origin.clone()} {modified} comparing={self.comparing()} />
-                        <Controls {state} {now_s} {end_s} events_per_s={eps} {runnable} messages={messages}
-                            speed={AttrValue::from(speed_text(self.speed))} compare_on={self.compare_on}
-                            compare_discs={self.compare_discs.clone()} cost={self.cost_text()} on={self.cbs.control.clone()} />
+                        // Training has controls of its own: the scenario's run controls give way.
+                        if self.tab != Tab::Train {
+                            <PresetInfo origin={self.origin.clone()} {modified} comparing={self.comparing()} />
+                            <Controls {state} {now_s} {end_s} events_per_s={eps} {runnable} messages={messages}
+                                speed={AttrValue::from(speed_text(self.speed))} compare_on={self.compare_on}
+                                compare_discs={self.compare_discs.clone()} cost={self.cost_text()} on={self.cbs.control.clone()} />
+                        }
                         <nav class="tabs" role="tablist">
                             { tab(Tab::Charts, "Charts", "tab-charts") }
                             { tab(Tab::Warbler, "Warbler", "tab-warbler") }

@@ -19,6 +19,14 @@ pub struct ChartProps {
     pub on_present: Callback<AttrValue>,
     #[prop_or_default]
     pub large: bool,
+    /// Whether the chart is picked for the projector view, when it can be (a tick box on
+    /// the card), and what ticking it says.
+    #[prop_or_default]
+    pub picked: Option<bool>,
+    #[prop_or_default]
+    pub pick_disabled: bool,
+    #[prop_or_default]
+    pub on_pick: Callback<(AttrValue, bool)>,
 }
 
 pub struct ChartCard {
@@ -61,12 +69,24 @@ impl Component for ChartCard {
         let p = ctx.props();
         let id = p.id.clone();
         let present = p.on_present.reform(move |_| id.clone());
-        let desc = p.data.describe();
+        let coincide = p.data.coincidences();
+        let desc = p.data.describe_with(&coincide);
+        // Which lines lie on one another ("codel = fq_codel here"), for tests and scripts.
+        let notes: Vec<String> = coincide.into_iter().map(|c| c.note).collect();
+        let coincide = (!notes.is_empty()).then(|| notes.join("; "));
         html! {
-            <figure class={classes!("chart", p.large.then_some("large"))} data-chart={p.id.clone()}>
+            <figure class={classes!("chart", p.large.then_some("large"))} data-chart={p.id.clone()} data-coincide={coincide}>
                 <canvas ref={self.canvas.clone()} role="img" aria-label={desc.clone()}></canvas>
                 <figcaption class="sr-only">{ desc }</figcaption>
                 <div class="chart-tools">
+                    if let Some(picked) = p.picked {
+                        <label class="pick" title="Show this chart in the projector view (2 or 3 at once)">
+                            <input type="checkbox" checked={picked} disabled={p.pick_disabled && !picked}
+                                aria-label={format!("Show {} in the projector view", p.data.title())}
+                                onchange={let (id, on) = (p.id.clone(), p.on_pick.clone()); Callback::from(move |e: Event| on.emit((id.clone(), super::editor_panel::checked(&e))))} />
+                            { "Projector" }
+                        </label>
+                    }
                     <button class="png" title="Download as PNG (2× resolution)" aria-label={format!("Download {} as PNG", p.data.title())}
                         onclick={ctx.link().callback(|_| Msg::Png)}>{ "PNG" }</button>
                     if !p.large {

@@ -3,6 +3,7 @@
 //! scrubber of a paused or finished run, and the full-screen view of one chart.
 
 use super::chart_card::ChartCard;
+use super::overlay::Overlay;
 use crate::chart_data::{self as cd, ChartData, CompareWhat, Frame, Level, Marker};
 use crate::protocol::RunState;
 use crate::state::{RunView, Shared};
@@ -25,6 +26,10 @@ pub struct ChartsProps {
     pub cursor: Option<f64>,
     pub lane: usize,
     pub present: Option<AttrValue>,
+    /// Warbler's own charts (flow → queue map, weights, J, centroids) first, under the
+    /// Warbler tab's controls; every other chart after them.
+    #[prop_or_default]
+    pub warbler_first: bool,
     pub on: Callback<ChartsMsg>,
 }
 
@@ -79,7 +84,22 @@ fn delay_target(sc: &sim_core::scenario::Scenario) -> Option<(String, Vec<(f64, 
     Some((format!("{} target", sc.bottleneck.queue.info().label), steps))
 }
 
-fn all_charts(p: &ChartsProps) -> Vec<(String, ChartData)> {
+/// The charts Warbler's decisions draw (its map, weights, J and centroids), by key suffix.
+fn is_warblers(key: &str) -> bool {
+    key.ends_with("queue-map") || key.contains("series-")
+}
+
+fn lane_prefix(run: &RunView, lane: usize) -> String {
+    if run.lanes.len() <= 1 {
+        return String::new();
+    }
+    format!("{}-", run.lanes[lane].label.replace(['/', ' ', '[', ']'], "-"))
+}
+
+/// The charts shown first (Warbler's, when asked: from the first lane that runs it) and
+/// the rest (in Compare the side-by-side ones, then the picked lane's), each keyed by id.
+#[allow(clippy::type_complexity)]
+fn all_charts(p: &ChartsProps) -> (Vec<(String, ChartData)>, Vec<(String, ChartData)>) {
     let run = p.run.borrow();
     let f = Frame {
         x_max: run.end_s.max(1e-3),
@@ -87,33 +107,64 @@ fn all_charts(p: &ChartsProps) -> Vec<(String, ChartData)> {
         cursor: p.cursor,
         expected_jfi: p.expected_jfi.as_ref().map(|(y, l)| Level { y: *y, label: l.to_string() }),
     };
-    if run.lanes.len() <= 1 {
-        return lane_charts(&run, 0, &f, "");
+    if run.lanes.is_empty() {
+        return (Vec::new(), Vec::new());
     }
-    let titles: Vec<String> = (0..run.lanes.len()).map(|i| run.title(i)).collect();
-    let lanes: Vec<(&str, &crate::series::Series)> =
-        run.lanes.iter().zip(&titles).map(|(l, t)| (t.as_str(), &l.series)).collect();
-    let mut out: Vec<(String, ChartData)> = [
-        ("compare-delay", CompareWhat::Delay),
-        ("compare-rtt", CompareWhat::Rtt),
-        ("compare-queue", CompareWhat::Queue),
-        ("compare-goodput", CompareWhat::Goodput),
-        ("compare-fairness", CompareWhat::Jfi),
-        ("compare-drops", CompareWhat::Drops),
-    ]
-    .into_iter()
-    .map(|(k, w)| (k.to_string(), ChartData::Time(cd::compare_chart(&lanes, &f, w))))
-    .collect();
     let lane = p.lane.min(run.lanes.len() - 1);
-    let prefix = format!("{}-", run.lanes[lane].label.replace(['/', ' ', '[', ']'], "-"));
-    out.extend(lane_charts(&run, lane, &f, &prefix));
-    out
+    let mut out: Vec<(String, ChartData)> = Vec::new();
+    if run.lanes.len() > 1 {
+        let titles: Vec<String> = (0..run.lanes.len()).map(|i| run.title(i)).collect();
+        let lanes: Vec<(&str, &crate::series::Series)> =
+            run.lanes.iter().zip(&titles).map(|(l, t)| (t.as_str(), &l.series)).collect();
+        out = [
+            ("compare-delay", CompareWhat::Delay),
+            ("compare-rtt", CompareWhat::Rtt),
+            ("compare-queue", CompareWhat::Queue),
+            ("compare-goodput", CompareWhat::Goodput),
+            ("compare-fairness", CompareWhat::Jfi),
+            ("compare-drops", CompareWhat::Drops),
+        ]
+        .into_iter()
+        .map(|(k, w)| (k.to_string(), ChartData::Time(cd::compare_chart(&lanes, &f, w))))
+        .collect();
+    }
+    out.extend(lane_charts(&run, lane, &f, &lane_prefix(&run, lane)));
+    if !p.warbler_first {
+        return (Vec::new(), out);
+    }
+    let runs_warbler = |i: &usize| run.lanes[*i].series.extra_groups().iter().any(|g| g == "clustering");
+    let from = (0..run.lanes.len()).find(runs_warbler).unwrap_or(lane);
+    let lead: Vec<(String, ChartData)> = lane_charts(&run, from, &f, &lane_prefix(&run, from))
+        .into_iter()
+        .filter(|(k, _)| is_warblers(k))
+        .collect();
+    out.retain(|(k, _)| !lead.iter().any(|(l, _)| l == k));
+    (lead, out)
 }
+
+/// Charts the projector view shows at most.
+pub const PROJECTED: usize = 3;
 
 #[function_component(ChartsPanel)]
 pub fn charts_panel(p: &ChartsProps) -> Html {
-    let charts: Vec<(String, Rc<ChartData>)> =
-        all_charts(p).into_iter().map(|(k, c)| (k, Rc::new(c))).collect();
+    // Picked for the projector view (chart ids, in the order ticked), and whether it is on.
+    let picked = use_state(Vec::<String>::new);
+    let projector = use_state(|| false);
+    let on_pick = {
+        let picked = picked.clone();
+        Callback::from(move |(id, on): (AttrValue, bool)| {
+            let mut v: Vec<String> = picked.iter().filter(|k| k.as_str() != id.as_str()).cloned().collect();
+            if on && v.len() < PROJECTED {
+                v.push(id.to_string());
+            }
+            picked.set(v);
+        })
+    };
+    let (lead, rest) = all_charts(p);
+    let rc = |v: Vec<(String, ChartData)>| -> Vec<(String, Rc<ChartData>)> {
+        v.into_iter().map(|(k, c)| (k, Rc::new(c))).collect()
+    };
+    let (lead, charts) = (rc(lead), rc(rest));
     let run = p.run.borrow();
     let on_present = p.on.reform(|id: AttrValue| ChartsMsg::Present(Some(id.to_string())));
     let scrubbable = matches!(run.state, RunState::Paused | RunState::Finished) && run.now_s > 0.0;
@@ -124,18 +175,23 @@ pub fn charts_panel(p: &ChartsProps) -> Html {
     let on_lane = p.on.reform(|e: Event| {
         ChartsMsg::Lane(e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or(0))
     });
-    let presented = p.present.as_ref().and_then(|id| charts.iter().find(|(k, _)| k.as_str() == id.as_str()));
+    let presented =
+        p.present.as_ref().and_then(|id| lead.iter().chain(&charts).find(|(k, _)| k.as_str() == id.as_str()));
+    let full = picked.len() >= PROJECTED;
+    let card = |(k, c): &(String, Rc<ChartData>)| {
+        html! { <ChartCard key={k.clone()} id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()}
+        picked={Some(picked.contains(k))} pick_disabled={full} on_pick={on_pick.clone()} /> }
+    };
+    let projected: Vec<&(String, Rc<ChartData>)> =
+        picked.iter().filter_map(|id| lead.iter().chain(&charts).find(|(k, _)| k == id)).collect();
+    let (open, leave) = {
+        let (a, b) = (projector.clone(), projector.clone());
+        (Callback::from(move |_: MouseEvent| a.set(true)), Callback::from(move |()| b.set(false)))
+    };
     html! {
         <section class="charts" data-samples={run.samples().to_string()} data-drops={run.drops().to_string()} aria-label="Charts">
             if run.lanes.is_empty() {
                 <p class="hint">{ "Press Run (space) or Step (s) to start; the charts fill in as the simulation goes." }</p>
-            }
-            if run.lanes.len() > 1 {
-                <label class="lane-picker">{ "Charts of each run below: " }
-                    <select onchange={on_lane} aria-label="Lane shown">
-                        { for run.lanes.iter().enumerate().map(|(i, l)| html! { <option value={i.to_string()} selected={i == p.lane} data-key={l.label.clone()}>{ run.title(i) }</option> }) }
-                    </select>
-                </label>
             }
             if scrubbable {
                 <div class="scrubber">
@@ -147,16 +203,44 @@ pub fn charts_panel(p: &ChartsProps) -> Html {
                     if p.cursor.is_some() { <button onclick={p.on.reform(|_| ChartsMsg::Scrub(None))}>{ "Clear" }</button> }
                 </div>
             }
-            <div class="grid">
-                { for charts.iter().map(|(k, c)| html! { <ChartCard key={k.clone()} id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()} /> }) }
-            </div>
-            if let Some((k, c)) = presented {
-                <div class="present" role="dialog" aria-label="Chart, full screen" onclick={p.on.reform(|_| ChartsMsg::Present(None))}>
-                    <div class="present-body" onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
-                        <button class="close" onclick={p.on.reform(|_| ChartsMsg::Present(None))} aria-label="Close">{ "✕" }</button>
-                        <ChartCard id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()} large=true />
-                    </div>
+            if !lead.is_empty() {
+                <h3 class="charts-head">{ "Warbler's decisions over time" }</h3>
+                <div class="grid lead" data-testid="warbler-charts">{ for lead.iter().map(card) }</div>
+                <h3 class="charts-head">{ "Every chart of the run" }</h3>
+            }
+            if !run.lanes.is_empty() {
+                <div class="projector-bar">
+                    <button data-testid="projector" disabled={projected.is_empty()} onclick={open}
+                        title="The charts ticked Projector, large and alone on the screen">
+                        { format!("Projector view ({})", projected.len()) }</button>
+                    <span class="hint">{ if projected.is_empty() {
+                        "Tick Projector on two or three charts to show them large together.".to_string()
+                    } else {
+                        format!("{} of at most {PROJECTED} charts picked; Escape leaves the view.", projected.len())
+                    } }</span>
                 </div>
+            }
+            if run.lanes.len() > 1 {
+                <label class="lane-picker">{ "Charts of each run below: " }
+                    <select onchange={on_lane} aria-label="Lane shown">
+                        { for run.lanes.iter().enumerate().map(|(i, l)| html! { <option value={i.to_string()} selected={i == p.lane} data-key={l.label.clone()}>{ run.title(i) }</option> }) }
+                    </select>
+                </label>
+            }
+            <div class="grid">{ for charts.iter().map(card) }</div>
+            if *projector && !projected.is_empty() {
+                <Overlay label="Projector view" class="projector" close_text="Leave projector view" on_close={leave}>
+                    <div class="projected" data-testid="projected" style={format!("--n: {}", projected.len())}>
+                        { for projected.iter().map(|(k, c)| html! {
+                            <ChartCard key={format!("projected-{k}")} id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()} large=true />
+                        }) }
+                    </div>
+                </Overlay>
+            }
+            if let Some((k, c)) = presented {
+                <Overlay label="Chart, full screen" on_close={p.on.reform(|_| ChartsMsg::Present(None))}>
+                    <ChartCard id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()} large=true />
+                </Overlay>
             }
         </section>
     }

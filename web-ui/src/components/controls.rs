@@ -72,6 +72,12 @@ pub fn controls(p: &ControlsProps) -> Html {
                 <label class="compare-toggle">
                     <input type="checkbox" checked={p.compare_on} onchange={on_compare} data-testid="compare" />{ " Compare discs" }
                 </label>
+                // On one column (a phone) the editor is far below the charts: a way there.
+                <button type="button" class="jump-editor" data-testid="edit-scenario" onclick={Callback::from(|e: MouseEvent| {
+                    if let Some(from) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                        crate::dom::show_editor(&from);
+                    }
+                })}>{ "Edit scenario ↓" }</button>
             </div>
             if p.compare_on {
                 <div class="discs" data-testid="compare-discs">

@@ -4,7 +4,9 @@
 //! as JSON.
 
 use super::chart_card::ChartCard;
-use crate::chart_data::{Bars, ChartData, Line, TimeChart, FLOW_COLORS};
+use super::overlay::Overlay;
+use crate::chart_data::{ChartData, FLOW_COLORS};
+use crate::learning::{curve_charts, line, time_chart};
 use crate::protocol::EvalRun;
 use crate::state::{Shared, TrainView};
 use sim_core::cc::dqn::SHIPPED_MODEL;
@@ -110,84 +112,28 @@ impl Settings {
     }
 }
 
-fn time_chart(title: &str, x_label: &str, y_label: &str, x_label_max: f64, lines: Vec<Line>) -> ChartData {
-    let y_max = lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)).fold(0.0, f64::max);
-    let y_min = lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)).fold(0.0, f64::min);
-    ChartData::Time(TimeChart {
-        title: title.into(),
-        x_label: x_label.into(),
-        y_label: y_label.into(),
-        x_max: x_label_max.max(1.0),
-        y_min: if y_min < 0.0 { -crate::chart_data::nice_max(-y_min) } else { 0.0 },
-        y_max: crate::chart_data::nice_max(y_max),
-        lines,
-        bands: Vec::new(),
-        markers: Vec::new(),
-        levels: Vec::new(),
-        cursor: None,
-        note: None,
-    })
-}
-
-fn line(label: &str, color: usize, points: Vec<(f64, f64)>) -> Line {
-    Line { label: label.into(), color, points, bold: false, dashed: false }
-}
-
-/// The learning curve: return per episode, ε and the mean TD loss, and the action mix.
-fn curve_charts(t: &TrainView) -> Vec<(String, Rc<ChartData>)> {
-    let n = t.curve.len() as f64;
-    let ret: Vec<(f64, f64)> = t.curve.iter().map(|r| (f64::from(r.episode), r.episode_return)).collect();
-    let eps: Vec<(f64, f64)> = t.curve.iter().map(|r| (f64::from(r.episode), r.epsilon)).collect();
-    let loss: Vec<(f64, f64)> =
-        t.curve.iter().filter_map(|r| r.mean_loss.map(|l| (f64::from(r.episode), l))).collect();
-    let tail = &t.curve[t.curve.len().saturating_sub(10)..];
-    let total: u64 = tail.iter().map(|r| r.actions.iter().sum::<u64>()).sum();
-    let names = ["hold (0)", "+1500 bytes", "−150 bytes", "+4000 bytes"];
-    let bars = (0..4)
-        .map(|a| {
-            let c: u64 = tail.iter().map(|r| r.actions[a]).sum();
-            (names[a].to_string(), if total > 0 { c as f64 / total as f64 } else { 0.0 }, FLOW_COLORS + a)
-        })
-        .collect();
-    let bold = |mut l: Line| {
-        l.bold = true;
-        l
+/// Figs. 2-4 of the paper from seed 1 of each variant, keyed by id.
+fn eval_figs(runs: &[EvalRun]) -> Vec<(String, Rc<ChartData>)> {
+    let variants = ["dqn", "cubic", "newreno"];
+    let first: Vec<&EvalRun> = variants.iter().filter_map(|v| runs.iter().find(|r| r.label == *v)).collect();
+    let x_max = first.iter().flat_map(|r| r.trace.last().map(|p| p.0)).fold(1.0, f64::max);
+    let fig = |title: &str, unit: &str, pick: fn(&(f64, f64, f64, u64)) -> f64| {
+        let lines = first
+            .iter()
+            .enumerate()
+            .map(|(i, r)| line(&r.label, FLOW_COLORS + i, r.trace.iter().map(|p| (p.0, pick(p))).collect()))
+            .collect();
+        Rc::new(time_chart(title, "time (s)", unit, x_max, lines))
     };
     vec![
-        (
-            "train-return".into(),
-            Rc::new(time_chart(
-                "Return per episode",
-                "episode",
-                "return",
-                n,
-                vec![bold(line("return", 0, ret))],
-            )),
-        ),
-        (
-            "train-eps-loss".into(),
-            Rc::new(time_chart(
-                "ε and mean TD loss",
-                "episode",
-                "",
-                n,
-                vec![bold(line("ε", 1, eps)), bold(line("mean TD loss", 3, loss))],
-            )),
-        ),
-        (
-            "train-actions".into(),
-            Rc::new(ChartData::Bars(Bars {
-                title: "Action mix, last 10 episodes".into(),
-                x_label: "share of decisions".into(),
-                bars,
-                fair: None,
-            })),
-        ),
+        ("eval-throughput".into(), fig("Fig. 2: throughput over time (seed 1)", "Mbit/s", |p| p.1)),
+        ("eval-rtt".into(), fig("Fig. 3: RTT over time (seed 1)", "ms", |p| p.2)),
+        ("eval-loss".into(), fig("Fig. 4: cumulative packet loss (seed 1)", "packets", |p| p.3 as f64)),
     ]
 }
 
-/// Figs. 2-4 of the paper from seed 1 of each variant, and the t-test table over seeds.
-fn evaluation(runs: &[EvalRun]) -> Html {
+/// The t-test tables over seeds, and the figures (`figs`, drawn by the caller) under them.
+fn evaluation(runs: &[EvalRun], figs: Html) -> Html {
     let variants = ["dqn", "cubic", "newreno"];
     fn of<'a>(runs: &'a [EvalRun], v: &'a str) -> impl Iterator<Item = &'a EvalRun> + 'a {
         runs.iter().filter(move |r| r.label == v)
@@ -201,21 +147,6 @@ fn evaluation(runs: &[EvalRun]) -> Html {
     let loss = |r: &EvalRun| r.summary.drops.total_all as f64;
     let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
     let seeds = of("dqn").count();
-    let first: Vec<&EvalRun> = variants.iter().filter_map(|v| of(v).next()).collect();
-    let x_max = first.iter().flat_map(|r| r.trace.last().map(|p| p.0)).fold(1.0, f64::max);
-    let fig = |title: &str, unit: &str, pick: fn(&(f64, f64, f64, u64)) -> f64| {
-        let lines = first
-            .iter()
-            .enumerate()
-            .map(|(i, r)| line(&r.label, FLOW_COLORS + i, r.trace.iter().map(|p| (p.0, pick(p))).collect()))
-            .collect();
-        Rc::new(time_chart(title, "time (s)", unit, x_max, lines))
-    };
-    let figs = [
-        ("eval-throughput", fig("Fig. 2: throughput over time (seed 1)", "Mbit/s", |p| p.1)),
-        ("eval-rtt", fig("Fig. 3: RTT over time (seed 1)", "ms", |p| p.2)),
-        ("eval-loss", fig("Fig. 4: cumulative packet loss (seed 1)", "packets", |p| p.3 as f64)),
-    ];
     let row = |v: &str| {
         let (t, r, l) = (stat(v, &thr), stat(v, &rtt), stat(v, &loss));
         html! { <tr><td>{ v }</td><td class="num">{ format!("{:.4}", mean(&t)) }</td><td class="num">{ format!("{:.1}", mean(&r)) }</td><td class="num">{ format!("{:.0}", mean(&l)) }</td></tr> }
@@ -239,7 +170,6 @@ fn evaluation(runs: &[EvalRun]) -> Html {
         <td class="num paper">{ format!("{:+.2} % (p {:.3})", paper.throughput_pct, paper.throughput_p) }</td>
         <td class="num">{ pct(r) }</td><td class="num">{ p(r) }</td><td class="num paper">{ format!("{:+.2} %", paper.rtt_pct) }</td></tr> }
     };
-    let on_present = Callback::noop();
     html! {
         <div class="evaluation" data-testid="dqn-evaluation">
             <div class="table-wrap"><table>
@@ -252,9 +182,7 @@ fn evaluation(runs: &[EvalRun]) -> Html {
                 <tr><th></th><th>{ "throughput" }</th><th>{ "p" }</th><th class="paper">{ "paper" }</th><th>{ "RTT" }</th><th>{ "p" }</th><th class="paper">{ "paper" }</th></tr>
                 { for sim_core::scenario::published::DQN_VERSUS.iter().map(|p| versus(p.baseline, p)) }
             </table></div>
-            <div class="grid">
-                { for figs.into_iter().map(|(k, c)| html! { <ChartCard key={k} id={AttrValue::from(k)} data={c} on_present={on_present.clone()} /> }) }
-            </div>
+            { figs }
         </div>
     }
 }
@@ -264,8 +192,25 @@ pub fn train_panel(p: &TrainProps) -> Html {
     let settings = use_state(Settings::default);
     let errors = use_state(Vec::<String>::new);
     let seeds = use_state(|| "20".to_string());
+    // The chart shown full screen (Enlarge), by id.
+    let present = use_state(|| None::<String>);
     let t = p.train.borrow();
     let model = if t.weights.is_some() { "trained" } else { SHIPPED_MODEL };
+    let curve: Vec<(String, Rc<ChartData>)> =
+        curve_charts(&t.curve).into_iter().map(|(k, c)| (k, Rc::new(c))).collect();
+    let figs = t.evaluation.as_deref().map(eval_figs).unwrap_or_default();
+    let on_present = {
+        let present = present.clone();
+        Callback::from(move |id: AttrValue| present.set(Some(id.to_string())))
+    };
+    let grid = |charts: &[(String, Rc<ChartData>)]| {
+        html! {
+            <div class="grid">
+                { for charts.iter().map(|(k, c)| html! { <ChartCard key={k.clone()} id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()} /> }) }
+            </div>
+        }
+    };
+    let presented = (*present).as_ref().and_then(|id| curve.iter().chain(&figs).find(|(k, _)| k == id));
     let start = {
         let (settings, errors, on) = (settings.clone(), errors.clone(), p.on.clone());
         Callback::from(move |_: MouseEvent| match settings.parse() {
@@ -330,13 +275,14 @@ pub fn train_panel(p: &TrainProps) -> Html {
                 else if let (Some((_, d)), Some(s)) = (&t.weights, speed) { format!("trained {} episodes in {s:.1} s (weights digest {d:016x}); the tests use it", t.curve.len()) }
                 else { format!("the shipped agent ({SHIPPED_MODEL}) is ready without training") }
             }</p>
-            if !t.curve.is_empty() {
-                <div class="grid">
-                    { for curve_charts(&t).into_iter().map(|(k, c)| html! { <ChartCard key={k.clone()} id={AttrValue::from(k.clone())} data={c} on_present={Callback::noop()} /> }) }
-                </div>
-            }
+            if !t.curve.is_empty() { { grid(&curve) } }
             if t.evaluating { <p class="status">{ "testing…" }</p> }
-            if let Some(runs) = &t.evaluation { { evaluation(runs) } }
+            if let Some(runs) = &t.evaluation { { evaluation(runs, grid(&figs)) } }
+            if let Some((k, c)) = presented {
+                <Overlay label="Chart, full screen" on_close={let present = present.clone(); Callback::from(move |()| present.set(None))}>
+                    <ChartCard id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()} large=true />
+                </Overlay>
+            }
         </section>
     }
 }

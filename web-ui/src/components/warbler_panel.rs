@@ -1,6 +1,6 @@
 //! Warbler in the browser: its settings, an A/B run (the paper's Figs. 4-8 without and with
-//! Warbler side by side), and the decisions it took. Its charts (centroids, weights, J, the
-//! flow → queue map) appear with the others as soon as the port runs Warbler.
+//! Warbler side by side), and the decisions it took. Its charts (the flow → queue map,
+//! weights, J, centroids) follow right under it, before every other chart of the run.
 
 use super::editor_panel::{EditMsg, EditorPanel};
 use crate::editor::Editor;
