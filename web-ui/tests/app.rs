@@ -185,7 +185,7 @@ async fn the_cca_menu_shows_each_groups_algorithm() {
     choose(&host, "select[name='flows[0].cca.type']", "cubic").await;
     let menu: HtmlSelectElement = find(&host, "select[name='flows[0].cca.type']").dyn_into().unwrap();
     assert_eq!(menu.value(), "cubic");
-    assert!(find(&host, "[data-testid=modified]").text_content().unwrap().contains("vegas-newreno-mix"));
+    assert!(find(&host, "[data-testid=modified]").text_content().unwrap().contains("Vegas/NewReno mixes"));
 }
 
 #[wasm_bindgen_test]
@@ -382,9 +382,9 @@ async fn compare_says_codel_and_fq_codel_coincide_on_the_bufferbloat_preset() {
     run_to_the_end(&host).await;
     let delay = find(&host, "[data-chart=compare-delay]");
     let said = delay.get_attribute("data-coincide").unwrap_or_default();
-    assert_eq!(said, "codel = fq_codel here");
+    assert_eq!(said, "CoDel = FQ-CoDel here", "lanes by their labels");
     let alt = find(&host, "[data-chart=compare-delay] canvas").get_attribute("aria-label").unwrap();
-    assert!(alt.contains("; codel = fq_codel"), "{alt}");
+    assert!(alt.contains("; CoDel = FQ-CoDel"), "{alt}");
     let fifo = find(&host, "[data-chart=fifo-delay]").get_attribute("data-coincide").unwrap_or_default();
     assert_eq!(fifo, "flows 0-3 coincide");
 }
@@ -617,20 +617,6 @@ async fn every_editor_control_fits_the_editors_box() {
     style.remove();
     host.remove();
     assert!(found.is_empty(), "wider than the editor: {found:?}");
-}
-
-async fn run_to_the_end(host: &Element) {
-    let speed: HtmlSelectElement = find(host, "[data-testid=speed]").dyn_into().unwrap();
-    speed.set_value("max");
-    fire(&speed, "change");
-    click(host, "run").await;
-    for _ in 0..500 {
-        if find(host, ".controls .progress").text_content().unwrap().contains("finished") {
-            return;
-        }
-        TimeoutFuture::new(20).await;
-    }
-    panic!("the run did not finish: {}", find(host, "[data-testid=clock]").text_content().unwrap());
 }
 
 fn chart_text(host: &Element, id: &str) -> String {

@@ -71,7 +71,7 @@ impl Component for ChartCard {
         let present = p.on_present.reform(move |_| id.clone());
         let coincide = p.data.coincidences();
         let desc = p.data.describe_with(&coincide);
-        // Which lines lie on one another ("codel = fq_codel here"), for tests and scripts.
+        // Which lines lie on one another ("CoDel = FQ-CoDel here"), for tests and scripts.
         let notes: Vec<String> = coincide.into_iter().map(|c| c.note).collect();
         let coincide = (!notes.is_empty()).then(|| notes.join("; "));
         html! {
