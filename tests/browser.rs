@@ -27,6 +27,12 @@ fn a_split_run_in_the_browser_matches_the_native_digest() {
 }
 
 #[wasm_bindgen_test]
+fn a_run_with_timed_changes_in_the_browser_matches_the_native_digest() {
+    let d = aqm_tests::changes_digest();
+    assert_eq!(d, aqm_tests::CHANGES_DIGEST, "wasm digest {d:#x}");
+}
+
+#[wasm_bindgen_test]
 fn a_warbler_run_in_the_browser_matches_the_native_digest() {
     assert_eq!(warbler_digest(), WARBLER_DIGEST, "wasm digest {:#x}", warbler_digest());
 }

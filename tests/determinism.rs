@@ -39,6 +39,12 @@ fn a_split_run_matches_the_committed_digest() {
 }
 
 #[test]
+fn a_run_with_timed_changes_matches_the_committed_digest() {
+    let d = aqm_tests::changes_digest();
+    assert_eq!(d, aqm_tests::CHANGES_DIGEST, "digest changed: {d:#x}");
+}
+
+#[test]
 fn a_warbler_run_matches_the_committed_digest() {
     assert_eq!(warbler_digest(), WARBLER_DIGEST, "digest changed: {:#x}", warbler_digest());
 }

@@ -67,6 +67,29 @@ pub fn split_digest() -> u64 {
     summary_digest(&run(&split_probe_scenario()).1)
 }
 
+/// Digest of [`changes_probe_scenario`]'s summary and log (same contract): timed changes
+/// apply alike natively and in the browser.
+pub const CHANGES_DIGEST: u64 = 0x93ff_f7df_2e1c_5318;
+
+/// The bufferbloat lecture's cut buffer (at 20 s) and then a slower link (at 22 s), 24 s.
+pub fn changes_probe_scenario() -> Scenario {
+    let mut sc = preset("bufferbloat", Some("fifo-cut")).expect("preset");
+    sc.duration_s = 24.0;
+    sc.changes.push(sim_core::scenario::TimedChange {
+        at_s: 22.0,
+        set: "bottleneck.rate_bps".into(),
+        to: 5_000_000.into(),
+    });
+    sc
+}
+
+pub fn changes_digest() -> u64 {
+    let (sim, s) = run(&changes_probe_scenario());
+    let log = serde_json::to_string(&sim.recorder().log.kept).expect("log serialises");
+    let fnv = |h: u64, b: u8| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    log.bytes().fold(summary_digest(&s), fnv)
+}
+
 /// Packet conservation: everything sent is delivered, dropped or still in the network.
 pub fn assert_conserved(s: &Summary) {
     let c = s.packets;
