@@ -4,6 +4,12 @@
 //! responsive; the page only keeps bounded chart data (`series`, `state`) and draws it.
 //! The parts that are plain Rust (engine, editor model, chart data, sharing, zip) have no
 //! DOM and are tested natively; `components`, `charts`, `dom`, `link` touch the browser.
+//!
+//! Two wasm modules are built from this crate: the worker (`src/bin/worker.rs`: the engine,
+//! no Yew, no plotting) and the page (`src/main.rs`), which trunk builds without the
+//! default `engine` feature, so it carries scenarios, validation, presets and charts but
+//! not the simulator. The browser tests keep the feature and [`mount`] the app with the
+//! engine in the page.
 
 pub mod chart_data;
 pub mod charts;
@@ -11,6 +17,7 @@ pub mod compare;
 pub mod components;
 pub mod dom;
 pub mod editor;
+#[cfg(feature = "engine")]
 pub mod engine;
 pub mod link;
 pub mod panic;
@@ -18,6 +25,7 @@ pub mod protocol;
 pub mod series;
 pub mod share;
 pub mod state;
+#[cfg(feature = "engine")]
 pub mod worker;
 pub mod zip;
 
@@ -30,6 +38,7 @@ pub fn start() {
 }
 
 /// Mounts the app into `host`, simulating in the page (the browser tests use this).
+#[cfg(feature = "engine")]
 pub fn mount(host: web_sys::Element) -> yew::AppHandle<App> {
     panic::install();
     yew::Renderer::<App>::with_root_and_props(host, AppProps { local: true }).render()

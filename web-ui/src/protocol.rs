@@ -1,5 +1,6 @@
-//! The messages between the page and the simulation, which runs in a Web Worker (or, where
-//! none can start, in the page itself behind the same interface). Plain serde data.
+//! The messages between the page and the simulation, which runs in a Web Worker (or, in the
+//! browser tests, in the page itself behind the same interface). Plain serde data, carried
+//! across as structured JS values ([`to_js`], [`from_js`]).
 
 use serde::{Deserialize, Serialize};
 use sim_core::metrics::{LogHistogram, Summary, Update};
@@ -79,6 +80,10 @@ pub enum FromSim {
     },
     /// Something the user should read (a scenario refused, training diverged).
     Error(String),
+    /// The worker has loaded and takes messages (its first message).
+    Ready,
+    /// The simulation cannot run: its worker failed to load, did not start or crashed.
+    Unavailable(String),
 }
 
 /// Where every lane stands, with what is new since the last progress.
@@ -111,4 +116,17 @@ pub struct EvalRun {
     pub summary: Summary,
     /// Per sample: time, flow 0's goodput (Mbit/s), smoothed RTT (ms), drops so far.
     pub trace: Vec<(f64, f64, f64, u64)>,
+}
+
+/// A message as a structured JS value (serde-wasm-bindgen): 64-bit integers (seeds, digests)
+/// as BigInt so none is rounded, floats as JS numbers so NaN survives. (bincode, gloo's
+/// default, cannot read the scenario's tagged enums; JSON loses NaN.)
+pub fn to_js<T: Serialize>(v: &T) -> Result<wasm_bindgen::JsValue, String> {
+    let s = serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
+    v.serialize(&s).map_err(|e| e.to_string())
+}
+
+/// The inverse of [`to_js`].
+pub fn from_js<T: for<'de> Deserialize<'de>>(v: wasm_bindgen::JsValue) -> Result<T, String> {
+    serde_wasm_bindgen::from_value(v).map_err(|e| e.to_string())
 }

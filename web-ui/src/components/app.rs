@@ -89,6 +89,8 @@ pub struct App {
     reader: Option<FileReader>,
     last_redraw_ms: f64,
     last_message_ms: f64,
+    /// Why the simulation cannot run (its worker failed to load or crashed), if it cannot.
+    sim_down: Option<String>,
     exports: Vec<Option<Vec<(String, String)>>>,
     cbs: Callbacks,
     _listeners: Vec<EventListener>,
@@ -312,6 +314,26 @@ impl App {
                     }
                 }
                 false
+            }
+            FromSim::Ready => {
+                self.sim_down = None;
+                true
+            }
+            FromSim::Unavailable(e) => {
+                if self.sim_down.is_none() {
+                    web_sys::console::error_1(&e.clone().into());
+                    self.sim_down = Some(e);
+                }
+                self.run.update(|r| {
+                    if r.state == RunState::Running {
+                        r.state = RunState::Paused;
+                    }
+                });
+                self.train.update(|t| {
+                    t.running = false;
+                    t.evaluating = false;
+                });
+                true
             }
             FromSim::Error(e) => {
                 self.train.update(|t| {
@@ -624,6 +646,7 @@ impl Component for App {
             reader: None,
             last_redraw_ms: 0.0,
             last_message_ms: dom::now_ms(),
+            sim_down: None,
             exports: Vec::new(),
             cbs,
             _listeners: listeners,
@@ -727,8 +750,8 @@ impl Component for App {
         let ed = self.editor.borrow();
         let run = self.run.borrow();
         let modified = self.modified();
-        let messages = Rc::new(ed.messages());
-        let runnable = ed.is_runnable();
+        let messages = Rc::new(self.sim_down.iter().cloned().chain(ed.messages()).collect::<Vec<_>>());
+        let runnable = ed.is_runnable() && self.sim_down.is_none();
         let state = (!run.lanes.is_empty()).then_some(run.state);
         let (now_s, end_s) = if run.lanes.is_empty() {
             (0.0, self.scenario().map_or(0.0, |s| s.duration_s))
@@ -750,7 +773,7 @@ impl Component for App {
             </>
         };
         html! {
-            <div class="app" data-engine={if self.link.in_worker() { "worker" } else { "page" }}>
+            <div class="app" data-engine={if self.link.in_worker() { "worker" } else { "page" }} data-sim={if self.sim_down.is_some() { "down" } else { "up" }}>
                 <Header origin={self.origin.clone()} {modified} can_export={state.is_some()} on={self.cbs.header.clone()} />
                 if let Some(n) = &self.notice {
                     <div class="notice" role="status">
