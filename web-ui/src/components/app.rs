@@ -73,10 +73,11 @@ pub struct App {
     origin: Option<Origin>,
     link: SimLink,
     run: Shared<RunView>,
+    /// The time markers of the lanes the charts show (those of a run being loaded once it
+    /// reports).
+    markers: Rc<Vec<(f64, String)>>,
     /// Editor version and compare set of the loaded run; anything else needs a new load.
     loaded: Option<(u64, Vec<String>)>,
-    /// What to do once the run is loaded (Run or Step).
-    after_load: Option<ToSim>,
     speed: Speed,
     compare_on: bool,
     compare_discs: Rc<Vec<String>>,
@@ -141,11 +142,15 @@ impl App {
     }
 
     fn reset(&mut self) {
+        self.forget_load();
+        self.run = Shared::new(RunView::default());
+        self.markers = self.markers();
+    }
+
+    fn forget_load(&mut self) {
         self.loaded = None;
-        self.after_load = None;
         self.cursor = None;
         self.present = None;
-        self.run = Shared::new(RunView::default());
     }
 
     fn fragment(&self) -> Option<String> {
@@ -204,18 +209,24 @@ impl App {
         {
             return false;
         }
-        self.reset();
+        self.forget_load();
         self.loaded = Some((version, discs));
         self.pending_lanes(lanes.clone());
-        self.after_load = Some(then);
         self.link.send(ToSim::Load { lanes, speed: self.speed });
+        // Right behind the Load, not after Loaded comes back: this thread may be busy
+        // drawing by then. A Load the simulation refuses leaves nothing to run.
+        self.link.send(then);
+        self.last_redraw_ms = dom::now_ms();
         dom::mark("aqmlab-run");
         true
     }
 
+    /// The lanes of the run being loaded, in place of the last run's but quietly: the charts
+    /// keep the last run until this one reports running (a run over within a frame or two
+    /// then draws once, not empty first).
     fn pending_lanes(&mut self, lanes: Vec<(String, Scenario)>) {
         let info = vec![Vec::new(); lanes.len()];
-        self.run = Shared::new(RunView::new(lanes, &info));
+        self.run.update_quiet(|r| *r = RunView::new(lanes, &info));
     }
 
     fn markers(&self) -> Rc<Vec<(f64, String)>> {
@@ -257,20 +268,25 @@ impl App {
             FromSim::Loaded(info) => {
                 let lanes: Vec<(String, Scenario)> =
                     self.run.borrow().lanes.iter().map(|l| (l.label.clone(), l.scenario.clone())).collect();
-                self.run = Shared::new(RunView::new(lanes, &info));
-                if let Some(then) = self.after_load.take() {
-                    self.link.send(then);
-                }
-                true
+                self.run.update_quiet(|r| *r = RunView::new(lanes, &info));
+                false
             }
             FromSim::Progress(p) => {
                 let now = dom::now_ms();
                 let state = p.state;
                 let state_changed = state != self.run.borrow().state;
                 self.run.update_quiet(|r| r.apply(p, now));
-                if state_changed || state != RunState::Running || now - self.last_redraw_ms >= REDRAW_EVERY_MS
-                {
+                // While running, at most every REDRAW_EVERY_MS counted from the start (a run
+                // over sooner draws once, at its end); at once when it pauses or ends. A
+                // loaded run is Ready only until the Run or Step sent behind its Load.
+                let redraw = match state {
+                    RunState::Ready => false,
+                    RunState::Running => now - self.last_redraw_ms >= REDRAW_EVERY_MS,
+                    RunState::Paused | RunState::Finished => true,
+                };
+                if redraw {
                     self.run.touch();
+                    self.markers = self.markers();
                     self.last_redraw_ms = now;
                 }
                 if state == RunState::Finished && state_changed {
@@ -581,11 +597,12 @@ impl App {
         }
         let _ = port;
         let lanes = vec![("without Warbler".to_string(), without), ("with Warbler".to_string(), sc)];
-        self.reset();
+        self.forget_load();
         self.loaded = Some((u64::MAX, Vec::new()));
         self.pending_lanes(lanes.clone());
-        self.after_load = Some(ToSim::Run);
         self.link.send(ToSim::Load { lanes, speed: self.speed });
+        self.link.send(ToSim::Run);
+        self.last_redraw_ms = dom::now_ms();
         self.tab = Tab::Charts;
     }
 }
@@ -632,8 +649,8 @@ impl Component for App {
             origin: Some((first.name.to_string(), first.default_variant.to_string())),
             link: sim,
             run: Shared::new(RunView::default()),
+            markers: Rc::default(),
             loaded: None,
-            after_load: None,
             speed: Speed::Times(5.0),
             compare_on: false,
             compare_discs: Rc::new(vec!["red".into(), "ared".into(), "gentle".into()]),
@@ -767,7 +784,7 @@ impl Component for App {
         };
         let charts = html! {
             <>
-                <ChartsPanel run={self.run.clone()} markers={self.markers()} expected_jfi={self.expected_jfi()} cursor={self.cursor}
+                <ChartsPanel run={self.run.clone()} markers={self.markers.clone()} expected_jfi={self.expected_jfi()} cursor={self.cursor}
                     lane={self.lane} present={self.present.clone().map(AttrValue::from)} on={self.cbs.charts.clone()} />
                 <SummaryPanel run={self.run.clone()} origin={self.origin.clone()} {modified} cursor={self.cursor} />
             </>
