@@ -92,6 +92,8 @@ pub struct App {
     last_message_ms: f64,
     /// Why the simulation cannot run (its worker failed to load or crashed), if it cannot.
     sim_down: Option<String>,
+    /// The worker said it is ready (the engine in the page always is).
+    sim_ready: bool,
     exports: Vec<Option<Vec<(String, String)>>>,
     cbs: Callbacks,
     _listeners: Vec<EventListener>,
@@ -333,6 +335,7 @@ impl App {
             }
             FromSim::Ready => {
                 self.sim_down = None;
+                self.sim_ready = true;
                 true
             }
             FromSim::Unavailable(e) => {
@@ -622,6 +625,7 @@ impl Component for App {
             train: link.callback(Msg::Train),
         };
         let sim = SimLink::new(link.callback(Msg::Sim), ctx.props().local);
+        let sim_ready = !sim.in_worker();
         let first = preset_list().into_iter().next().expect("at least one preset");
         let default = preset(first.name, None).expect("preset builds");
         let mut listeners = Vec::new();
@@ -664,6 +668,7 @@ impl Component for App {
             last_redraw_ms: 0.0,
             last_message_ms: dom::now_ms(),
             sim_down: None,
+            sim_ready,
             exports: Vec::new(),
             cbs,
             _listeners: listeners,
@@ -790,7 +795,7 @@ impl Component for App {
             </>
         };
         html! {
-            <div class="app" data-engine={if self.link.in_worker() { "worker" } else { "page" }} data-sim={if self.sim_down.is_some() { "down" } else { "up" }}>
+            <div class="app" data-engine={if self.link.in_worker() { "worker" } else { "page" }} data-sim={match (&self.sim_down, self.sim_ready) { (Some(_), _) => "down", (None, true) => "up", (None, false) => "starting" }}>
                 <Header origin={self.origin.clone()} {modified} can_export={state.is_some()} on={self.cbs.header.clone()} />
                 if let Some(n) = &self.notice {
                     <div class="notice" role="status">
