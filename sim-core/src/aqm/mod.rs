@@ -41,7 +41,10 @@ pub struct BuildCx {
 
 /// How a discipline's configuration builds it and exposes its buffer.
 pub trait DiscConfig: Debug {
-    fn build(&self, cx: BuildCx) -> Box<dyn QueueDisc>;
+    /// Called through [`QueueDiscSpec::build`]; not in the vtable (see [`crate::registry!`]).
+    fn build(&self, cx: BuildCx) -> Box<dyn QueueDisc>
+    where
+        Self: Sized;
     /// The buffer limit (for a multi-queue port: the whole buffer in cells).
     fn limit(&self) -> QueueLimit;
     /// Takes over a buffer limit when the user switches disciplines; `packet_bytes` converts
@@ -65,6 +68,7 @@ crate::registry! {
         Cebinae(CebinaeConfig),
         Switch(SwitchConfig),
     }
+    build as build(cx: BuildCx) -> Box<dyn QueueDisc>;
 }
 
 impl Default for QueueDiscSpec {
@@ -77,10 +81,6 @@ impl QueueDiscSpec {
     /// A tail-drop FIFO of `limit`.
     pub fn fifo(limit: QueueLimit) -> QueueDiscSpec {
         QueueDiscSpec::Fifo(FifoConfig { limit })
-    }
-
-    pub fn build(&self, cx: BuildCx) -> Box<dyn QueueDisc> {
-        self.get().build(cx)
     }
 
     pub fn limit(&self) -> QueueLimit {

@@ -86,8 +86,11 @@ pub trait CongestionControl: Debug + Send {
 
 /// How an algorithm's configuration builds it.
 pub trait CcaConfig: Debug {
-    /// `rng` is the flow's own stream, derived from (scenario seed, flow id).
-    fn build(&self, rng: SimRng) -> Result<Box<dyn CongestionControl>, String>;
+    /// `rng` is the flow's own stream, derived from (scenario seed, flow id). Called through
+    /// [`CcaSpec::build_with`]; not in the vtable (see [`crate::registry!`]).
+    fn build(&self, rng: SimRng) -> Result<Box<dyn CongestionControl>, String>
+    where
+        Self: Sized;
 }
 
 crate::registry! {
@@ -99,6 +102,7 @@ crate::registry! {
         Bbr(BbrConfig),
         Dqn(DqnCcConfig),
     }
+    build as build_with(rng: SimRng) -> Result<Box<dyn CongestionControl>, String>;
 }
 
 impl Default for CcaSpec {
@@ -111,7 +115,7 @@ impl CcaSpec {
     /// Builds the algorithm with a fixed random stream (seed 0, flow 0), for tests and
     /// tools; a simulation gives each flow its own stream through its [`CcFactory`].
     pub fn build(&self) -> Box<dyn CongestionControl> {
-        self.get().build(SimRng::new(0, StreamId::Flow(0))).expect("a registered algorithm builds")
+        self.build_with(SimRng::new(0, StreamId::Flow(0))).expect("a registered algorithm builds")
     }
 }
 
@@ -127,7 +131,7 @@ pub struct SpecFactory;
 
 impl CcFactory for SpecFactory {
     fn build(&self, _flow: u32, spec: &CcaSpec, rng: SimRng) -> Result<Box<dyn CongestionControl>, String> {
-        spec.get().build(rng)
+        spec.build_with(rng)
     }
 }
 
