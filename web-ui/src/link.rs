@@ -58,7 +58,7 @@ impl WorkerLink {
         let (w, p, cb) = (worker.clone(), pending.clone(), on.clone());
         let on_message = EventListener::new(&worker, "message", move |e| {
             let Some(e) = e.dyn_ref::<MessageEvent>() else { return };
-            let m = protocol::from_js::<FromSim>(e.data()).unwrap_or_else(|err| {
+            let m = protocol::decode_from_sim(e.data()).unwrap_or_else(|err| {
                 FromSim::Unavailable(format!(
                     "The simulation sent a message this page cannot read ({err}): reload the page."
                 ))
@@ -94,7 +94,7 @@ impl WorkerLink {
     }
 
     fn send(&self, msg: &ToSim) {
-        let v = match protocol::to_js(msg) {
+        let v = match protocol::encode_to_sim(msg) {
             Ok(v) => v,
             Err(e) => {
                 web_sys::console::error_1(&format!("message not sent: {e}").into());

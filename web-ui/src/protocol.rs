@@ -118,15 +118,68 @@ pub struct EvalRun {
     pub trace: Vec<(f64, f64, f64, u64)>,
 }
 
-/// A message as a structured JS value (serde-wasm-bindgen): 64-bit integers (seeds, digests)
-/// as BigInt so none is rounded, floats as JS numbers so NaN survives. (bincode, gloo's
-/// default, cannot read the scenario's tagged enums; JSON loses NaN.)
-pub fn to_js<T: Serialize>(v: &T) -> Result<wasm_bindgen::JsValue, String> {
-    let s = serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
-    v.serialize(&s).map_err(|e| e.to_string())
+/// What the page posts, as JSON text: a scenario's canonical form (share links and files),
+/// which the page's module carries anyway (serialising scenarios a second way cost it 3 kB
+/// gzipped). Floats read back bit for bit; a scenario is validated, so none is NaN, which
+/// JSON cannot carry (a message that did would be refused by the worker, visibly).
+pub fn encode_to_sim(m: &ToSim) -> Result<wasm_bindgen::JsValue, String> {
+    serde_json::to_string(m).map(wasm_bindgen::JsValue::from).map_err(|e| e.to_string())
 }
 
-/// The inverse of [`to_js`].
-pub fn from_js<T: for<'de> Deserialize<'de>>(v: wasm_bindgen::JsValue) -> Result<T, String> {
+/// The inverse of [`encode_to_sim`].
+pub fn decode_to_sim(v: &wasm_bindgen::JsValue) -> Result<ToSim, String> {
+    let text = v.as_string().ok_or("a message that is not text")?;
+    serde_json::from_str(&text).map_err(|e| e.to_string())
+}
+
+/// What the simulation posts, as a structured JS value (serde-wasm-bindgen): 64-bit
+/// integers (event counts, digests) as BigInt so none is rounded, floats as JS numbers so
+/// NaN (the statistics of an empty window) survives. (bincode, gloo's default, cannot read
+/// tagged enums; JSON loses NaN.)
+pub fn encode_from_sim(m: &FromSim) -> Result<wasm_bindgen::JsValue, String> {
+    let s = serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
+    m.serialize(&s).map_err(|e| e.to_string())
+}
+
+/// The inverse of [`encode_from_sim`].
+pub fn decode_from_sim(v: wasm_bindgen::JsValue) -> Result<FromSim, String> {
     serde_wasm_bindgen::from_value(v).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sim_core::scenario::{preset, preset_list};
+
+    fn round_trip(m: &ToSim) -> ToSim {
+        serde_json::from_str(&serde_json::to_string(m).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn every_preset_and_the_shipped_weights_reach_the_worker_unchanged() {
+        for p in preset_list() {
+            for v in p.variants {
+                let sc = preset(p.name, Some(v)).unwrap();
+                let m = ToSim::Load { lanes: vec![(v.to_string(), sc.clone())], speed: Speed::Times(0.5) };
+                let ToSim::Load { lanes, speed } = round_trip(&m) else { panic!("not a load") };
+                assert_eq!((lanes[0].1 == sc, speed), (true, Speed::Times(0.5)), "{}/{v}", p.name);
+            }
+        }
+        let weights = sim_core::cc::dqn::model_weights(sim_core::cc::dqn::SHIPPED_MODEL).unwrap();
+        let ToSim::RegisterModel { weights: back, .. } =
+            round_trip(&ToSim::RegisterModel { id: "m".into(), weights: weights.clone() })
+        else {
+            panic!("not a model")
+        };
+        assert_eq!(back, weights, "weights bit for bit");
+        let ToSim::Train { seed, .. } = round_trip(&ToSim::Train {
+            scenario: preset("dqn-dumbbell", Some("dqn")).unwrap(),
+            dqn: Default::default(),
+            episodes: 3,
+            seed: u64::MAX,
+        }) else {
+            panic!("not training")
+        };
+        assert_eq!(seed, u64::MAX);
+    }
 }

@@ -1,5 +1,5 @@
-//! The simulation's Web Worker: the page posts [`ToSim`], the worker answers with
-//! [`FromSim`], both as structured JS values ([`protocol::to_js`]). Its first message is
+//! The simulation's Web Worker: the page posts [`protocol::ToSim`] (JSON text), the worker answers
+//! with [`FromSim`] (structured JS values; see [`protocol`]). Its first message is
 //! [`FromSim::Ready`]; a panic posts [`FromSim::Unavailable`] with its message before the
 //! module traps (the page then also hears the worker's `error` event).
 //!
@@ -10,7 +10,7 @@
 //! real-time speed it waits [`IDLE_MS`] between slices instead of spinning.
 
 use crate::engine::Engine;
-use crate::protocol::{self, FromSim, ToSim};
+use crate::protocol::{self, FromSim};
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use std::cell::{Cell, RefCell};
@@ -48,8 +48,8 @@ fn now_ms(scope: &DedicatedWorkerGlobalScope) -> f64 {
 
 /// Posts one message to the page; one that cannot be encoded is reported instead.
 fn post(scope: &DedicatedWorkerGlobalScope, m: &FromSim) {
-    let v = protocol::to_js(m).unwrap_or_else(|e| {
-        protocol::to_js(&FromSim::Error(format!("a result could not be sent to the page: {e}")))
+    let v = protocol::encode_from_sim(m).unwrap_or_else(|e| {
+        protocol::encode_from_sim(&FromSim::Error(format!("a result could not be sent to the page: {e}")))
             .unwrap_or(JsValue::NULL)
     });
     let _ = scope.post_message(&v);
@@ -63,7 +63,7 @@ impl SimWorker {
     }
 
     fn received(self: &Rc<Self>, data: JsValue) {
-        let out = match protocol::from_js::<ToSim>(data) {
+        let out = match protocol::decode_to_sim(&data) {
             Ok(msg) => {
                 let scope = &self.scope;
                 self.engine.borrow_mut().handle(msg, &|| now_ms(scope))
