@@ -62,8 +62,8 @@ impl SimWorker {
         }
     }
 
-    fn received(self: &Rc<Self>, data: JsValue) {
-        let out = match protocol::decode_to_sim(&data) {
+    fn received(self: &Rc<Self>, data: &JsValue) {
+        let out = match protocol::decode_to_sim(data) {
             Ok(msg) => {
                 let scope = &self.scope;
                 self.engine.borrow_mut().handle(msg, &|| now_ms(scope))
@@ -119,7 +119,7 @@ pub fn run() {
     let w = worker.clone();
     let on_message = EventListener::new(&scope, "message", move |e| {
         if let Some(e) = e.dyn_ref::<MessageEvent>() {
-            w.received(e.data());
+            w.received(&e.data());
         }
     });
     let w = worker.clone();
