@@ -25,6 +25,7 @@ pub mod protocol;
 pub mod series;
 pub mod share;
 pub mod state;
+pub mod wire;
 #[cfg(feature = "engine")]
 pub mod worker;
 pub mod zip;

@@ -58,7 +58,7 @@ impl WorkerLink {
         let (w, p, cb) = (worker.clone(), pending.clone(), on.clone());
         let on_message = EventListener::new(&worker, "message", move |e| {
             let Some(e) = e.dyn_ref::<MessageEvent>() else { return };
-            let m = protocol::decode_from_sim(e.data()).unwrap_or_else(|err| {
+            let m = protocol::decode_from_sim(&e.data()).unwrap_or_else(|err| {
                 FromSim::Unavailable(format!(
                     "The simulation sent a message this page cannot read ({err}): reload the page."
                 ))

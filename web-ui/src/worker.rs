@@ -1,5 +1,5 @@
-//! The simulation's Web Worker: the page posts [`protocol::ToSim`] (JSON text), the worker answers
-//! with [`FromSim`] (structured JS values; see [`protocol`]). Its first message is
+//! The simulation's Web Worker: the page posts [`protocol::ToSim`] (JSON text), the worker
+//! answers with [`FromSim`] (bytes; see [`protocol`]). Its first message is
 //! [`FromSim::Ready`]; a panic posts [`FromSim::Unavailable`] with its message before the
 //! module traps (the page then also hears the worker's `error` event).
 //!
@@ -48,11 +48,12 @@ fn now_ms(scope: &DedicatedWorkerGlobalScope) -> f64 {
 
 /// Posts one message to the page; one that cannot be encoded is reported instead.
 fn post(scope: &DedicatedWorkerGlobalScope, m: &FromSim) {
-    let v = protocol::encode_from_sim(m).unwrap_or_else(|e| {
+    let bytes = protocol::encode_from_sim(m).or_else(|e| {
         protocol::encode_from_sim(&FromSim::Error(format!("a result could not be sent to the page: {e}")))
-            .unwrap_or(JsValue::NULL)
     });
-    let _ = scope.post_message(&v);
+    if let Ok(b) = bytes {
+        let _ = scope.post_message_with_transfer(&b, &protocol::transfer(&b));
+    }
 }
 
 impl SimWorker {
