@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the tests need on a fresh machine, skipping what is already there: the wasm
 # target, wasm-bindgen-cli matching the pinned crate, trunk (the app's build, for the
-# deployed-page check), Chromium and its driver, python3 (that check's driver script).
+# deployed-page check), Chromium and its driver, python3 (that check's driver script), and
+# wasm-opt from binaryen 132 under target/tools (that check builds the release page;
+# Debian's binaryen is too old).
 set -euo pipefail
 
 SUDO=""
@@ -18,7 +20,13 @@ if ! trunk --version 2>/dev/null | grep -q '0\.21\.14'; then
   cargo install trunk --version 0.21.14 --locked
 fi
 
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v python3 >/dev/null; then
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v python3 >/dev/null \
+  || ! command -v npm >/dev/null; then
   $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium chromium-driver python3
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium chromium-driver python3 npm
+fi
+
+WASM_OPT="$(dirname "$0")/../target/tools/node_modules/.bin/wasm-opt"
+if ! "$WASM_OPT" --version 2>/dev/null | grep -q 'version 132'; then
+  npm install --prefix "$(dirname "$0")/../target/tools" binaryen@132
 fi

@@ -1,21 +1,29 @@
 #!/usr/bin/env python3
-"""The deployed app as a student opens it: the trunk build served from a sub-folder, in
-headless Chromium through chromedriver (standard library only).
+"""The deployed app as a student opens it: the release build (wasm-opt from
+target/tools, tests/setup.sh) served from a sub-folder, in headless Chromium through
+chromedriver (standard library only).
 
-Checks that the page loads from a sub-folder with relative URLs, the simulation runs in
-the Web Worker, a preset runs to the end with a summary, and a 1000-flow run and a
-2000-flow (split) run finish;
-prints the main thread's long tasks during that run (figures, not a pass/fail threshold).
+Checks that the download stays small (prints every file's bytes raw and gzipped; fails
+only above a generous bound, so a page module that links the simulator again fails), the
+page loads from a sub-folder with relative URLs, the simulation runs in the Web Worker, a
+preset runs to the end with a summary, a worker whose wasm fails to load is reported and
+leaves Run disabled, and a 1000-flow run and a 2000-flow (split) run finish. Prints the
+warm RED study's time from Run to finished and the main thread's long tasks during the
+big runs (figures, not pass/fail thresholds).
 `--screenshot PATH` also writes a 1600x1000 screenshot of a finished run (the README's).
 
     tests/ui-check.py [--screenshot static/screenshot.png]
 """
-import argparse, base64, functools, http.server, json, os, shutil, socket, subprocess, sys
-import threading, time, urllib.request
+import argparse, base64, functools, gzip, http.server, json, os, shutil, socket, statistics
+import subprocess, sys, threading, time, urllib.request
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SITE = os.path.join(REPO, "target", "ui-check", "site")
 SUB = "course/aqmlab"  # the page lives in a sub-folder, as on a course site
+BROKEN = "broken/aqmlab"  # the same files, but the worker's wasm is missing
+# Everything the page downloads, gzipped: 698 kB (2026-12-01); 1.24 MB when the page's module
+# carried the simulator too.
+MAX_DOWNLOAD_GZ = 900_000
 
 
 def free_port():
@@ -27,7 +35,23 @@ def free_port():
 def build():
     out = os.path.join(SITE, SUB)
     shutil.rmtree(SITE, ignore_errors=True)
-    subprocess.run(["trunk", "build", "--offline", "--dist", out], cwd=REPO, check=True)
+    env = dict(os.environ)
+    env["PATH"] = os.path.join(REPO, "target", "tools", "node_modules", ".bin") + os.pathsep + env["PATH"]
+    subprocess.run(["trunk", "build", "--release", "--offline", "--dist", out], cwd=REPO, check=True, env=env)
+
+
+def download_size():
+    """Every file of the build (the page fetches them all), raw and gzipped (-9)."""
+    site = os.path.join(SITE, SUB)
+    raw = gz = 0
+    for name in sorted(os.listdir(site)):
+        with open(os.path.join(site, name), "rb") as f:
+            data = f.read()
+        z = len(gzip.compress(data, 9))
+        raw, gz = raw + len(data), gz + z
+        print(f"ui-check: download {name:18} {len(data):>9} bytes, {z:>8} gzipped")
+    print(f"ui-check: download total {raw} bytes, {gz} gzipped")
+    assert gz <= MAX_DOWNLOAD_GZ, f"the page downloads {gz} bytes gzipped, over {MAX_DOWNLOAD_GZ}"
 
 
 def serve():
@@ -35,6 +59,28 @@ def serve():
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *a):
             pass
+
+        def do_GET(self):
+            # Compressed, as a web host serves it (the throttled load counts these bytes).
+            path = self.translate_path(self.path)
+            if "gzip" not in self.headers.get("Accept-Encoding", "") or not os.path.isfile(path):
+                return super().do_GET()
+            with open(path, "rb") as f:
+                body = gzip.compress(f.read(), 6)
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(path))
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def translate_path(self, path):
+            # /broken/aqmlab/... serves the build with the worker's wasm missing.
+            if path.startswith(f"/{BROKEN}/"):
+                if path.split("?")[0].endswith("/worker_bg.wasm"):
+                    return os.path.join(SITE, "missing")
+                path = f"/{SUB}/" + path[len(BROKEN) + 2:]
+            return super().translate_path(path)
 
     handler = functools.partial(Quiet, directory=SITE)
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
@@ -97,6 +143,65 @@ class Browser:
 
 FINISHED = "return document.querySelector('.controls .progress')?.textContent.includes('finished')"
 NO_BANNER = "return !document.getElementById('panic-banner')"
+WORKER_UP = "return document.querySelector('.app')?.dataset.sim === 'up'"
+RUN_MS = """return (() => {
+    const r = performance.getEntriesByName('aqmlab-run'), f = performance.getEntriesByName('aqmlab-finished');
+    return r.length && f.length ? f[f.length - 1].startTime - r[r.length - 1].startTime : null; })()"""
+
+
+def warm_red_study(b, runs=7):
+    """The RED study run again (Reset, Run) at full speed: median ms from Run to finished."""
+    times = []
+    for _ in range(runs):
+        b.js("document.querySelector('[data-testid=reset]').click()")
+        time.sleep(0.3)
+        b.js("performance.clearMarks(); document.querySelector('[data-testid=run]').click()")
+        b.wait(FINISHED, 60, "the RED study to finish again")
+        time.sleep(0.2)
+        times.append(b.js(RUN_MS))
+    print(f"ui-check: warm RED study, Run to finished: median {statistics.median(times):.1f} ms "
+          f"(of {runs}: {', '.join(f'{t:.0f}' for t in sorted(times))})")
+
+
+def slow_load(b, base, mbit_s=1.6):
+    """A first visit over a slow link (gzip, 40 ms latency): seconds until the app is mounted,
+    and what the loading line said on the way. (chromedriver throttles the page's own
+    requests, not its worker's, whose wasm follows.)"""
+    rate = int(mbit_s * 1e6 / 8)
+    b.s("POST", "/chromium/network_conditions", {"network_conditions": {
+        "offline": False, "latency": 40, "download_throughput": rate, "upload_throughput": rate}})
+    try:
+        # Navigate without waiting for the load (WebDriver's would), then watch the page.
+        b.go("about:blank")
+        b.js(f"setTimeout(() => location.href = '{base}/?slow', 0)")
+        t0, lines, mounted = time.time(), [], None
+        while time.time() - t0 < 120 and mounted is None:
+            try:
+                s = b.js("return [document.getElementById('loading')?.innerText || '', !!document.querySelector('.app')]")
+            except Exception:  # between two pages
+                s = ["", False]
+            if s[0] and (not lines or lines[-1] != s[0]):
+                lines.append(s[0])
+            if s[1]:
+                mounted = time.time() - t0
+            time.sleep(0.1)
+    finally:
+        b.s("DELETE", "/chromium/network_conditions")
+    assert mounted, f"the page did not start over {mbit_s} Mbit/s: {lines[-3:]}"
+    shown = [l for l in lines if "kB" in l]
+    assert shown, f"no download progress shown: {lines}"
+    print(f"ui-check: first visit over {mbit_s} Mbit/s (gzip): app mounted at {mounted:.1f} s; "
+          f"the loading line went {shown[0]!r} ... {shown[-1]!r} ({len(shown)} steps seen)")
+
+
+def broken_worker(b, root):
+    """A worker whose wasm fails to load: the page says so and Run is off."""
+    b.go(f"{root}/{BROKEN}/#p=red-study/red")
+    b.wait("return document.querySelector('.app')?.dataset.sim === 'down'", 60, "the failed worker to be reported")
+    msg = b.js("return document.querySelector('[data-testid=errors]')?.textContent || ''")
+    assert "simulation is unavailable" in msg, msg
+    assert b.js("return document.querySelector('[data-testid=run]').disabled"), "Run stays enabled"
+    print(f"ui-check: a worker whose wasm is missing is reported: {msg[:90]}…")
 
 
 def big_run(b, base, label, first_group, duration_s, warmup_s):
@@ -121,12 +226,16 @@ def big_run(b, base, label, first_group, duration_s, warmup_s):
           f"{len(lt)} (longest {max(lt, default=0)} ms)")
 
 
-def check(b, base, shot):
+def check(b, root, shot):
+    base = f"{root}/{SUB}"
+    # 0. A first visit (nothing cached) over a slow link.
+    slow_load(b, base)
     # 1. Loads from the sub-folder, the loading text goes, the worker runs the simulation.
     b.go(f"{base}/?speed=max#p=red-study/red")
     engine = b.wait("return document.querySelector('.app')?.dataset.engine", 60, "the app to mount")
     assert engine == "worker", f"simulation runs in the {engine}, not the worker"
     assert b.js("return !document.getElementById('loading')"), "loading indicator left on the page"
+    b.wait(WORKER_UP, 60, "the worker to start")
     # 2. A preset runs to the end and the summary has numbers.
     b.js("document.querySelector('[data-testid=run]').click()")
     b.wait(FINISHED, 120, "the RED study to finish")
@@ -134,6 +243,8 @@ def check(b, base, shot):
     assert 1.7 < float(goodput) < 1.9, f"RED study goodput {goodput} Mbit/s"
     assert b.js(NO_BANNER), "panic banner shown"
     print(f"ui-check: sub-folder build loads, worker engine, RED study finished, goodput {goodput} Mbit/s")
+    warm_red_study(b)
+    broken_worker(b, root)
     # 3. A large run: 1000 flows through FQ-CoDel at 100 Mbit/s for 20 s, timed on the page.
     big_run(b, base, "1000 flows", 999, 20, 1)
     # 4. A split run (2000 flows: the senders run apart, in turn with the rest in the worker).
@@ -155,10 +266,11 @@ def main():
     a = ap.parse_args()
     if not a.no_build:
         build()
+    download_size()
     port = serve()
     b = Browser()
     try:
-        check(b, f"http://127.0.0.1:{port}/{SUB}", a.screenshot)
+        check(b, f"http://127.0.0.1:{port}", a.screenshot)
     finally:
         b.close()
 

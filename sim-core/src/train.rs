@@ -24,7 +24,7 @@ impl CcFactory for LearningFactory {
     fn build(&self, _flow: u32, spec: &CcaSpec, rng: SimRng) -> Result<Box<dyn CongestionControl>, String> {
         match spec {
             CcaSpec::Dqn(c) => Ok(Box::new(Dqn::new(c.clone(), Policy::Learning(self.learner.clone())))),
-            other => other.get().build(rng),
+            other => other.build_with(rng),
         }
     }
 }

@@ -89,7 +89,12 @@ impl Engine {
                     let info = self.lanes.iter().map(|l| l.sim.recorder().series_info.clone()).collect();
                     vec![FromSim::Loaded(info), FromSim::Progress(self.progress(true))]
                 }
-                Err(e) => vec![FromSim::Error(e)],
+                Err(e) => {
+                    // The run before is gone too: a Run or Step sent behind this Load finds
+                    // nothing to do.
+                    *self = Engine { speed, trainer: self.trainer.take(), ..Engine::default() };
+                    vec![FromSim::Error(e)]
+                }
             },
             ToSim::Run => {
                 if self.state != RunState::Finished && !self.lanes.is_empty() {
@@ -104,6 +109,7 @@ impl Engine {
                 }
                 vec![FromSim::Progress(self.progress(true))]
             }
+            ToSim::Step if self.lanes.is_empty() => Vec::new(),
             ToSim::Step => {
                 self.step(clock);
                 vec![FromSim::Progress(self.progress(true))]
@@ -449,6 +455,19 @@ mod tests {
         let mut e = Engine::default();
         let out = e.handle(ToSim::Load { lanes: vec![("x".into(), sc)], speed: Speed::Max }, &ticking());
         assert!(matches!(&out[0], FromSim::Error(m) if m.contains("duration_s")));
+    }
+
+    #[test]
+    fn a_run_or_step_behind_a_refused_load_does_nothing() {
+        let mut e = loaded(&["red"], Speed::Max);
+        e.handle(ToSim::Step, &ticking());
+        let mut sc = preset("red-study", None).unwrap();
+        sc.duration_s = -1.0;
+        e.handle(ToSim::Load { lanes: vec![("x".into(), sc)], speed: Speed::Max }, &ticking());
+        assert!(e.handle(ToSim::Step, &ticking()).is_empty());
+        e.handle(ToSim::Run, &ticking());
+        assert!(!e.busy());
+        assert!(e.tick(1e9, &ticking()).is_empty());
     }
 
     #[test]

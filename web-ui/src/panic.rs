@@ -14,15 +14,6 @@ pub fn install() {
     })));
 }
 
-/// In the worker there is no page to show a banner on: log the message and let the page's
-/// watchdog notice the silence.
-pub fn install_quiet() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        std::panic::set_hook(Box::new(|info| web_sys::console::error_1(&info.to_string().into())))
-    });
-}
-
 pub fn show_banner(text: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     let banner = match doc.get_element_by_id(BANNER_ID) {

@@ -1,91 +1,132 @@
-//! The simulation's Web Worker (gloo-worker): the page sends [`ToSim`], the worker answers
-//! with [`FromSim`]. Between messages it keeps running the [`Engine`] in slices of
-//! [`SLICE_MS`], yielding to the event loop after each so a Pause or a speed change is heard
-//! at once. Messages travel as structured JS values ([`JsCodec`]): gloo's default, bincode,
-//! cannot read the scenario's tagged enums.
+//! The simulation's Web Worker: the page posts [`protocol::ToSim`] (JSON text), the worker
+//! answers with [`FromSim`] (bytes; see [`protocol`]). Its first message is
+//! [`FromSim::Ready`]; a panic posts [`FromSim::Unavailable`] with its message before the
+//! module traps (the page then also hears the worker's `error` event).
+//!
+//! Between messages it keeps running the [`Engine`] in slices of [`SLICE_MS`], yielding to
+//! the event loop after each so a Pause or a speed change is heard at once. At "as fast as
+//! possible" it yields through a message to itself (a `MessageChannel`), which runs as soon
+//! as the messages before it; `setTimeout(0)` would wait at least 4 ms once nested. At a
+//! real-time speed it waits [`IDLE_MS`] between slices instead of spinning.
 
 use crate::engine::Engine;
-use crate::protocol::{FromSim, ToSim};
-use gloo::timers::future::TimeoutFuture;
-use gloo::worker::{HandlerId, Worker, WorkerScope};
+use crate::protocol::{self, FromSim};
+use gloo::events::EventListener;
+use gloo::timers::callback::Timeout;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent, MessagePort};
 
 /// Wall time one slice of simulation may take in the worker.
 pub const SLICE_MS: f64 = 25.0;
 /// Pause between slices at a real-time speed (the worker need not spin).
 const IDLE_MS: u32 = 15;
 
-/// serde-wasm-bindgen both ways; 64-bit integers (seeds, digests) as BigInt so none is
-/// rounded, floats as JS numbers so NaN survives.
-pub struct JsCodec;
+struct SimWorker {
+    engine: RefCell<Engine>,
+    scope: DedicatedWorkerGlobalScope,
+    /// Posting to this port wakes [`SimWorker::tick`] through the other end of the channel.
+    wake: MessagePort,
+    scheduled: Cell<bool>,
+    /// The wait before the next slice at a real-time speed (dropping it cancels it).
+    idle: RefCell<Option<Timeout>>,
+}
 
-impl gloo::worker::Codec for JsCodec {
-    fn encode<I: serde::Serialize>(input: I) -> wasm_bindgen::JsValue {
-        let s = serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
-        input.serialize(&s).expect("worker messages serialise")
+thread_local! {
+    /// The worker and its listeners, kept for the worker's lifetime.
+    static WORKER: RefCell<Option<(Rc<SimWorker>, [EventListener; 2])>> = const { RefCell::new(None) };
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn now_ms(scope: &DedicatedWorkerGlobalScope) -> f64 {
+    scope.performance().map_or_else(js_sys::Date::now, |p| p.now())
+}
+
+/// Posts one message to the page; one that cannot be encoded is reported instead.
+fn post(scope: &DedicatedWorkerGlobalScope, m: &FromSim) {
+    let bytes = protocol::encode_from_sim(m).or_else(|e| {
+        protocol::encode_from_sim(&FromSim::Error(format!("a result could not be sent to the page: {e}")))
+    });
+    if let Ok(b) = bytes {
+        let _ = scope.post_message_with_transfer(&b, &protocol::transfer(&b));
     }
-
-    fn decode<O: for<'de> serde::Deserialize<'de>>(input: wasm_bindgen::JsValue) -> O {
-        serde_wasm_bindgen::from_value(input).expect("worker messages deserialise")
-    }
-}
-
-pub enum Tick {
-    Go,
-}
-
-pub struct SimWorker {
-    engine: Engine,
-    /// The page that talks to this worker (there is one).
-    page: Option<HandlerId>,
-    scheduled: bool,
-}
-
-fn now_ms() -> f64 {
-    js_sys::Date::now()
 }
 
 impl SimWorker {
-    fn send(&self, scope: &WorkerScope<Self>, out: Vec<FromSim>) {
-        if let Some(id) = self.page {
-            for m in out {
-                scope.respond(id, m);
-            }
+    fn send(&self, out: &[FromSim]) {
+        for m in out {
+            post(&self.scope, m);
         }
     }
 
-    fn schedule(&mut self, scope: &WorkerScope<Self>) {
-        if self.engine.busy() && !self.scheduled {
-            self.scheduled = true;
-            let wait = if self.engine.running_at_max() { 0 } else { IDLE_MS };
-            scope.send_future(async move {
-                TimeoutFuture::new(wait).await;
-                Tick::Go
-            });
+    fn received(self: &Rc<Self>, data: &JsValue) {
+        let out = match protocol::decode_to_sim(data) {
+            Ok(msg) => {
+                let scope = &self.scope;
+                self.engine.borrow_mut().handle(msg, &|| now_ms(scope))
+            }
+            Err(e) => vec![FromSim::Error(format!("the worker could not read a message: {e}"))],
+        };
+        self.send(&out);
+        self.schedule();
+    }
+
+    fn tick(self: &Rc<Self>) {
+        self.scheduled.set(false);
+        let scope = &self.scope;
+        let out = self.engine.borrow_mut().tick(SLICE_MS, &|| now_ms(scope));
+        self.send(&out);
+        self.schedule();
+    }
+
+    fn schedule(self: &Rc<Self>) {
+        let engine = self.engine.borrow();
+        if !engine.busy() || self.scheduled.get() {
+            return;
+        }
+        self.scheduled.set(true);
+        if engine.running_at_max() {
+            let _ = self.wake.post_message(&JsValue::NULL);
+        } else {
+            let me = self.clone();
+            *self.idle.borrow_mut() = Some(Timeout::new(IDLE_MS, move || me.tick()));
         }
     }
 }
 
-impl Worker for SimWorker {
-    type Message = Tick;
-    type Input = ToSim;
-    type Output = FromSim;
-
-    fn create(_scope: &WorkerScope<Self>) -> Self {
-        crate::panic::install_quiet();
-        SimWorker { engine: Engine::default(), page: None, scheduled: false }
-    }
-
-    fn update(&mut self, scope: &WorkerScope<Self>, _msg: Tick) {
-        self.scheduled = false;
-        let out = self.engine.tick(SLICE_MS, &now_ms);
-        self.send(scope, out);
-        self.schedule(scope);
-    }
-
-    fn received(&mut self, scope: &WorkerScope<Self>, msg: ToSim, id: HandlerId) {
-        self.page = Some(id);
-        let out = self.engine.handle(msg, &now_ms);
-        self.send(scope, out);
-        self.schedule(scope);
-    }
+/// The worker's entry point: installs the panic report and the message handlers, then tells
+/// the page it is ready.
+pub fn run() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info.to_string();
+        web_sys::console::error_1(&msg.clone().into());
+        post(&scope(), &FromSim::Unavailable(format!(
+            "The simulation hit an internal error and stopped: {msg}. Reload the page; your scenario is in the address bar."
+        )));
+    }));
+    let scope = scope();
+    let channel = MessageChannel::new().expect("MessageChannel in a worker");
+    let worker = Rc::new(SimWorker {
+        engine: RefCell::new(Engine::default()),
+        scope: scope.clone(),
+        wake: channel.port1(),
+        scheduled: Cell::new(false),
+        idle: RefCell::new(None),
+    });
+    let w = worker.clone();
+    let on_message = EventListener::new(&scope, "message", move |e| {
+        if let Some(e) = e.dyn_ref::<MessageEvent>() {
+            w.received(&e.data());
+        }
+    });
+    let w = worker.clone();
+    let port = channel.port2();
+    let on_wake = EventListener::new(&port, "message", move |_| w.tick());
+    port.start();
+    WORKER.with(|slot| *slot.borrow_mut() = Some((worker, [on_message, on_wake])));
+    post(&scope, &FromSim::Ready);
 }

@@ -54,7 +54,10 @@ impl<T: Any> AsAny for T {
 
 /// How a discipline's configuration builds it and exposes its buffer.
 pub trait DiscConfig: Debug + AsAny {
-    fn build(&self, cx: BuildCx) -> Box<dyn QueueDisc>;
+    /// Called through [`QueueDiscSpec::build`]; not in the vtable (see [`crate::registry!`]).
+    fn build(&self, cx: BuildCx) -> Box<dyn QueueDisc>
+    where
+        Self: Sized;
     /// The buffer limit (for a multi-queue port: the whole buffer in cells).
     fn limit(&self) -> QueueLimit;
     /// Takes over a buffer limit when the user switches disciplines; `packet_bytes` converts
@@ -83,6 +86,7 @@ crate::registry! {
         Cebinae(CebinaeConfig),
         Switch(SwitchConfig),
     }
+    build as build(cx: BuildCx) -> Box<dyn QueueDisc>;
 }
 
 impl Default for QueueDiscSpec {
@@ -95,10 +99,6 @@ impl QueueDiscSpec {
     /// A tail-drop FIFO of `limit`.
     pub fn fifo(limit: QueueLimit) -> QueueDiscSpec {
         QueueDiscSpec::Fifo(FifoConfig { limit })
-    }
-
-    pub fn build(&self, cx: BuildCx) -> Box<dyn QueueDisc> {
-        self.get().build(cx)
     }
 
     pub fn limit(&self) -> QueueLimit {

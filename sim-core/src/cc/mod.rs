@@ -50,7 +50,7 @@ impl CcMetrics {
 }
 
 /// The hooks an algorithm may implement. Every hook has a default that does nothing.
-pub trait CongestionControl: Debug + Send {
+pub trait CongestionControl: Send {
     fn init(&mut self, _tcb: &mut Tcb, _now: SimTime) {}
     /// Every ACK that acknowledges data, in any state (ns-3 `PktsAcked`).
     fn on_ack(&mut self, _tcb: &mut Tcb, _ack: &AckSample) {}
@@ -84,10 +84,22 @@ pub trait CongestionControl: Debug + Send {
     }
 }
 
+/// What `{:?}` shows of a boxed congestion control: a summary. Debug is not a supertrait, so the vtable
+/// of every algorithm does not link its derived Debug (the worker's module was 9 kB gzipped
+/// larger); the algorithms still derive it, for a look at their state.
+impl Debug for dyn CongestionControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CongestionControl").field("metrics", &self.metrics()).finish()
+    }
+}
+
 /// How an algorithm's configuration builds it.
 pub trait CcaConfig: Debug {
-    /// `rng` is the flow's own stream, derived from (scenario seed, flow id).
-    fn build(&self, rng: SimRng) -> Result<Box<dyn CongestionControl>, String>;
+    /// `rng` is the flow's own stream, derived from (scenario seed, flow id). Called through
+    /// [`CcaSpec::build_with`]; not in the vtable (see [`crate::registry!`]).
+    fn build(&self, rng: SimRng) -> Result<Box<dyn CongestionControl>, String>
+    where
+        Self: Sized;
 }
 
 crate::registry! {
@@ -99,6 +111,7 @@ crate::registry! {
         Bbr(BbrConfig),
         Dqn(DqnCcConfig),
     }
+    build as build_with(rng: SimRng) -> Result<Box<dyn CongestionControl>, String>;
 }
 
 impl Default for CcaSpec {
@@ -111,7 +124,7 @@ impl CcaSpec {
     /// Builds the algorithm with a fixed random stream (seed 0, flow 0), for tests and
     /// tools; a simulation gives each flow its own stream through its [`CcFactory`].
     pub fn build(&self) -> Box<dyn CongestionControl> {
-        self.get().build(SimRng::new(0, StreamId::Flow(0))).expect("a registered algorithm builds")
+        self.build_with(SimRng::new(0, StreamId::Flow(0))).expect("a registered algorithm builds")
     }
 }
 
@@ -127,7 +140,7 @@ pub struct SpecFactory;
 
 impl CcFactory for SpecFactory {
     fn build(&self, _flow: u32, spec: &CcaSpec, rng: SimRng) -> Result<Box<dyn CongestionControl>, String> {
-        spec.get().build(rng)
+        spec.build_with(rng)
     }
 }
 

@@ -70,7 +70,7 @@ impl<'a> QdiscCtx<'a> {
 
 /// A link's egress discipline. Only the first four methods are required; the rest let a
 /// discipline ask for time, classify flows into sub-queues and report its own traces.
-pub trait QueueDisc: fmt::Debug + Send {
+pub trait QueueDisc: Send {
     /// Offers a packet; returns false if it was dropped (the drop is in `cx`).
     fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool;
     /// Takes the next packet to send, if any (head drops go to `cx`).
@@ -127,5 +127,17 @@ pub fn shed_to_limit(disc: &mut dyn QueueDisc, cx: &mut QdiscCtx) {
     while disc.limit().exceeded_by(&disc.occupancy()) {
         let Some(it) = disc.dequeue(cx) else { break };
         cx.drop(it, DropReason::Overflow, true);
+    }
+}
+
+/// What `{:?}` shows of a boxed discipline: a summary. Debug is not a supertrait, so the vtable
+/// of every algorithm does not link its derived Debug (the worker's module was 9 kB gzipped
+/// larger); the algorithms still derive it, for a look at their state.
+impl fmt::Debug for dyn QueueDisc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("QueueDisc")
+            .field("limit", &self.limit())
+            .field("occupancy", &self.occupancy())
+            .finish()
     }
 }

@@ -9,8 +9,11 @@ use std::fmt::Debug;
 
 /// How an app's configuration builds the app.
 pub trait AppConfig: Debug {
-    /// `seed` is the port's stream for apps that draw random numbers; `queues` is K.
-    fn build(&self, seed: u64, queues: u32) -> Box<dyn ControlPlaneApp>;
+    /// `seed` is the port's stream for apps that draw random numbers; `queues` is K. Called
+    /// through [`ControlPlaneSpec::build`]; not in the vtable (see [`crate::registry!`]).
+    fn build(&self, seed: u64, queues: u32) -> Box<dyn ControlPlaneApp>
+    where
+        Self: Sized;
     /// Moments worth marking on time charts, (time s, label).
     fn markers(&self) -> Vec<(f64, String)> {
         Vec::new()
@@ -23,6 +26,7 @@ crate::registry! {
         Static(StaticConfig),
         Warbler(WarblerConfig),
     }
+    build as build(seed: u64, queues: u32) -> Box<dyn ControlPlaneApp>;
 }
 
 impl Default for ControlPlaneSpec {

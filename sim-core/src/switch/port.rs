@@ -56,7 +56,7 @@ impl MultiQueuePort {
             flows: BTreeMap::new(),
             cms: CountMinSketch::new(cfg.cms_width as usize, cfg.cms_depth as usize, cms_seed),
             next_rr: 0,
-            app: cfg.control.get().build(rng.next_u64(), k as u32),
+            app: cfg.control.build(rng.next_u64(), k as u32),
             pending: VecDeque::new(),
             period,
             next_tick: SimTime::ZERO + period,

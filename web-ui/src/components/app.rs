@@ -75,10 +75,11 @@ pub struct App {
     origin: Option<Origin>,
     link: SimLink,
     run: Shared<RunView>,
+    /// The time markers of the lanes the charts show (those of a run being loaded once it
+    /// reports).
+    markers: Rc<Vec<(f64, String)>>,
     /// Editor version and compare set of the loaded run; anything else needs a new load.
     loaded: Option<(u64, Vec<String>)>,
-    /// What to do once the run is loaded (Run or Step).
-    after_load: Option<ToSim>,
     speed: Speed,
     compare_on: bool,
     compare_discs: Rc<Vec<String>>,
@@ -99,6 +100,10 @@ pub struct App {
     pace: crate::pace::Pace,
     running_ms: f64,
     last_progress_ms: f64,
+    /// Why the simulation cannot run (its worker failed to load or crashed), if it cannot.
+    sim_down: Option<String>,
+    /// The worker said it is ready (the engine in the page always is).
+    sim_ready: bool,
     exports: Vec<Option<Vec<(String, String)>>>,
     cbs: Callbacks,
     _listeners: Vec<EventListener>,
@@ -154,11 +159,15 @@ impl App {
     }
 
     fn reset(&mut self) {
+        self.forget_load();
+        self.run = Shared::new(RunView::default());
+        self.markers = self.markers();
+    }
+
+    fn forget_load(&mut self) {
         self.loaded = None;
-        self.after_load = None;
         self.cursor = None;
         self.present = None;
-        self.run = Shared::new(RunView::default());
     }
 
     fn fragment(&self) -> Option<String> {
@@ -224,20 +233,26 @@ impl App {
         }
         self.pace.clear();
         self.running_ms = 0.0;
-        self.reset();
+        self.forget_load();
         self.loaded = Some((version, discs));
         self.pending_lanes(lanes.clone());
-        self.after_load = Some(then);
         self.link.send(ToSim::Load { lanes, speed: self.speed });
+        // Right behind the Load, not after Loaded comes back: this thread may be busy
+        // drawing by then. A Load the simulation refuses leaves nothing to run.
+        self.link.send(then);
+        self.last_redraw_ms = dom::now_ms();
         dom::mark("aqmlab-run");
         true
     }
 
+    /// The lanes of the run being loaded, in place of the last run's but quietly: the charts
+    /// keep the last run until this one reports running (a run over within a frame or two
+    /// then draws once, not empty first).
     fn pending_lanes(&mut self, lanes: Vec<(String, Scenario)>) {
         let info = vec![Vec::new(); lanes.len()];
         let mut run = RunView::new(lanes, &info);
         self.label_run(&mut run);
-        self.run = Shared::new(run);
+        self.run.update_quiet(|r| *r = run);
     }
 
     /// The run keeps the label it was loaded under, whatever the editor does next.
@@ -307,6 +322,7 @@ impl App {
             r.record_changes(results);
             r.modified |= any;
         });
+        self.markers = self.markers();
         let refused: Vec<String> = results.iter().filter_map(|r| r.as_ref().err().cloned()).collect();
         let applied = results.iter().find_map(|r| r.as_ref().ok()).cloned();
         let base = self.run.borrow().base.clone();
@@ -400,11 +416,8 @@ impl App {
                     (run.origin, run.modified, run.base) =
                         (old.origin.clone(), old.modified, old.base.clone());
                 }
-                self.run = Shared::new(run);
-                if let Some(then) = self.after_load.take() {
-                    self.link.send(then);
-                }
-                true
+                self.run.update_quiet(|r| *r = run);
+                false
             }
             FromSim::Progress(p) => {
                 let now = dom::now_ms();
@@ -417,9 +430,17 @@ impl App {
                 self.last_progress_ms = now;
                 self.pace.push(now, p.now_s);
                 self.run.update_quiet(|r| r.apply(p, now));
-                if state_changed || state != RunState::Running || now - self.last_redraw_ms >= REDRAW_EVERY_MS
-                {
+                // While running, at most every REDRAW_EVERY_MS counted from the start (a run
+                // over sooner draws once, at its end); at once when it pauses or ends. A
+                // loaded run is Ready only until the Run or Step sent behind its Load.
+                let redraw = match state {
+                    RunState::Ready => false,
+                    RunState::Running => now - self.last_redraw_ms >= REDRAW_EVERY_MS,
+                    RunState::Paused | RunState::Finished => true,
+                };
+                if redraw {
                     self.run.touch();
+                    self.markers = self.markers();
                     self.last_redraw_ms = now;
                 }
                 if state == RunState::Finished && state_changed {
@@ -477,6 +498,27 @@ impl App {
             }
             FromSim::Changed(results) => {
                 self.on_changed(&results);
+                true
+            }
+            FromSim::Ready => {
+                self.sim_down = None;
+                self.sim_ready = true;
+                true
+            }
+            FromSim::Unavailable(e) => {
+                if self.sim_down.is_none() {
+                    web_sys::console::error_1(&e.clone().into());
+                    self.sim_down = Some(e);
+                }
+                self.run.update(|r| {
+                    if r.state == RunState::Running {
+                        r.state = RunState::Paused;
+                    }
+                });
+                self.train.update(|t| {
+                    t.running = false;
+                    t.evaluating = false;
+                });
                 true
             }
             FromSim::Error(e) => {
@@ -755,11 +797,12 @@ impl App {
         }
         let _ = port;
         let lanes = vec![("without Warbler".to_string(), without), ("with Warbler".to_string(), sc)];
-        self.reset();
+        self.forget_load();
         self.loaded = Some((u64::MAX, Vec::new()));
         self.pending_lanes(lanes.clone());
-        self.after_load = Some(ToSim::Run);
         self.link.send(ToSim::Load { lanes, speed: self.speed });
+        self.link.send(ToSim::Run);
+        self.last_redraw_ms = dom::now_ms();
         self.tab = Tab::Charts;
     }
 }
@@ -779,6 +822,7 @@ impl Component for App {
             train: link.callback(Msg::Train),
         };
         let sim = SimLink::new(link.callback(Msg::Sim), ctx.props().local);
+        let sim_ready = !sim.in_worker();
         let first = preset_list().into_iter().next().expect("at least one preset");
         let default = preset(first.name, None).expect("preset builds");
         let mut listeners = Vec::new();
@@ -806,8 +850,8 @@ impl Component for App {
             origin: Some((first.name.to_string(), first.default_variant.to_string())),
             link: sim,
             run: Shared::new(RunView::default()),
+            markers: Rc::default(),
             loaded: None,
-            after_load: None,
             speed: Speed::Times(5.0),
             compare_on: false,
             compare_discs: Rc::new(preset_discs(first.name)),
@@ -825,6 +869,8 @@ impl Component for App {
             pace: Default::default(),
             running_ms: 0.0,
             last_progress_ms: dom::now_ms(),
+            sim_down: None,
+            sim_ready,
             exports: Vec::new(),
             cbs,
             _listeners: listeners,
@@ -932,8 +978,13 @@ impl Component for App {
         let ed = self.editor.borrow();
         let run = self.run.borrow();
         let modified = self.modified();
-        let messages = Rc::new(ed.problems());
-        let runnable = ed.is_runnable();
+        let down = self.sim_down.iter().map(|e| crate::editor::Problem {
+            path: String::new(),
+            place: "Simulation".into(),
+            text: e.clone(),
+        });
+        let messages = Rc::new(down.chain(ed.problems()).collect::<Vec<_>>());
+        let runnable = ed.is_runnable() && self.sim_down.is_none();
         let state = (!run.lanes.is_empty()).then_some(run.state);
         let (now_s, end_s) = if run.lanes.is_empty() {
             (0.0, self.scenario().map_or(0.0, |s| s.duration_s))
@@ -949,13 +1000,13 @@ impl Component for App {
         };
         let charts = html! {
             <>
-                <ChartsPanel run={self.run.clone()} markers={self.markers()} expected_jfi={self.expected_jfi()} cursor={self.cursor}
+                <ChartsPanel run={self.run.clone()} markers={self.markers.clone()} expected_jfi={self.expected_jfi()} cursor={self.cursor}
                     lane={self.lane} present={self.present.clone().map(AttrValue::from)} warbler_first={self.tab == Tab::Warbler} on={self.cbs.charts.clone()} />
                 <SummaryPanel run={self.run.clone()} cursor={self.cursor} />
             </>
         };
         html! {
-            <div class="app" data-engine={if self.link.in_worker() { "worker" } else { "page" }}>
+            <div class="app" data-engine={if self.link.in_worker() { "worker" } else { "page" }} data-sim={match (&self.sim_down, self.sim_ready) { (Some(_), _) => "down", (None, true) => "up", (None, false) => "starting" }}>
                 <Header origin={self.origin.clone()} {modified} can_export={state.is_some()} refused_picks={self.refused_picks} on={self.cbs.header.clone()} />
                 if let Some(n) = &self.notice {
                     <div class="notice" role="status">
