@@ -5,9 +5,10 @@
 
 use std::collections::VecDeque;
 
-/// Events per wall-clock second assumed before this browser has finished a run: the
-/// slowest rate measured in a browser for a large run (1000 flows at "as fast as possible",
-/// charts drawing), so a first estimate errs long rather than short.
+/// Events per wall-clock second assumed before this browser has finished a run of a
+/// similar size: about the slowest rate a browser has shown for a large run (6·10⁷
+/// estimated events in 52 s, charts drawing; a quiet machine runs 3-9 M/s), so a first
+/// estimate errs long rather than short.
 pub const FIRST_GUESS_EVENTS_PER_S: f64 = 1.2e6;
 
 /// Measured rates of finished runs: (flows, events per wall second).

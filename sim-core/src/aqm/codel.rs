@@ -103,6 +103,9 @@ impl DiscConfig for CodelConfig {
     fn set_limit(&mut self, limit: QueueLimit, _packet_bytes: u32) {
         self.limit = limit;
     }
+    fn retune_check(&self, new: &dyn Any) -> Result<(), String> {
+        self.limit.check_change(&config_of::<CodelConfig>(new)?.limit)
+    }
 }
 
 /// The three numbers the state machine needs, in simulator units.
@@ -356,8 +359,8 @@ impl QueueDisc for Codel {
     /// New target, interval and MTU rule apply from the next dequeue; the dropping state
     /// and its count carry over (Linux's `codel_change` keeps `codel_vars`).
     fn retune(&mut self, cfg: &dyn Any, _link_rate: Rate, _now: SimTime) -> Result<(), String> {
+        self.cfg.retune_check(cfg)?;
         let cfg: &CodelConfig = config_of(cfg)?;
-        self.cfg.limit.check_change(&cfg.limit)?;
         self.params = CodelParams::new(cfg.target_ms, cfg.interval_ms, cfg.mtu_bytes);
         self.cfg = cfg.clone();
         Ok(())

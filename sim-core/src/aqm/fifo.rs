@@ -34,6 +34,9 @@ impl DiscConfig for FifoConfig {
     fn set_limit(&mut self, limit: QueueLimit, _packet_bytes: u32) {
         self.limit = limit;
     }
+    fn retune_check(&self, new: &dyn Any) -> Result<(), String> {
+        self.limit.check_change(&config_of::<FifoConfig>(new)?.limit)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -75,9 +78,8 @@ impl QueueDisc for Fifo {
     }
 
     fn retune(&mut self, cfg: &dyn Any, _link_rate: Rate, _now: SimTime) -> Result<(), String> {
-        let cfg: &FifoConfig = config_of(cfg)?;
-        self.limit.check_change(&cfg.limit)?;
-        self.limit = cfg.limit;
+        FifoConfig { limit: self.limit }.retune_check(cfg)?;
+        self.limit = config_of::<FifoConfig>(cfg)?.limit;
         Ok(())
     }
 }

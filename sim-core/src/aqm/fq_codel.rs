@@ -96,6 +96,15 @@ impl DiscConfig for FqCodelConfig {
     fn set_limit(&mut self, limit: QueueLimit, _packet_bytes: u32) {
         self.limit = limit;
     }
+    /// The hash table's size cannot change under running flows.
+    fn retune_check(&self, new: &dyn Any) -> Result<(), String> {
+        let new: &FqCodelConfig = config_of(new)?;
+        self.limit.check_change(&new.limit)?;
+        if new.flows != self.flows {
+            return Err(format!("flows: the number of flow queues ({}) cannot change during a run", self.flows));
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -337,14 +346,8 @@ impl QueueDisc for FqCodel {
     /// New CoDel parameters, quantum and drop batch apply from the next packet; every flow
     /// queue keeps its packets, deficit and CoDel state. The hash table's size cannot change.
     fn retune(&mut self, cfg: &dyn Any, _link_rate: Rate, _now: SimTime) -> Result<(), String> {
+        self.cfg.retune_check(cfg)?;
         let cfg: &FqCodelConfig = config_of(cfg)?;
-        self.cfg.limit.check_change(&cfg.limit)?;
-        if cfg.flows != self.cfg.flows {
-            return Err(format!(
-                "flows: the number of flow queues ({}) cannot change during a run",
-                self.cfg.flows
-            ));
-        }
         self.params = CodelParams::new(cfg.target_ms, cfg.interval_ms, cfg.mtu_bytes);
         self.cfg = cfg.clone();
         Ok(())

@@ -72,6 +72,12 @@ pub trait DiscConfig: Debug + AsAny {
     fn delay_target_ms(&self) -> Option<f64> {
         None
     }
+    /// Whether a running discipline built from `self` can take `new` (its own
+    /// configuration type, [`QueueDisc::retune`]), read from the two configurations alone:
+    /// the validator asks without building a discipline.
+    fn retune_check(&self, _new: &dyn Any) -> Result<(), String> {
+        Err("this queue discipline keeps its settings until the next run".into())
+    }
 }
 
 crate::registry! {
@@ -103,6 +109,11 @@ impl QueueDiscSpec {
 
     pub fn limit(&self) -> QueueLimit {
         self.get().limit()
+    }
+
+    /// Whether a disc running `self` can take `new` during a run.
+    pub fn retune_check(&self, new: &QueueDiscSpec) -> Result<(), String> {
+        self.get().retune_check(new.get().as_any())
     }
 
     /// Hands `disc` (built from a spec of the same type) this spec's parameters during a

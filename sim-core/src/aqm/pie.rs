@@ -152,6 +152,15 @@ impl DiscConfig for PieConfig {
     fn set_limit(&mut self, limit: QueueLimit, _packet_bytes: u32) {
         self.limit = limit;
     }
+    /// Which rules PIE follows, and its delay estimator, cannot change under a run.
+    fn retune_check(&self, new: &dyn Any) -> Result<(), String> {
+        let new: &PieConfig = config_of(new)?;
+        self.limit.check_change(&new.limit)?;
+        if new.rules != self.rules || new.use_dequeue_rate_estimator != self.use_dequeue_rate_estimator {
+            return Err("rules: which PIE (ns-3's or RFC 8033's) and its delay estimator cannot change during a run".into());
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -540,16 +549,8 @@ impl QueueDisc for Pie {
     /// and the burst allowance apply, and the drop probability, the burst state and the
     /// departure-rate estimate carry over. Which rules PIE follows cannot change.
     fn retune(&mut self, cfg: &dyn Any, _link_rate: Rate, now: SimTime) -> Result<(), String> {
+        self.cfg.retune_check(cfg)?;
         let cfg: &PieConfig = config_of(cfg)?;
-        self.cfg.limit.check_change(&cfg.limit)?;
-        if cfg.rules != self.cfg.rules
-            || cfg.use_dequeue_rate_estimator != self.cfg.use_dequeue_rate_estimator
-        {
-            return Err(
-                "rules: which PIE (ns-3's or RFC 8033's) and its delay estimator cannot change during a run"
-                    .into(),
-            );
-        }
         self.catch_up(now);
         let fresh = Pie::new(cfg, self.rng.clone());
         (self.target_s, self.tupdate, self.max_burst) = (fresh.target_s, fresh.tupdate, fresh.max_burst);

@@ -152,6 +152,9 @@ impl DiscConfig for RedConfig {
     fn set_limit(&mut self, limit: QueueLimit, _packet_bytes: u32) {
         self.limit = limit;
     }
+    fn retune_check(&self, new: &dyn Any) -> Result<(), String> {
+        self.limit.check_change(&config_of::<RedConfig>(new)?.limit)
+    }
 }
 
 /// RED's internal state as the metrics and the UI show it.
@@ -464,8 +467,8 @@ impl QueueDisc for Red {
     /// `red_change` keeps `red_vars` too), and so does ARED's adapted max_p unless max_p
     /// itself was changed.
     fn retune(&mut self, cfg: &dyn Any, link_rate: Rate, _now: SimTime) -> Result<(), String> {
+        self.cfg.retune_check(cfg)?;
         let cfg: &RedConfig = config_of(cfg)?;
-        self.cfg.limit.check_change(&cfg.limit)?;
         let keep_max_p = cfg.max_p.to_bits() == self.cfg.max_p.to_bits();
         let old = std::mem::replace(self, Red::new(cfg, link_rate, self.rng.clone()));
         if keep_max_p {

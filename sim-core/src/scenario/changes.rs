@@ -164,14 +164,7 @@ fn check_effect(old: &Scenario, new: &Scenario, field: LiveField) -> Result<(), 
         // A disc reads its link's rate (RED's idle decay, Cebinae's rounds): it must follow.
         LiveField::Disc | LiveField::LinkRate => {
             let q = &old.bottleneck.queue;
-            let cx = crate::aqm::BuildCx {
-                link_rate: crate::time::Rate(old.bottleneck.rate_bps),
-                rng: crate::rng::SimRng::new(old.seed, crate::rng::StreamId::Queue(0)),
-                packet_bytes: old.full_packet_bytes(),
-            };
-            let mut disc = q.build(cx);
-            let rate = crate::time::Rate(new.bottleneck.rate_bps);
-            new.bottleneck.queue.retune(disc.as_mut(), rate, crate::time::SimTime::ZERO).map_err(|e| {
+            q.retune_check(&new.bottleneck.queue).map_err(|e| {
                 let label = q.info().label;
                 match field {
                     LiveField::LinkRate => {
