@@ -33,7 +33,7 @@ pub fn preset_info(p: &PresetInfoProps) -> Html {
         <section class="preset-info" data-testid="preset-info">
             <h2>{ &t.title }</h2>
             if p.modified {
-                <p class="modified" data-testid="modified">{ format!("Modified from {} ({}): the paper's figures no longer apply and are not shown.", t.title, variant_label) }</p>
+                <p class="modified" data-testid="modified">{ format!("Modified from {} ({}): the figures quoted here and the paper's are not this scenario's, and the paper's are not shown beside its runs.", t.title, variant_label) }</p>
             }
             { for part("Setting:", &t.setting, "preset-setting") }
             { for part("The paper:", &t.paper, "preset-paper") }
