@@ -15,6 +15,8 @@ use sim_core::train::Trainer;
 const CHUNK: u64 = 2_000;
 /// Summaries are recomputed at most this often while running (they cost O(flows)).
 const SUMMARY_EVERY_MS: f64 = 250.0;
+/// Flow-samples one progress message carries at most (see [`Engine::sample_cap`]).
+const FLOW_SAMPLES_PER_MESSAGE: u64 = 40_000;
 /// Longest wall-clock gap credited to a real-time speed (a throttled tab should not jump).
 const MAX_DT_MS: f64 = 100.0;
 
@@ -169,7 +171,7 @@ impl Engine {
                 Speed::Max => SimTime::MAX,
                 Speed::Times(x) => SimTime::from_secs_f64(self.now_s() + x * dt / 1e3),
             };
-            self.advance(target, budget_ms, clock);
+            self.advance(target.min(self.sample_cap()), budget_ms, clock);
             let finished = self.lanes.iter().all(|l| l.sim.is_finished());
             if finished {
                 self.state = RunState::Finished;
@@ -181,6 +183,20 @@ impl Engine {
             out.push(FromSim::Progress(self.progress(summary)));
         }
         out
+    }
+
+    /// How far one message may reach: at most [`FLOW_SAMPLES_PER_MESSAGE`] per-flow values
+    /// per series, so the page decodes and folds in each message in a few milliseconds
+    /// however many flows there are (10 000 flows sampled every 10 ms made 80 ms tasks).
+    fn sample_cap(&self) -> SimTime {
+        let flows: u64 = self.lanes.iter().map(|l| u64::from(l.sim.scenario().total_flows())).sum();
+        let interval = (self.lanes.iter())
+            .map(|l| SimTime::from_secs_f64(l.sim.scenario().sample_interval_s).as_nanos())
+            .min()
+            .unwrap_or(u64::MAX);
+        let samples = (FLOW_SAMPLES_PER_MESSAGE / flows.max(1)).max(1);
+        let now = self.lanes.iter().map(|l| l.sim.now().as_nanos()).min().unwrap_or(0);
+        SimTime(now.saturating_add(samples.saturating_mul(interval)))
     }
 
     fn now_s(&self) -> f64 {
@@ -446,6 +462,26 @@ mod tests {
             let replayed = Simulation::new(l.sim.scenario()).unwrap().finish();
             assert_eq!(l.sim.summary(), replayed, "{}", l.label);
         }
+    }
+
+    /// However many flows, a message carries a bounded number of flow-samples: 10 000
+    /// flows sampled every 10 ms go four samples a message at full speed.
+    #[test]
+    fn a_message_carries_a_bounded_number_of_flow_samples() {
+        let mut sc = preset("rtt-unfair", Some("fq-codel")).unwrap();
+        (sc.flows[0].count, sc.duration_s, sc.sample_interval_s, sc.warmup_s) = (9999, 0.2, 0.01, 0.0);
+        let mut e = Engine::default();
+        e.handle(ToSim::Load { lanes: vec![("big".into(), sc)], speed: Speed::Max }, &ticking());
+        e.handle(ToSim::Run, &ticking());
+        let mut most = 0;
+        while e.state == RunState::Running {
+            for m in e.tick(1e9, &ticking()) {
+                if let FromSim::Progress(p) = m {
+                    most = most.max(p.lanes[0].update.samples.len());
+                }
+            }
+        }
+        assert_eq!(most, 4, "40 000 flow-samples a message");
     }
 
     #[test]

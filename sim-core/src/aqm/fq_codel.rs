@@ -101,7 +101,10 @@ impl DiscConfig for FqCodelConfig {
         let new: &FqCodelConfig = config_of(new)?;
         self.limit.check_change(&new.limit)?;
         if new.flows != self.flows {
-            return Err(format!("flows: the number of flow queues ({}) cannot change during a run", self.flows));
+            return Err(format!(
+                "flows: the number of flow queues ({}) cannot change during a run",
+                self.flows
+            ));
         }
         Ok(())
     }

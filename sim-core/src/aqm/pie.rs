@@ -157,7 +157,10 @@ impl DiscConfig for PieConfig {
         let new: &PieConfig = config_of(new)?;
         self.limit.check_change(&new.limit)?;
         if new.rules != self.rules || new.use_dequeue_rate_estimator != self.use_dequeue_rate_estimator {
-            return Err("rules: which PIE (ns-3's or RFC 8033's) and its delay estimator cannot change during a run".into());
+            return Err(
+                "rules: which PIE (ns-3's or RFC 8033's) and its delay estimator cannot change during a run"
+                    .into(),
+            );
         }
         Ok(())
     }
