@@ -80,9 +80,11 @@ pub fn compare(a: &CompareArgs) -> Outcome {
     Ok(())
 }
 
-/// When a control plane switches on after the warm-up with at least 10 s of run left.
+/// When a control plane switches on after the warm-up with at least 10 s of run left (the
+/// disc's own markers: a timed change is not a switch-on).
 fn activation(sc: &Scenario) -> Option<f64> {
-    sc.markers().into_iter().map(|(t, _)| t).find(|&t| t > sc.warmup_s && t + 10.0 < sc.duration_s)
+    let disc = sc.bottleneck.queue.get().markers();
+    disc.into_iter().map(|(t, _)| t).find(|&t| t > sc.warmup_s && t + 10.0 < sc.duration_s)
 }
 
 /// One run as the comparison needs it: the summary, and each 100 ms sample of the first
