@@ -21,6 +21,17 @@ pub fn change_path(path: &str) -> &str {
     path
 }
 
+/// The change that sets the input at `path` to `v`: a buffer's number sets the whole limit
+/// in its unit (`{"packets": 50}`); the form offers packets and bytes only (`inputs`).
+pub fn change_to(path: &str, v: Value) -> (String, Value) {
+    let set = change_path(path);
+    if set == path {
+        return (path.to_string(), v);
+    }
+    let unit = path.rsplit('.').next().unwrap_or("packets");
+    (set.to_string(), serde_json::json!({ unit: v }))
+}
+
 /// Whether an edit at `path` can become a change during a run.
 pub fn is_live(path: &str) -> bool {
     live_field(change_path(path)).is_some()

@@ -33,12 +33,13 @@ impl RateBook {
     /// within a factor of ten in flows (per-flow state decides how cache-bound a run is),
     /// else the first guess.
     pub fn rate(&self, flows: u32) -> f64 {
+        self.similar(flows).reduce(f64::min).unwrap_or(FIRST_GUESS_EVENTS_PER_S)
+    }
+
+    /// The rates measured for runs within a factor of ten of `flows`.
+    fn similar(&self, flows: u32) -> impl Iterator<Item = f64> + '_ {
         let n = f64::from(flows.max(1));
-        (self.runs.iter())
-            .filter(|(m, _)| (m / n).log10().abs() <= 1.0)
-            .map(|(_, r)| *r)
-            .fold(None, |a: Option<f64>, r| Some(a.map_or(r, |a| a.min(r))))
-            .unwrap_or(FIRST_GUESS_EVENTS_PER_S)
+        self.runs.iter().filter(move |(m, _)| (m / n).log10().abs() <= 1.0).map(|(_, r)| *r)
     }
 
     /// Seconds a run of `events` events and `flows` flows should take here.
@@ -48,8 +49,7 @@ impl RateBook {
 
     /// Whether the estimate comes from a run measured here.
     pub fn measured(&self, flows: u32) -> bool {
-        let n = f64::from(flows.max(1));
-        self.runs.iter().any(|(m, _)| (m / n).log10().abs() <= 1.0)
+        self.similar(flows).next().is_some()
     }
 }
 

@@ -199,15 +199,8 @@ impl RunView {
 /// The bottleneck's highest rate over the run, bit/s: its rate at the start or after any of
 /// its timed changes.
 pub fn peak_rate_bps(sc: &Scenario) -> f64 {
-    use sim_core::scenario::changes::{apply, ordered};
-    let mut state = Scenario { changes: Vec::new(), ..sc.clone() };
-    let mut peak = state.bottleneck.rate_bps;
-    for c in ordered(&sc.changes) {
-        let Ok(next) = apply(&state, c) else { break };
-        peak = peak.max(next.bottleneck.rate_bps);
-        state = next;
-    }
-    peak as f64
+    let states = sim_core::scenario::changes::states(sc);
+    states.iter().map(|(_, s)| s.bottleneck.rate_bps).max().unwrap_or(0) as f64
 }
 
 /// Training and testing the DQN agent in the browser.

@@ -107,6 +107,18 @@ pub fn ordered(changes: &[TimedChange]) -> Vec<&TimedChange> {
     v
 }
 
+/// The scenario as it stands over the run: (0, as it starts), then (at_s, once the change
+/// at at_s has applied) for each change in time order, without their changes lists; stops
+/// at a change that does not apply (the validator names it).
+pub fn states(sc: &Scenario) -> Vec<(f64, Scenario)> {
+    let mut out = vec![(0.0, Scenario { changes: Vec::new(), ..sc.clone() })];
+    for c in ordered(&sc.changes) {
+        let Ok(next) = apply(&out[out.len() - 1].1, c) else { break };
+        out.push((c.at_s, next));
+    }
+    out
+}
+
 /// `sc` (without its changes) once `c` has applied.
 pub fn apply(sc: &Scenario, c: &TimedChange) -> Result<Scenario, String> {
     let mut v =

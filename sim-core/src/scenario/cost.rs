@@ -35,15 +35,9 @@ const EVENTS_PER_FLOW: f64 = 20.0;
 /// access link), plus the samples. With timed changes, the costliest of the scenario's
 /// states, as if it lasted the whole run.
 pub fn estimate(sc: &Scenario) -> Cost {
-    let mut state = Scenario { changes: Vec::new(), ..sc.clone() };
-    let mut worst = estimate_one(&state);
-    for c in super::changes::ordered(&sc.changes) {
-        let Ok(next) = super::changes::apply(&state, c) else { break };
-        let e = estimate_one(&next);
-        worst = Cost { events: worst.events.max(e.events), bytes: worst.bytes.max(e.bytes) };
-        state = next;
-    }
-    worst
+    (super::changes::states(sc).iter().map(|(_, s)| estimate_one(s)))
+        .reduce(|a, b| Cost { events: a.events.max(b.events), bytes: a.bytes.max(b.bytes) })
+        .expect("a scenario has a first state")
 }
 
 fn estimate_one(sc: &Scenario) -> Cost {

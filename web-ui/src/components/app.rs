@@ -1,6 +1,13 @@
 //! The root component: owns the editor, the link to the simulation (a Web Worker), the run
 //! and training views and the URL; its children get shared views and callbacks made once.
 
+mod estimate;
+mod files;
+mod live_edits;
+mod train;
+
+use estimate::duration;
+
 use super::changes_panel::ChangesPanel;
 use super::charts_panel::{ChartsMsg, ChartsPanel};
 use super::controls::{ControlMsg, Controls};
@@ -78,8 +85,9 @@ pub struct App {
     /// The time markers of the lanes the charts show (those of a run being loaded once it
     /// reports).
     markers: Rc<Vec<(f64, String)>>,
-    /// Editor version and compare set of the loaded run; anything else needs a new load.
-    loaded: Option<(u64, Vec<String>)>,
+    /// Whether a run is loaded (until Reset or a new scenario): Run and Step go to it until
+    /// it finishes.
+    loaded: bool,
     speed: Speed,
     compare_on: bool,
     compare_discs: Rc<Vec<String>>,
@@ -165,7 +173,7 @@ impl App {
     }
 
     fn forget_load(&mut self) {
-        self.loaded = None;
+        self.loaded = false;
         self.cursor = None;
         self.present = None;
     }
@@ -202,13 +210,10 @@ impl App {
 
     /// Loads the run the editor describes unless it is loaded; returns false if it cannot.
     fn ensure_loaded(&mut self, then: ToSim) -> bool {
-        let version = self.editor.borrow().version;
-        let discs = if self.compare_on { self.compare_discs.to_vec() } else { Vec::new() };
         // A run in progress resumes whatever was edited meanwhile (an edit of a field that
         // can change became a change of the run; the others wait for the next run); a
         // finished one gives way to a new run.
-        let in_progress = self.loaded.is_some() && self.run.borrow().state != RunState::Finished;
-        if in_progress || self.loaded.as_ref() == Some(&(version, discs.clone())) && !self.run_finished() {
+        if self.loaded && !self.run_finished() {
             self.link.send(then);
             return true;
         }
@@ -234,7 +239,7 @@ impl App {
         self.pace.clear();
         self.running_ms = 0.0;
         self.forget_load();
-        self.loaded = Some((version, discs));
+        self.loaded = true;
         self.pending_lanes(lanes.clone());
         self.link.send(ToSim::Load { lanes, speed: self.speed });
         // Right behind the Load, not after Loaded comes back: this thread may be busy
@@ -277,83 +282,6 @@ impl App {
         self.run.borrow().state == RunState::Finished
     }
 
-    /// Whether a run is loaded and not finished: edits then either change it or wait.
-    fn run_active(&self) -> bool {
-        let run = self.run.borrow();
-        self.loaded.is_some()
-            && !run.lanes.is_empty()
-            && matches!(run.state, RunState::Running | RunState::Paused)
-    }
-
-    /// An edit at `path` was committed during a run: a field that can change is sent to the
-    /// run as a change now; any other says it waits for the next run.
-    fn edit_during_run(&mut self, path: &str) {
-        if !self.run_active() {
-            return;
-        }
-        let ed = self.editor.borrow();
-        let place = ed.place(path);
-        if ed.error_for(path).is_some() {
-            return; // the field says what is wrong; nothing goes to the run
-        }
-        if !live::is_live(path) {
-            drop(ed);
-            self.notice = Some(format!(
-                "{place} cannot change during a run: the running simulation keeps its value and yours applies to the next run (Run again once this one ends, or Reset now)."
-            ));
-            return;
-        }
-        let Some((set, to)) = live::change_of(&ed, path) else { return };
-        drop(ed);
-        let running_value = self.run.borrow().lanes.first().and_then(|l| value_now(&l.scenario, &set));
-        if running_value.as_ref() == Some(&to) {
-            return;
-        }
-        self.link.send(ToSim::Change { set, to });
-    }
-
-    /// The run took a change (in some lanes): it is marked on the charts and recorded in the
-    /// editor's scenario, whose field shows its value at the start again, so the scenario
-    /// replays the run; a lane that refused says why.
-    fn on_changed(&mut self, results: &[Result<sim_core::scenario::TimedChange, String>]) {
-        // A run changed while it ran is no longer the paper's: its paper column goes.
-        let any = results.iter().any(Result::is_ok);
-        self.run.update(|r| {
-            r.record_changes(results);
-            r.modified |= any;
-        });
-        self.markers = self.markers();
-        let refused: Vec<String> = results.iter().filter_map(|r| r.as_ref().err().cloned()).collect();
-        let applied = results.iter().find_map(|r| r.as_ref().ok()).cloned();
-        let base = self.run.borrow().base.clone();
-        if let Some(c) = &applied {
-            let start = base.and_then(|b| value_now(&Scenario { changes: Vec::new(), ..b }, &c.set));
-            let mut ed = self.editor.clone();
-            ed.update(|e| {
-                if let Some(v) = start {
-                    e.set(&c.set, v);
-                }
-                e.add_change(c);
-            });
-            self.editor = ed;
-            self.sync_url();
-        }
-        self.notice = match (&applied, refused.is_empty()) {
-            (Some(c), true) => Some(format!(
-                "At t = {:.3} s: {} → {}. Added to the scenario's timed changes (the field shows its starting value).",
-                c.at_s,
-                self.editor.borrow().place(&c.set),
-                c.label().split(" → ").nth(1).unwrap_or_default()
-            )),
-            (_, false) => Some(format!(
-                "Not applied {}: {}. Your value stays in the editor for the next run.",
-                if applied.is_some() { "in every lane" } else { "to the running simulation" },
-                refused.join("; ")
-            )),
-            (None, true) => None,
-        };
-    }
-
     fn markers(&self) -> Rc<Vec<(f64, String)>> {
         let run = self.run.borrow();
         // Every lane's (Warbler switches on in one lane of an A/B run), each once.
@@ -370,34 +298,6 @@ impl App {
         let run = self.run.borrow();
         let (p, v) = run.origin.as_ref().filter(|_| !run.modified && run.lanes.len() <= 1)?;
         published::expected_jfi(p, v).map(|(y, l)| (y, AttrValue::from(l)))
-    }
-
-    /// The estimate of a large run, from the rate this browser measured on runs of a
-    /// similar size (or a cautious first guess), and the time left of the run going now.
-    fn cost_text(&self) -> Option<AttrValue> {
-        let sc = self.scenario()?;
-        let run = self.run.borrow();
-        if run.state == RunState::Running {
-            let left = self.pace.left_s(run.end_s).filter(|s| *s >= 5.0)?;
-            return Some(AttrValue::from(format!(
-                "About {} left at the pace of the last seconds.",
-                duration(left)
-            )));
-        }
-        let e = cost::estimate(&sc).events
-            * if self.compare_on { self.compare_discs.len().max(1) as f64 } else { 1.0 };
-        let secs = self.rates.seconds(e, sc.total_flows());
-        let basis = if self.rates.measured(sc.total_flows()) {
-            "at the rate this browser ran a run of about as many flows"
-        } else {
-            "a cautious first guess until a run of about as many flows has been measured here"
-        };
-        (secs > 10.0).then(|| {
-            AttrValue::from(format!(
-                "A large run: about {e:.1e} events, roughly {} ({basis}).",
-                duration(secs)
-            ))
-        })
     }
 
     fn load_shared(&mut self, s: share::Shared) {
@@ -596,82 +496,6 @@ impl App {
         self.sync_url();
     }
 
-    fn on_header(&mut self, ctx: &Context<Self>, m: HeaderMsg) {
-        match m {
-            HeaderMsg::LoadPreset(key) => {
-                let (name, variant) = key.split_once('/').unwrap_or((&key, ""));
-                if !self.may_replace() {
-                    self.refused_picks += 1;
-                    return;
-                }
-                match preset(name, (!variant.is_empty()).then_some(variant)) {
-                    Ok(sc) => {
-                        self.set_editor(&sc, Some((name.to_string(), variant.to_string())));
-                        // A preset is one experiment; Compare offers the discs it compares.
-                        self.compare_on = false;
-                        self.compare_discs = Rc::new(preset_discs(name));
-                        if let Some(f) = self.fragment() {
-                            dom::push_hash(&f);
-                        }
-                    }
-                    Err(e) => self.notice = Some(e),
-                }
-            }
-            HeaderMsg::CopyLink => {
-                let problems = self.editor.borrow().problem_count();
-                if problems > 0 {
-                    self.notice = Some(format!("{problems} field(s) are invalid: fix them first; the address bar still carries the last valid scenario."));
-                } else {
-                    self.sync_url();
-                    dom::copy_to_clipboard(&dom::full_url());
-                    self.notice = Some("Link copied: it opens this scenario.".into());
-                }
-            }
-            HeaderMsg::ExportScenario => {
-                let problems = self.editor.borrow().problem_count();
-                match self.scenario().filter(|_| problems == 0) {
-                    Some(sc) => {
-                        let name = format!("{}.json", sc.name.replace(['/', ' '], "-"));
-                        if let Err(e) = dom::download_text(&name, "application/json", &sc.to_json()) {
-                            self.notice = Some(e);
-                        }
-                    }
-                    None => {
-                        self.notice = Some(format!(
-                        "{problems} field(s) are invalid: fix them before exporting (nothing was written)."
-                    ))
-                    }
-                }
-            }
-            HeaderMsg::Import(file) => {
-                if file.size() > share::MAX_SCENARIO_BYTES as f64 {
-                    self.notice = Some(format!(
-                        "{} is larger than {} KiB: not a scenario",
-                        file.name(),
-                        share::MAX_SCENARIO_BYTES / 1024
-                    ));
-                    return;
-                }
-                let link = ctx.link().clone();
-                self.reader =
-                    Some(gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |r| {
-                        link.send_message(Msg::Imported(r.map_err(|e| e.to_string())))
-                    }));
-            }
-            HeaderMsg::ExportResults => {
-                let n = self.run.borrow().lanes.len();
-                if n == 0 {
-                    self.notice = Some("Run the scenario first: there is nothing to export yet.".into());
-                    return;
-                }
-                self.exports = vec![None; n];
-                for lane in 0..n {
-                    self.link.send(ToSim::Export { lane });
-                }
-            }
-        }
-    }
-
     fn on_control(&mut self, m: ControlMsg) {
         match m {
             ControlMsg::Run => {
@@ -717,77 +541,6 @@ impl App {
         }
     }
 
-    fn on_train(&mut self, ctx: &Context<Self>, m: TrainMsg) {
-        match m {
-            TrainMsg::Start { dqn, episodes, seed, alpha, beta } => {
-                let mut sc = self
-                    .scenario()
-                    .filter(|s| s.flows.iter().any(|g| matches!(g.cca, CcaSpec::Dqn(_))))
-                    .unwrap_or_else(|| preset("dqn-dumbbell", Some("dqn")).expect("preset"));
-                for g in &mut sc.flows {
-                    if let CcaSpec::Dqn(c) = &mut g.cca {
-                        c.alpha = alpha;
-                        c.beta = beta;
-                    }
-                }
-                self.train.update(|t| {
-                    *t = TrainView { running: true, started_ms: dom::now_ms(), ..TrainView::default() };
-                });
-                self.link.send(ToSim::Train { scenario: sc, dqn, episodes, seed });
-            }
-            TrainMsg::Stop => self.link.send(ToSim::StopTraining),
-            TrainMsg::Test { model, seeds } => {
-                let mut runs = Vec::new();
-                for seed in 1..=u64::from(seeds) {
-                    for v in ["dqn", "cubic", "newreno"] {
-                        let mut sc = preset("dqn-dumbbell", Some(v)).expect("preset");
-                        sc.seed = seed;
-                        if let CcaSpec::Dqn(c) = &mut sc.flows[0].cca {
-                            c.model = model.clone();
-                        }
-                        runs.push((v.to_string(), seed, sc));
-                    }
-                }
-                self.train.update(|t| {
-                    t.evaluating = true;
-                    t.evaluation = None;
-                    t.error = None;
-                });
-                self.link.send(ToSim::Evaluate { runs });
-            }
-            TrainMsg::Download(model) => {
-                let w = if model == "trained" {
-                    self.train.borrow().weights.as_ref().map(|w| w.0.clone())
-                } else {
-                    model_weights(SHIPPED_MODEL)
-                };
-                match w {
-                    Some(w) => {
-                        if let Err(e) = dom::download_text(
-                            &format!("{model}-weights.json"),
-                            "application/json",
-                            &w.to_json(),
-                        ) {
-                            self.notice = Some(e);
-                        }
-                    }
-                    None => self.notice = Some("no weights to download yet".into()),
-                }
-            }
-            TrainMsg::Upload(file) => {
-                if file.size() > MAX_WEIGHTS_BYTES {
-                    self.notice = Some(format!("{} is larger than 1 MiB: not a weights file", file.name()));
-                    return;
-                }
-                let link = ctx.link().clone();
-                self.reader =
-                    Some(gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |r| {
-                        link.send_message(Msg::WeightsUploaded(r.map_err(|e| e.to_string())))
-                    }));
-            }
-        }
-    }
-
     fn ab_run(&mut self) {
         let Some(sc) = self.scenario() else { return };
         let sim_core::aqm::QueueDiscSpec::Switch(port) = &sc.bottleneck.queue else { return };
@@ -798,7 +551,7 @@ impl App {
         let _ = port;
         let lanes = vec![("without Warbler".to_string(), without), ("with Warbler".to_string(), sc)];
         self.forget_load();
-        self.loaded = Some((u64::MAX, Vec::new()));
+        self.loaded = true;
         self.pending_lanes(lanes.clone());
         self.link.send(ToSim::Load { lanes, speed: self.speed });
         self.link.send(ToSim::Run);
@@ -851,7 +604,7 @@ impl Component for App {
             link: sim,
             run: Shared::new(RunView::default()),
             markers: Rc::default(),
-            loaded: None,
+            loaded: false,
             speed: Speed::Times(5.0),
             compare_on: false,
             compare_discs: Rc::new(preset_discs(first.name)),
@@ -1051,16 +804,6 @@ impl Component for App {
     }
 }
 
-/// The value at `path` in `sc` once its timed changes have applied (what a running lane
-/// holds at its end, which is where a change made now starts from).
-fn value_now(sc: &Scenario, path: &str) -> Option<Value> {
-    let mut state = Scenario { changes: Vec::new(), ..sc.clone() };
-    for c in sim_core::scenario::changes::ordered(&sc.changes) {
-        state = sim_core::scenario::changes::apply(&state, c).ok()?;
-    }
-    sim_core::scenario::patch::get(&serde_json::to_value(&state).ok()?, path).cloned()
-}
-
 /// The Compare picker's keys of the discs a preset compares (its `compared` variants).
 fn preset_discs(name: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -1074,14 +817,4 @@ fn preset_discs(name: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// "45 s", "3 min 20 s".
-fn duration(secs: f64) -> String {
-    let s = secs.round() as u64;
-    if s < 120 {
-        format!("{s} s")
-    } else {
-        format!("{} min {} s", s / 60, s % 60)
-    }
 }

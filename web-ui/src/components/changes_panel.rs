@@ -51,14 +51,7 @@ pub fn changes_panel(p: &ChangesProps) -> Html {
                 Ok(v) => v,
                 Err(e) => return error.set(Some(format!("{} {e}", input.label))),
             };
-            let set = live::change_path(&path).to_string();
-            // A buffer's number becomes the whole limit in its unit.
-            let to = if set != path {
-                let unit = path.rsplit('.').next().unwrap_or("packets").to_string();
-                serde_json::json!({ unit: v })
-            } else {
-                v
-            };
+            let (set, to) = live::change_to(&path, v);
             error.set(None);
             on.emit(EditMsg::AddChange(TimedChange { at_s, set, to }));
         })

@@ -70,16 +70,15 @@ fn lane_charts(run: &RunView, lane: usize, f: &Frame, prefix: &str) -> Vec<(Stri
 /// The delay the lane's disc steers towards, as (from time, ms) steps through its timed
 /// changes, with its label; `None` for a disc without one.
 fn delay_target(sc: &sim_core::scenario::Scenario) -> Option<(String, Vec<(f64, f64)>)> {
-    use sim_core::scenario::changes::{apply, ordered};
     let target = |s: &sim_core::scenario::Scenario| s.bottleneck.queue.get().delay_target_ms();
-    let mut state = sim_core::scenario::Scenario { changes: Vec::new(), ..sc.clone() };
-    let mut steps = vec![(0.0, target(&state)?)];
-    for c in ordered(&sc.changes) {
-        let Ok(next) = apply(&state, c) else { break };
-        if let Some(t) = target(&next).filter(|t| Some(*t) != steps.last().map(|s| s.1)) {
-            steps.push((c.at_s, t));
+    let mut steps: Vec<(f64, f64)> = Vec::new();
+    for (at, state) in sim_core::scenario::changes::states(sc) {
+        match target(&state) {
+            Some(t) if steps.last().is_none_or(|s| s.1.to_bits() != t.to_bits()) => steps.push((at, t)),
+            Some(_) => {}
+            None if steps.is_empty() => return None,
+            None => break,
         }
-        state = next;
     }
     Some((format!("{} target", sc.bottleneck.queue.info().label), steps))
 }

@@ -12,28 +12,51 @@
 //! references: RFC 8290, §5.1, Fig. 4, Table 2, ns-3.44, a year.
 
 use crate::params::fmt_num;
-use crate::scenario::{figures, patch, preset, published};
+use crate::scenario::{figures, patch, preset, published, Scenario};
 
 /// `template` with its placeholders filled for preset `name` (default variant `variant`).
 pub fn render(name: &str, variant: &str, template: &str) -> Result<String, String> {
     let mut out = String::with_capacity(template.len());
+    // Each variant's scenario is built once however many of its parameters are quoted.
+    let mut built = Built::new();
     let mut rest = template;
     while let Some(i) = rest.find('{') {
         out.push_str(&rest[..i]);
         let end = rest[i..].find('}').ok_or_else(|| format!("unclosed placeholder in: {rest}"))? + i;
-        out.push_str(&fill(name, variant, &rest[i + 1..end])?);
+        out.push_str(&fill(name, variant, &rest[i + 1..end], &mut built)?);
         rest = &rest[end + 1..];
     }
     out.push_str(rest);
     Ok(out)
 }
 
-fn fill(name: &str, variant: &str, what: &str) -> Result<String, String> {
+/// The variants' scenarios (and their JSON) a render has built so far.
+type Built = Vec<(String, Option<(Scenario, serde_json::Value)>)>;
+
+/// Variant `v` of preset `name`, built on first use.
+fn variant<'a>(built: &'a mut Built, name: &str, v: &str) -> Option<&'a (Scenario, serde_json::Value)> {
+    let i = match built.iter().position(|(b, _)| b == v) {
+        Some(i) => i,
+        None => {
+            let sc = preset(name, Some(v)).ok();
+            let json = sc.as_ref().and_then(|sc| serde_json::to_value(sc).ok());
+            built.push((v.to_string(), sc.zip(json)));
+            built.len() - 1
+        }
+    };
+    built[i].1.as_ref()
+}
+
+fn fill(name: &str, default: &str, what: &str, built: &mut Built) -> Result<String, String> {
     let missing = || format!("{name}: no value for {{{what}}}");
     let parts: Vec<&str> = what.split(':').collect();
     match parts.as_slice() {
-        ["p", path] => parameter(name, variant, path).ok_or_else(missing),
-        ["p", v, path] => parameter(name, v, path).ok_or_else(missing),
+        ["p", path] => {
+            variant(built, name, default).and_then(|(sc, v)| parameter(sc, v, path)).ok_or_else(missing)
+        }
+        ["p", var, path] => {
+            variant(built, name, var).and_then(|(sc, v)| parameter(sc, v, path)).ok_or_else(missing)
+        }
         ["app", v, fig] => figures::app_figure(name, v, fig).map(|x| figure_text(fig, x)).ok_or_else(missing),
         // As printed in the paper: no float noise from a unit conversion (0.0267 s → 26.7 ms).
         ["paper", key @ ..] => {
@@ -43,15 +66,14 @@ fn fill(name: &str, variant: &str, what: &str) -> Result<String, String> {
     }
 }
 
-/// A parameter as a text quotes it: rates in Mbit/s, a buffer limit by its number.
-fn parameter(name: &str, variant: &str, path: &str) -> Option<String> {
-    let sc = preset(name, Some(variant)).ok()?;
+/// A parameter of `sc` (whose JSON is `v`) as a text quotes it: rates in Mbit/s, a buffer
+/// limit by its number.
+fn parameter(sc: &Scenario, v: &serde_json::Value, path: &str) -> Option<String> {
     // `rtt[g]`: group g's base RTT, ms.
     if let Some(g) = path.strip_prefix("rtt[").and_then(|r| r.strip_suffix(']')) {
         return Some(fmt_num(sc.base_rtt_ms(sc.flows.get(g.parse::<usize>().ok()?)?)));
     }
-    let v = serde_json::to_value(&sc).ok()?;
-    let mut x = patch::get(&v, path)?;
+    let mut x = patch::get(v, path)?;
     // A limit by its number: {"packets": 100}, {"cells": {"cells": 3000, "cell_bytes": 160}}.
     if let Some(m) = x.as_object().filter(|m| m.len() == 1) {
         x = m.values().next()?;

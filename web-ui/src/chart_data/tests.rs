@@ -1,0 +1,283 @@
+//! The chart data of real runs and of made-up lines.
+
+use super::coincide::{flow_number, spans};
+use super::*;
+use sim_core::scenario::preset;
+use sim_core::sim::Simulation;
+
+fn run(name: &str, variant: &str, duration: f64) -> Series {
+    let mut sc = preset(name, Some(variant)).unwrap();
+    sc.duration_s = duration;
+    run_scenario(&sc)
+}
+
+fn run_scenario(sc: &sim_core::scenario::Scenario) -> Series {
+    let mut sc = sc.clone();
+    sc.warmup_s = sc.warmup_s.min(sc.duration_s / 2.0);
+    let mut sim = Simulation::new(&sc).unwrap();
+    sim.finish();
+    let mut s = Series::new(
+        sc.total_flows() as usize,
+        sc.sample_interval_s,
+        sc.tcp.mss_bytes,
+        matches!(sc.bottleneck.queue.limit(), sim_core::queue::QueueLimit::Cells { .. }),
+        &sim.recorder().series_info,
+    );
+    s.flow_cca = crate::labels::flow_ccas(&sc);
+    s.link_mbps = crate::state::peak_rate_bps(&sc) / 1e6;
+    s.push(&sim.poll(), &[]);
+    s.set_delays(sim.recorder().window.flows.iter().map(|f| f.delay.clone()).collect());
+    s
+}
+
+fn frame() -> Frame {
+    Frame { x_max: 60.0, ..Frame::default() }
+}
+
+#[test]
+fn queue_chart_shades_both_red_zones_and_fits_them() {
+    let c = queue_chart(&run("red-study", "gentle", 4.0), &frame());
+    assert_eq!(c.bands.len(), 2);
+    assert_eq!((c.bands[1].lo, c.bands[1].hi), (10.0, 20.0));
+    assert!(c.y_max >= 22.0);
+    assert_eq!(c.lines.len(), 2);
+}
+
+/// Over ns-3's device queue the queue chart draws the disc, the device queue and
+/// their total; the delay chart draws each flow, broken where a flow sent nothing.
+#[test]
+fn every_queue_a_packet_waits_in_is_drawn_and_the_delay_over_time_too() {
+    let mut s = run("red-study", "red", 6.0);
+    s.device_queue = true;
+    let c = queue_chart(&s, &frame());
+    let labels: Vec<&str> = c.lines.iter().map(|l| l.label.as_str()).collect();
+    assert!(
+        labels.contains(&"in the device queue") && labels.contains(&"waiting in all (disc + device)"),
+        "{labels:?}"
+    );
+    let total = &c.lines.iter().find(|l| l.label.starts_with("waiting in all")).unwrap().points;
+    assert!(total.iter().any(|p| p.1 > 90.0), "the device queue's 100 packets are in the total");
+    let d = delay_time_chart(&s, &frame(), None);
+    assert_eq!(d.lines.len(), 10);
+    assert!(d.y_max >= 200.0, "RED's wait is mostly the device queue's: {}", d.y_max);
+}
+
+/// CoDel's target is drawn as a step line that follows a timed change of it.
+#[test]
+fn the_delay_chart_draws_the_discs_target_through_its_changes() {
+    let s = run("bufferbloat", "codel", 4.0);
+    let steps = [(0.0, 5.0), (2.0, 20.0)];
+    let d = delay_time_chart(&s, &frame(), Some(("CoDel target", &steps)));
+    let t = d.lines.iter().find(|l| l.label == "CoDel target").unwrap();
+    assert_eq!(t.points, vec![(0.0, 5.0), (2.0, 20.0), (60.0, 20.0)]);
+    assert!(t.dashed && d.y_max >= 30.0);
+    let c = compare_chart(&[("codel", &s)], &frame(), CompareWhat::Delay);
+    assert!(c.lines[0].points.iter().filter(|p| p.1.is_finite()).count() > 30);
+}
+
+#[test]
+fn a_switch_port_draws_its_queues_and_warbler_its_groups_and_queue_map() {
+    let s = run("cubic-bbr-vegas-3q", "warbler", 8.0);
+    assert_eq!(queue_chart(&s, &frame()).lines.len(), 3);
+    let groups = s.extra_groups();
+    for g in ["weights", "clustering", "centroids"] {
+        assert!(groups.iter().any(|x| x == g), "{g} missing from {groups:?}");
+    }
+    let map = queue_map_chart(&s, &frame()).unwrap();
+    assert_eq!(map.rows.len(), 6);
+    assert!(!map.cells.is_empty());
+}
+
+#[test]
+fn a_flows_label_names_its_cca_only_where_the_groups_differ() {
+    let mixed = run("cubic-bbr-vegas-3q", "warbler", 2.0);
+    let labels: Vec<String> = cwnd_chart(&mixed, &frame()).lines.iter().map(|l| l.label.clone()).collect();
+    assert!(labels[0].starts_with("flow 0 (Q") && labels[0].ends_with(" · CUBIC"), "{labels:?}");
+    assert!(labels[5].ends_with(" · Vegas"), "{labels:?}");
+    let same = cwnd_chart(&run("red-study", "red", 2.0), &frame());
+    assert_eq!(same.lines[3].label, "flow 3");
+}
+
+#[test]
+fn goodput_has_a_line_per_flow_the_aggregate_and_the_arrivals() {
+    let c = throughput_chart(&run("red-study", "gentle", 4.0), &frame());
+    assert_eq!(c.lines.len(), 12);
+    assert!(c.note.is_some());
+}
+
+#[test]
+fn goodput_axes_stop_near_the_link_and_say_what_they_clip() {
+    let mut s = run("bufferbloat", "fifo", 40.0);
+    assert!(max_of(s.goodput_mbps.iter()) > 3.0 * s.link_mbps, "FIFO's in-order release spikes");
+    let c = throughput_chart(&s, &frame());
+    assert_eq!(c.y_max, GOODPUT_CAP * 10.0);
+    let note = c.note.unwrap();
+    assert!(note.contains("10 Mbit/s bottleneck") && note.contains("clipped"), "{note}");
+    let cmp = compare_chart(&[("fifo", &s)], &frame(), CompareWhat::Goodput);
+    assert_eq!(cmp.y_max, 12.0);
+    assert!(cmp.note.is_some_and(|n| n.contains("clipped")));
+    // Under a faster link nothing is clipped: the axis is the data's, the note the usual.
+    s.link_mbps = 1000.0;
+    let c = throughput_chart(&s, &frame());
+    assert!(c.y_max > 12.0 && !c.note.unwrap().contains("clipped"));
+}
+
+#[test]
+fn the_peak_rate_is_the_highest_through_the_timed_changes() {
+    let mut sc = preset("bufferbloat", Some("fifo")).unwrap();
+    assert_eq!(crate::state::peak_rate_bps(&sc), 10e6);
+    sc.changes.push(sim_core::scenario::TimedChange {
+        at_s: 5.0,
+        set: "bottleneck.rate_bps".into(),
+        to: serde_json::json!(25_000_000),
+    });
+    assert_eq!(crate::state::peak_rate_bps(&sc), 25e6);
+}
+
+#[test]
+fn drops_are_plotted_on_their_flows_row() {
+    let s = run("red-study", "gentle", 4.0);
+    let c = drops_chart(&s, &frame());
+    assert_eq!(c.points.len(), s.drops.len());
+    assert!(c.points.iter().all(|&(_, row, _)| row < 10));
+}
+
+#[test]
+fn every_density_is_scaled_to_its_own_peak() {
+    let s = run("red-study", "gentle", 4.0);
+    for c in [delay_chart(&s), backlog_chart(&s)] {
+        assert!(!c.curves.is_empty());
+        for curve in &c.curves {
+            let peak = curve.points.iter().map(|p| p.1).fold(0.0, f64::max);
+            assert!((peak - 1.0).abs() < 1e-9, "{} peaks at {peak}", curve.label);
+        }
+    }
+    assert_eq!(delay_chart(&s).marks.len(), 2 * delay_chart(&s).curves.len());
+}
+
+#[test]
+fn shares_sum_to_one_and_mark_the_fair_share() {
+    let c = share_chart(&run("red-study", "gentle", 4.0));
+    let sum: f64 = c.bars.iter().map(|b| b.1).sum();
+    assert!((sum - 1.0).abs() < 1e-9);
+    assert!((c.fair.unwrap() - 0.1).abs() < 1e-12);
+}
+
+#[test]
+fn the_fairness_panel_carries_the_papers_figure() {
+    let f = Frame { expected_jfi: Some(Level { y: 0.99, label: "paper".into() }), ..frame() };
+    let c = jfi_chart(&run("red-study", "red", 3.0), &f);
+    assert_eq!(c.levels.len(), 1);
+    assert_eq!(c.y_max, 1.0);
+}
+
+#[test]
+fn compare_drops_are_cumulative_counts_per_lane() {
+    let a = run("red-study", "red", 3.0);
+    let b = run("red-study", "gentle", 3.0);
+    let c = compare_chart(&[("red", &a), ("gentle", &b)], &frame(), CompareWhat::Drops);
+    assert_eq!(c.lines.len(), 2);
+    assert_eq!(c.lines[0].points.last().unwrap().1, a.drops.len() as f64);
+}
+
+fn flat(label: &str, ys: impl Fn(usize) -> f64) -> Line {
+    let xs: Vec<f64> = (0..400).map(|i| f64::from(i) * 0.1).collect();
+    let ys: Vec<f64> = (0..400).map(ys).collect();
+    line(label, 4, &xs, &ys)
+}
+
+#[test]
+fn lines_within_a_hundredth_of_the_axis_coincide_and_two_hundredths_part() {
+    let base = |i: usize| 5.0 + (i as f64 * 0.05).sin() * 4.0;
+    let lines = vec![flat("a", base), flat("b", |i| base(i) + 0.5), flat("c", |i| base(i) + 2.0)];
+    let c = coincidences(&lines, 0.0, 100.0);
+    assert_eq!(c, vec![Coincidence { members: vec![0, 1], note: "a = b here".into() }]);
+    // The same half unit on an axis ten times as tall is closer still; on one ten
+    // times shorter it parts them too.
+    assert_eq!(coincidences(&lines, 0.0, 1000.0)[0].members, vec![0, 1, 2]);
+    assert!(coincidences(&lines, 0.0, 10.0).is_empty());
+}
+
+#[test]
+fn a_brief_excursion_keeps_lines_together_a_long_one_parts_them() {
+    let base = |_: usize| 10.0;
+    let brief = flat("brief", |i| if (100..110).contains(&i) { 30.0 } else { 10.0 });
+    let longer = flat("longer", |i| if (100..130).contains(&i) { 30.0 } else { 10.0 });
+    let long = flat("long", |i| if (100..160).contains(&i) { 30.0 } else { 10.0 });
+    let c = coincidences(&[flat("base", base), brief, longer, long], 0.0, 40.0);
+    assert_eq!(c.len(), 1);
+    assert_eq!(c[0].members, vec![0, 1, 2]);
+    // The least agreement in the group: "longer" parts from "base" for 30 of 400 samples.
+    assert_eq!(c[0].note, "base = brief = longer over 92 % of the chart");
+}
+
+#[test]
+fn a_line_is_compared_only_where_it_is_drawn() {
+    let base = |_: usize| 10.0;
+    // A gap (no value in an interval) says nothing, nor does the end of a line that
+    // stops: while drawn, both lie under the base line.
+    let gappy = flat("gappy", |i| if i % 3 == 0 { f64::NAN } else { 10.0 });
+    let stops = flat("stops", |i| if i < 200 { 10.0 } else { f64::NAN });
+    let c = coincidences(&[flat("base", base), gappy, stops], 0.0, 40.0);
+    assert_eq!(c[0].note, "base = gappy = stops here");
+    // Values beyond the axis are drawn at its edge: two spikes off the top coincide.
+    let spikes = [flat("x", |i| 500.0 + i as f64), flat("y", |i| 900.0 - i as f64)];
+    assert_eq!(coincidences(&spikes, 0.0, 100.0).len(), 1);
+    // Lines with nothing drawn in common do not.
+    let early = flat("early", |i| if i < 100 { 10.0 } else { f64::NAN });
+    let late = flat("late", |i| if i >= 100 { 10.0 } else { f64::NAN });
+    assert!(coincidences(&[early, late], 0.0, 40.0).is_empty());
+}
+
+#[test]
+fn the_legend_names_coinciding_flows_by_span() {
+    let same: Vec<Line> = (0..7).map(|f| flat(&format!("flow {f} · NewReno"), |i| i as f64)).collect();
+    let c = coincidences(&same, 0.0, 400.0);
+    assert_eq!(c.len(), 1);
+    assert_eq!(c[0].note, "flows 0-6 coincide");
+    assert_eq!(spans(&[0, 1]), "0 and 1");
+    assert_eq!(spans(&[0, 1, 2, 5]), "0-2 and 5");
+    assert_eq!(spans(&[1, 3, 5]), "1, 3 and 5");
+    assert_eq!(flow_number("flow 12 (Q1) · Vegas"), Some(12));
+    assert_eq!(flow_number("aggregate goodput"), None);
+}
+
+#[test]
+fn in_a_fifo_every_flows_delay_coincides_and_the_text_alternative_says_so() {
+    let s = run("bufferbloat", "fifo", 40.0);
+    let c = ChartData::Time(delay_time_chart(&s, &frame(), None));
+    let groups = c.coincidences();
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    assert_eq!(groups[0].note, "flows 0-3 coincide");
+    assert!(c.describe().ends_with("; flows 0-3 coincide"), "{}", c.describe());
+    // Their goodputs do not.
+    assert!(ChartData::Time(throughput_chart(&s, &frame())).coincidences().is_empty());
+}
+
+#[test]
+fn codel_and_fq_codel_coincide_in_compares_delay_fifo_stands_apart() {
+    let lanes: Vec<(String, Series)> = ["fifo", "codel", "fq_codel"]
+        .iter()
+        .map(|d| {
+            (
+                d.to_string(),
+                run_scenario(&crate::compare::with_disc(&preset("bufferbloat", None).unwrap(), d)),
+            )
+        })
+        .collect();
+    let refs: Vec<(&str, &Series)> = lanes.iter().map(|(l, s)| (l.as_str(), s)).collect();
+    let c = compare_chart(&refs, &frame(), CompareWhat::Delay);
+    let g = coincidences(&c.lines, c.y_min, c.y_max);
+    assert_eq!(g.len(), 1, "{g:?}");
+    assert_eq!(g[0].members, vec![1, 2]);
+    // They part only in the first second or two, while the flows start.
+    assert_eq!(g[0].note, "codel = fq_codel here");
+}
+
+#[test]
+fn nice_max_rounds_up_to_one_two_five() {
+    assert_eq!(nice_max(7.3), 10.0);
+    assert_eq!(nice_max(1.2), 2.0);
+    assert_eq!(nice_max(0.031), 0.05);
+    assert_eq!(nice_max(0.0), 1.0);
+}
