@@ -20,10 +20,10 @@ import subprocess, sys, threading, time, urllib.request
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SITE = os.path.join(REPO, "target", "ui-check", "site")
 SUB = "course/aqmlab"  # the page lives in a sub-folder, as on a course site
-BROKEN = "broken/aqmlab"  # the same files, but the worker's wasm is missing
-# Everything the page downloads, gzipped: 698 kB (2026-12-01); 1.24 MB when the page's module
-# carried the simulator too.
-MAX_DOWNLOAD_GZ = 900_000
+BROKEN = "broken/aqmlab"  # the same files, but the worker's loader is missing
+# Everything the page downloads, gzipped (issue 20 asks at most 700 kB): 600 kB as one module for
+# the page and its worker (2026-12-01), 808 kB as two, 1.24 MB when both carried the simulator.
+MAX_DOWNLOAD_GZ = 700_000
 
 
 def free_port():
@@ -75,9 +75,9 @@ def serve():
             self.wfile.write(body)
 
         def translate_path(self, path):
-            # /broken/aqmlab/... serves the build with the worker's wasm missing.
+            # /broken/aqmlab/... serves the build with the worker's loader missing.
             if path.startswith(f"/{BROKEN}/"):
-                if path.split("?")[0].endswith("/worker_bg.wasm"):
+                if path.split("?")[0].endswith("/worker_loader.js"):
                     return os.path.join(SITE, "missing")
                 path = f"/{SUB}/" + path[len(BROKEN) + 2:]
             return super().translate_path(path)
@@ -195,24 +195,25 @@ def slow_load(b, base, mbit_s=1.6):
 
 
 def broken_worker(b, root):
-    """A worker whose wasm fails to load: the page says so and Run is off."""
+    """A worker whose script fails to load: the page says so and Run is off."""
     b.go(f"{root}/{BROKEN}/#p=red-study/red")
     b.wait("return document.querySelector('.app')?.dataset.sim === 'down'", 60, "the failed worker to be reported")
     msg = b.js("return document.querySelector('[data-testid=errors]')?.textContent || ''")
     assert "simulation is unavailable" in msg, msg
     assert b.js("return document.querySelector('[data-testid=run]').disabled"), "Run stays enabled"
-    print(f"ui-check: a worker whose wasm is missing is reported: {msg[:90]}…")
+    print(f"ui-check: a worker whose script is missing is reported: {msg[:90]}…")
 
 
-def big_run(b, base, label, first_group, duration_s, warmup_s):
-    """rtt-unfair through FQ-CoDel with `first_group` + 1 flows, timed on the page, with the
-    main thread's long tasks."""
+def big_run(b, base, label, first_group, duration_s, warmup_s, sample_s=0.1, speed="max"):
+    """rtt-unfair through FQ-CoDel with `first_group` + 1 flows, sampled every `sample_s`, at
+    `speed` (simulated s per s, or "max"), timed on the page, with the main thread's long tasks."""
     b.go(f"{base}/?speed=max#p=rtt-unfair/fq-codel")
     b.wait("return document.querySelector('input[name=\"flows[0].count\"]')", 60, "the editor")
     b.js(f"""
         const set = (sel, v) => {{ const i = document.querySelector(sel); i.value = v; i.dispatchEvent(new Event('input', {{bubbles: true}})); }};
         set('input[name="flows[0].count"]', '{first_group}'); set('input[name=duration_s]', '{duration_s}');
-        set('input[name=warmup_s]', '{warmup_s}');
+        set('input[name=warmup_s]', '{warmup_s}'); set('input[name=sample_interval_s]', '{sample_s}');
+        const sp = document.querySelector('[data-testid=speed]'); sp.value = '{speed}'; sp.dispatchEvent(new Event('change', {{bubbles: true}}));
         window.__lt = [];
         new PerformanceObserver(l => l.getEntries().forEach(e => window.__lt.push(Math.round(e.duration)))).observe({{type: 'longtask'}});
         window.__t0 = performance.now();
@@ -249,6 +250,9 @@ def check(b, root, shot):
     big_run(b, base, "1000 flows", 999, 20, 1)
     # 4. A split run (2000 flows: the senders run apart, in turn with the rest in the worker).
     big_run(b, base, "2000 flows (split)", 1999, 5, 1)
+    # The heaviest the page accepts: 10 000 flows, each sampled every 10 ms.
+    big_run(b, base, "10 000 flows sampled every 10 ms", 9999, 5, 1, 0.01)
+    big_run(b, base, "10 000 flows sampled every 10 ms at 1 s per s", 9999, 5, 1, 0.01, "1")
     if shot:
         b.go(f"{base}/?speed=max#p=cubic-vegas-2q/warbler")
         b.wait("return document.querySelector('[data-testid=run]')", 60, "the app")

@@ -5,10 +5,8 @@
 //! The parts that are plain Rust (engine, editor model, chart data, sharing, zip) have no
 //! DOM and are tested natively; `components`, `charts`, `dom`, `link` touch the browser.
 //!
-//! Two wasm modules are built from this crate: the worker (`src/bin/worker.rs`: the engine,
-//! no Yew, no plotting) and the page (`src/main.rs`), which trunk builds without the
-//! default `engine` feature, so it carries scenarios, validation, presets and charts but
-//! not the simulator. The browser tests keep the feature and [`mount`] the app with the
+//! One wasm module (`src/main.rs`) serves the page and its worker: it starts the app in a
+//! window and the simulation in a worker. The browser tests [`mount`] the app with the
 //! engine in the page.
 
 pub mod archive_name;
@@ -18,7 +16,6 @@ pub mod compare;
 pub mod components;
 pub mod dom;
 pub mod editor;
-#[cfg(feature = "engine")]
 pub mod engine;
 pub mod labels;
 pub mod learning;
@@ -33,7 +30,6 @@ pub mod share;
 pub mod state;
 pub mod units;
 pub mod wire;
-#[cfg(feature = "engine")]
 pub mod worker;
 pub mod zip;
 
@@ -46,7 +42,6 @@ pub fn start() {
 }
 
 /// Mounts the app into `host`, simulating in the page (the browser tests use this).
-#[cfg(feature = "engine")]
 pub fn mount(host: web_sys::Element) -> yew::AppHandle<App> {
     panic::install();
     yew::Renderer::<App>::with_root_and_props(host, AppProps { local: true }).render()

@@ -1,7 +1,8 @@
-//! The page's handle on the simulation: a Web Worker (the page then only draws). With the
-//! `engine` feature (the browser tests), the same [`Engine`](crate::engine::Engine) can run
-//! in the page instead, driven by animation frames in slices of [`LOCAL_SLICE_MS`]; the
-//! deployed page is built without it, so its module carries no simulator.
+//! The page's handle on the simulation: a Web Worker (the page then only draws). The worker
+//! runs this same module: its loader (static/worker_loader.js) waits for the page's
+//! `WebAssembly.Module` as the first message, so nothing is downloaded or compiled twice.
+//! For the browser tests the same [`Engine`](crate::engine::Engine) can run in the page
+//! instead, driven by animation frames in slices of [`LOCAL_SLICE_MS`].
 //!
 //! A worker that cannot start is reported, never left silent: the constructor failing, an
 //! `error` event (its script or wasm failed to load, or it crashed), or no
@@ -20,8 +21,8 @@ use yew::Callback;
 /// Wall time a frame may spend simulating when the engine runs in the page.
 pub const LOCAL_SLICE_MS: f64 = 12.0;
 
-/// How long the worker may take to load before the page says it did not start (its wasm
-/// is about 300 kB compressed: a few seconds on a slow link). A late start still works.
+/// How long the worker may take to start before the page says it did not (it compiles the
+/// page's module again from memory: well under a second). A late start still works.
 pub const START_TIMEOUT_MS: u32 = 20_000;
 
 /// Where the worker's loader lives, relative to the page (so a sub-folder works).
@@ -29,8 +30,7 @@ const WORKER_LOADER: &str = "./worker_loader.js";
 
 pub enum SimLink {
     Worker(WorkerLink),
-    #[cfg(feature = "engine")]
-    Local(Rc<local::LocalSim>),
+        Local(Rc<local::LocalSim>),
     /// No worker could be created; the page was told why.
     None,
 }
@@ -53,7 +53,11 @@ impl Drop for WorkerLink {
 
 impl WorkerLink {
     fn spawn(on: &Callback<FromSim>) -> Result<WorkerLink, String> {
-        let worker = Worker::new(WORKER_LOADER).map_err(|e| describe(&e))?;
+        let options = web_sys::WorkerOptions::new();
+        options.set_type(web_sys::WorkerType::Module);
+        let worker = Worker::new_with_options(WORKER_LOADER, &options).map_err(|e| describe(&e))?;
+        // Before anything else: the loader instantiates this module from it.
+        worker.post_message(&wasm_bindgen::module()).map_err(|e| describe(&e))?;
         let pending: Pending = Rc::new(RefCell::new(Some(Vec::new())));
         let (w, p, cb) = (worker.clone(), pending.clone(), on.clone());
         let on_message = EventListener::new(&worker, "message", move |e| {
@@ -120,10 +124,9 @@ fn describe(e: &JsValue) -> String {
 }
 
 impl SimLink {
-    /// A worker; with `local` (and the `engine` feature) the engine in the page.
+    /// A worker; with `local` the engine in the page (the browser tests).
     pub fn new(on: Callback<FromSim>, local: bool) -> SimLink {
-        #[cfg(feature = "engine")]
-        if local {
+                if local {
             return SimLink::Local(local::LocalSim::new(on));
         }
         let _ = local;
@@ -137,12 +140,10 @@ impl SimLink {
         }
     }
 
-    // By value: the in-page engine (feature `engine`) takes the message.
-    #[cfg_attr(not(feature = "engine"), allow(clippy::needless_pass_by_value))]
+    // By value: the in-page engine takes the message.
     pub fn send(&self, msg: ToSim) {
         match self {
             SimLink::Worker(w) => w.send(&msg),
-            #[cfg(feature = "engine")]
             SimLink::Local(l) => l.send(msg),
             SimLink::None => {}
         }
@@ -153,7 +154,6 @@ impl SimLink {
     }
 }
 
-#[cfg(feature = "engine")]
 mod local {
     use super::LOCAL_SLICE_MS;
     use crate::engine::Engine;

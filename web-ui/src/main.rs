@@ -1,3 +1,9 @@
+//! One module for the page and for its simulation worker (static/worker_loader.js starts it
+//! there): which one runs depends on where it wakes up.
 fn main() {
-    web_ui::start();
+    if web_ui::worker::in_worker() {
+        web_ui::worker::run();
+    } else {
+        web_ui::start();
+    }
 }

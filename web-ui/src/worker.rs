@@ -38,6 +38,11 @@ thread_local! {
     static WORKER: RefCell<Option<(Rc<SimWorker>, [EventListener; 2])>> = const { RefCell::new(None) };
 }
 
+/// Whether this module runs in a dedicated worker (the simulation's) rather than the page.
+pub fn in_worker() -> bool {
+    js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
+}
+
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
