@@ -252,7 +252,6 @@ def check(b, root, shot):
     big_run(b, base, "2000 flows (split)", 1999, 5, 1)
     # The heaviest the page accepts: 10 000 flows, each sampled every 10 ms.
     big_run(b, base, "10 000 flows sampled every 10 ms", 9999, 5, 1, 0.01)
-    big_run(b, base, "10 000 flows sampled every 10 ms at 1 s per s", 9999, 5, 1, 0.01, "1")
     if shot:
         b.go(f"{base}/?speed=max#p=cubic-vegas-2q/warbler")
         b.wait("return document.querySelector('[data-testid=run]')", 60, "the app")
@@ -261,6 +260,8 @@ def check(b, root, shot):
         time.sleep(1.5)
         b.screenshot(shot)
         print(f"ui-check: wrote {shot}")
+    # The same at a real-time speed, last (the speed stays chosen for what follows).
+    big_run(b, base, "10 000 flows sampled every 10 ms at 1 s per s", 9999, 5, 1, 0.01, "1")
 
 
 def main():

@@ -18,10 +18,12 @@ pub struct RateBook {
 }
 
 impl RateBook {
-    /// A run of `flows` flows took `events` events in `wall_ms` (Run to finished).
-    pub fn record(&mut self, flows: u32, events: u64, wall_ms: f64) {
-        if wall_ms < 200.0 || events < 100_000 {
-            return; // too short to say anything about the rate
+    /// A run of `flows` flows took `events` events in `wall_ms` (Run to finished, pauses
+    /// excluded); `paced` if it was held to a real-time speed at some point, when its wall
+    /// time measures the speed chosen rather than this browser.
+    pub fn record(&mut self, flows: u32, events: u64, wall_ms: f64, paced: bool) {
+        if paced || wall_ms < 200.0 || events < 100_000 {
+            return; // says nothing about how fast this browser runs
         }
         self.runs.push((f64::from(flows.max(1)), events as f64 / wall_ms * 1e3));
         if self.runs.len() > 32 {
@@ -94,14 +96,16 @@ mod tests {
     fn the_estimate_follows_the_slowest_run_measured_at_a_similar_size() {
         let mut b = RateBook::default();
         assert_eq!(b.rate(10), FIRST_GUESS_EVENTS_PER_S);
-        b.record(10, 2_000_000, 500.0); // 4 M/s
-        b.record(12, 3_000_000, 1000.0); // 3 M/s
-        b.record(1000, 6_000_000, 5000.0); // 1.2 M/s
+        b.record(10, 2_000_000, 500.0, false); // 4 M/s
+        b.record(12, 3_000_000, 1000.0, false); // 3 M/s
+        b.record(1000, 6_000_000, 5000.0, false); // 1.2 M/s
         assert_eq!(b.rate(10), 3e6);
         assert_eq!(b.rate(2000), 1.2e6);
         assert!(!b.measured(100_000));
         assert_eq!(b.seconds(6e6, 11), 2.0);
-        b.record(10, 10, 1.0); // too short to count
+        b.record(10, 10, 1.0, false); // too short to count
+        assert_eq!(b.rate(10), 3e6);
+        b.record(10, 3_000_000, 60_000.0, true); // at 1 s per s: the speed, not the browser
         assert_eq!(b.rate(10), 3e6);
     }
 

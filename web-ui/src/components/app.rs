@@ -107,6 +107,9 @@ pub struct App {
     rates: crate::pace::RateBook,
     pace: crate::pace::Pace,
     running_ms: f64,
+    /// The run was held to a real-time speed at some point: its wall time measures the
+    /// speed chosen, not this browser's rate, and is not recorded.
+    paced: bool,
     last_progress_ms: f64,
     /// Why the simulation cannot run (its worker failed to load or crashed), if it cannot.
     sim_down: Option<String>,
@@ -238,6 +241,7 @@ impl App {
         }
         self.pace.clear();
         self.running_ms = 0.0;
+        self.paced = self.speed != Speed::Max;
         self.forget_load();
         self.loaded = true;
         self.pending_lanes(lanes.clone());
@@ -349,7 +353,7 @@ impl App {
                     let flows = run.lanes.iter().map(|l| l.scenario.total_flows()).max().unwrap_or(1);
                     let events = run.lanes.iter().map(|l| l.series.events).sum();
                     drop(run);
-                    self.rates.record(flows, events, self.running_ms);
+                    self.rates.record(flows, events, self.running_ms, self.paced);
                 }
                 true
             }
@@ -512,6 +516,7 @@ impl App {
             }
             ControlMsg::Speed(s) => {
                 self.speed = speed_from(&s);
+                self.paced |= self.speed != Speed::Max;
                 self.link.send(ToSim::SetSpeed(self.speed));
             }
             ControlMsg::Compare(on) => {
@@ -621,6 +626,7 @@ impl Component for App {
             rates: Default::default(),
             pace: Default::default(),
             running_ms: 0.0,
+            paced: false,
             last_progress_ms: dom::now_ms(),
             sim_down: None,
             sim_ready,
