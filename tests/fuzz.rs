@@ -248,7 +248,7 @@ fn random_split_runs_record_the_same_on_two_threads_as_on_one() {
     let result = TestRunner::new(config).run(&(random::valid_scenario(), 0.03..0.2f64), |(sc, seconds)| {
         let sc = split_sized(sc, seconds);
         prop_assume!(sc.validate().is_ok());
-        prop_assume!(cost::check(&sc).is_ok_and(|e| e.events < 3e6));
+        prop_assume!(cost::check(&sc, false).is_ok_and(|e| e.events < 3e6));
         let json = serde_json::to_string(&sc).unwrap();
         let mut two = Simulation::new(&sc).map_err(|e| TestCaseError::fail(format!("{e:?}: {json}")))?;
         prop_assert!(two.is_split(), "{} flows run split: {json}", sc.total_flows());
@@ -293,7 +293,7 @@ fn random_changes_during_a_run_replay_exactly_or_are_refused_by_name() {
     let result = TestRunner::new(config).run(&strategy, |(sc, seconds, edits)| {
         let sc = random::shorten(sc, seconds);
         prop_assume!(sc.validate().is_ok());
-        prop_assume!(cost::check(&sc).is_ok_and(|e| e.events < EVENT_CAP));
+        prop_assume!(cost::check(&sc, false).is_ok_and(|e| e.events < EVENT_CAP));
         let json = serde_json::to_string(&sc).unwrap();
         let mut live = Simulation::new(&sc).map_err(|e| TestCaseError::fail(format!("{e:?}: {json}")))?;
         let mut edits = edits;

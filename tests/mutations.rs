@@ -213,7 +213,7 @@ fn judge(v: Value, path: &str, key: Option<&str>) -> Outcome {
     if let Err(errs) = sc.validate() {
         return refused(errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "));
     }
-    let Ok(est) = cost::check(&sc) else { return Outcome::RefusedCost };
+    let Ok(est) = cost::check(&sc, false) else { return Outcome::RefusedCost };
     let mut sim = match Simulation::new(&sc) {
         Ok(s) => s,
         Err(errs) => return refused(errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")),

@@ -68,4 +68,10 @@ impl LogRecord {
         self.fields.insert(key.into(), v.into());
         self
     }
+
+    /// Values it holds, an array's elements each (what its memory grows with: a Warbler
+    /// decision holds two per-flow arrays).
+    pub fn values(&self) -> usize {
+        self.fields.values().map(|v| v.as_array().map_or(1, Vec::len)).sum::<usize>().max(1)
+    }
 }

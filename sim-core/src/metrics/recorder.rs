@@ -71,8 +71,11 @@ pub struct Update {
 pub const TRACE_FLOW_SAMPLES: f64 = 4e6;
 /// Drop records the history keeps before thinning.
 pub const TRACE_DROPS: usize = 500_000;
-/// Log records kept (a Warbler decision per period: ten hours at 1 s).
+/// Log records kept (a Warbler decision per period: ten hours at 1 s)...
 pub const TRACE_LOG: usize = 36_000;
+/// ...and values over all of them (a JSON value is 32 bytes: about 50 MB), so records of
+/// 10 000 flows keep 75 of them, not 36 000 (23 GB).
+pub const TRACE_LOG_VALUES: usize = 1_500_000;
 
 /// A bounded history of records: keeps every `stride`-th one, and when full drops every
 /// other kept record and doubles the stride, so it always spans the whole run.
@@ -200,6 +203,9 @@ impl Recorder {
     }
 
     pub fn push_log(&mut self, r: LogRecord) {
+        if self.log.seen() == 0 {
+            self.log = Thinned::new(TRACE_LOG.min(TRACE_LOG_VALUES / r.values()));
+        }
         if self.polled {
             self.pending.2.push(r.clone());
         }

@@ -8,51 +8,194 @@ use crate::aqm::QueueLimit;
 pub const MAX_EVENTS: f64 = 2.5e9;
 /// Memory a run may take by default, bytes.
 pub const MAX_BYTES: f64 = 2e9;
+/// Trace files a run may write by default (`aqmsim run --out`), bytes.
+pub const MAX_DISK_BYTES: f64 = 10e9;
+/// Events per second natively, for the time an estimate announces (10-20 M/s measured on
+/// the presets, 5-10 M/s with 10 000 flows).
+pub const EVENTS_PER_S: f64 = 1e7;
 
-/// Events per data packet that crosses the bottleneck: its hops, its ACK's, the timers.
-const EVENTS_PER_PACKET: f64 = 6.0;
+/// Events per data packet that crosses the bottleneck: its hops, its ACK's, the timers
+/// (2.4-3.5 measured on the presets; a switch port's cells and sketches cost the most).
+const EVENTS_PER_PACKET: f64 = 4.0;
+/// Events per segment of a first window the bottleneck cannot carry: its arrival there,
+/// where it is dropped (the host link's share is computed, not an event).
+const EVENTS_PER_FIRST_SEGMENT: f64 = 1.0;
+/// Events per retransmission timeout: the wake-up and the resent segment's arrival
+/// (1.05-1.95 measured with a 1 ms RTO).
+const EVENTS_PER_TIMEOUT: f64 = 1.6;
+/// Events per flow whatever it sends: handshake, start, stop, the last timers.
+const EVENTS_PER_FLOW: f64 = 4.0;
+/// Engine state per flow (sender, receiver, host links, scoreboard, RTT and rate state).
+const BYTES_PER_FLOW: f64 = 4_000.0;
+/// What every run holds whatever its size (the calendar queue's wheel, the recorder), and a
+/// switch port's own (cells, sketches, per-queue state), bytes.
+const BYTES_FIXED: f64 = 1_500_000.0;
+const BYTES_SWITCH: f64 = 3_000_000.0;
+/// A queued event in the calendar queue, bytes.
+const BYTES_PER_EVENT: f64 = 24.0;
+/// A packet held anywhere (in flight, queued, on the scoreboard), bytes.
+const BYTES_PER_SEGMENT: f64 = 64.0;
+/// A flow's value in a kept sample, and a kept drop record, bytes.
+/// (A flow's sample also feeds the backlog KDE's history: 80-90 B measured.)
+const BYTES_PER_FLOW_SAMPLE: f64 = 85.0;
+const BYTES_PER_DROP: f64 = 40.0;
+/// A value of a kept log record (a 32-byte JSON value, with its vector's spare room).
+const BYTES_PER_LOG_VALUE: f64 = 64.0;
+/// Bytes per row of the trace files `aqmsim run --out` writes (measured on the presets:
+/// flows 43, queue 22, series 16, drops 26), per log value in the log's CSV and JSON, and
+/// the KDE files and the per-flow part of summary.json.
+const DISK_PER_FLOW_ROW: f64 = 48.0;
+const DISK_PER_SAMPLE_ROW: f64 = 48.0;
+const DISK_PER_DROP: f64 = 28.0;
+const DISK_PER_LOG_VALUE: f64 = 12.0;
+const DISK_FIXED: f64 = 120_000.0;
+const DISK_PER_FLOW: f64 = 500.0;
+/// Writing traces: CSV formatted and written, bytes per second (about 130 MB/s measured).
+pub const WRITE_BYTES_PER_S: f64 = 1e8;
+/// A control-plane decision's work over its flows and queues (the clustering), in event
+/// equivalents per flow and queue.
+const DECISION_WORK_PER_FLOW_QUEUE: f64 = 0.15;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cost {
     pub events: f64,
+    /// Work besides events (a control plane's clustering), in event equivalents: it takes
+    /// time but is not counted as events.
+    pub work: f64,
     /// The engine's state plus the bounded traces, bytes.
     pub bytes: f64,
+    /// The trace files of `aqmsim run --out`, bytes (they stream to disk, not memory).
+    pub disk_bytes: f64,
 }
 
 impl Cost {
-    /// Seconds at `events_per_s` (native: ~10 M/s; browser: ~6 M/s).
+    /// Seconds at `events_per_s` (native: ~10 M/s; browser: ~6 M/s), traces not written.
     pub fn seconds_at(&self, events_per_s: f64) -> f64 {
-        self.events / events_per_s
+        (self.events + self.work) / events_per_s
+    }
+
+    /// Seconds at `events_per_s` writing the trace files too.
+    pub fn seconds_writing(&self, events_per_s: f64) -> f64 {
+        self.seconds_at(events_per_s) + self.disk_bytes / WRITE_BYTES_PER_S
+    }
+
+    fn max(self, o: Cost) -> Cost {
+        Cost {
+            events: self.events.max(o.events),
+            work: self.work.max(o.work),
+            bytes: self.bytes.max(o.bytes),
+            disk_bytes: self.disk_bytes.max(o.disk_bytes),
+        }
     }
 }
 
-/// Events per flow whatever it sends: handshake, start, stop, the last timers.
-const EVENTS_PER_FLOW: f64 = 20.0;
-
-/// An upper estimate: the bottleneck busy the whole run with full-sized packets, each
-/// causing [`EVENTS_PER_PACKET`] events, plus every flow's first window (it leaves at once,
-/// whatever the bottleneck can carry, and what does not fit is dropped after crossing the
-/// access link), plus the samples. With timed changes, the costliest of the scenario's
-/// states, as if it lasted the whole run.
+/// An upper estimate of every source of events, memory and disk:
+/// - packets: the bottleneck busy the whole run with full-sized packets (or as busy as the
+///   flows' windows can keep it), each causing [`EVENTS_PER_PACKET`] events, plus every
+///   flow's first window (it leaves at once, whatever the bottleneck can carry, and what
+///   does not fit is dropped on arrival);
+/// - timers: every flow timing out back to back with its backoff (see [`timeouts_per_flow`]);
+/// - a switch's control plane: a decision per period and its clustering work;
+/// - samples: an event per interval, and work over every flow;
+/// - memory: per-flow state, packets held, queued events, the bounded traces and log;
+/// - disk: each trace file's rows.
+///
+/// With timed changes, the costliest of the scenario's states, as if it lasted the whole run.
 pub fn estimate(sc: &Scenario) -> Cost {
     (super::changes::states(sc).iter().map(|(_, s)| estimate_one(s)))
-        .reduce(|a, b| Cost { events: a.events.max(b.events), bytes: a.bytes.max(b.bytes) })
+        .reduce(Cost::max)
         .expect("a scenario has a first state")
 }
 
 fn estimate_one(sc: &Scenario) -> Cost {
+    use crate::metrics::{TRACE_DROPS, TRACE_FLOW_SAMPLES, TRACE_LOG, TRACE_LOG_VALUES};
     let flows = f64::from(sc.total_flows());
+    let d = sc.duration_s;
     let pkt_bits = 8.0 * f64::from(sc.full_packet_bytes().max(1));
     let first_windows = flows * f64::from(sc.tcp.initial_cwnd_segments);
-    let packets = sc.duration_s * sc.bottleneck.rate_bps as f64 / pkt_bits + first_windows;
-    let samples = sc.duration_s / sc.sample_interval_s.max(1e-3);
-    let state = flows * 2_000.0 + outstanding_segments(sc) * 64.0;
-    let traces = crate::metrics::TRACE_FLOW_SAMPLES.min(samples * flows.max(1.0)) * 48.0
-        + crate::metrics::TRACE_DROPS as f64 * 24.0;
+    let packets = d * carried_bps(sc) / pkt_bits;
+    let timeouts = flows * timeouts_per_flow(sc);
+    let samples = d / sc.sample_interval_s.max(1e-3);
+    let (decisions, decision_values, queues) = control_plane(sc);
+    let log_values = decisions * decision_values;
+    // Drops: what the first windows and the timeouts send beyond what is carried, and a
+    // few per cent of the rest (congestion control's probing).
+    let drops = 0.02 * packets + timeouts + first_windows;
+    let pending_events = 4.0 * flows + outstanding_segments(sc);
+    let switch = matches!(sc.bottleneck.queue, crate::aqm::QueueDiscSpec::Switch(_));
+    let bytes = BYTES_FIXED
+        + if switch { BYTES_SWITCH } else { 0.0 }
+        + flows * BYTES_PER_FLOW
+        + outstanding_segments(sc) * BYTES_PER_SEGMENT
+        + pending_events * BYTES_PER_EVENT
+        + TRACE_FLOW_SAMPLES.min(samples * flows.max(1.0)) * BYTES_PER_FLOW_SAMPLE
+        + (TRACE_DROPS as f64).min(drops) * BYTES_PER_DROP
+        + (TRACE_LOG_VALUES as f64).min(log_values).min(TRACE_LOG as f64 * decision_values) * BYTES_PER_LOG_VALUE;
+    let kept_log_values = (TRACE_LOG_VALUES as f64).min(log_values);
+    let disk_bytes = DISK_FIXED
+        + flows * DISK_PER_FLOW
+        + samples * (flows * DISK_PER_FLOW_ROW + DISK_PER_SAMPLE_ROW)
+        + drops * DISK_PER_DROP
+        // The log's CSV and summary.json's copy of it.
+        + 2.0 * kept_log_values * DISK_PER_LOG_VALUE;
     Cost {
-        events: packets * EVENTS_PER_PACKET + flows * EVENTS_PER_FLOW + samples * (flows + 1.0),
-        bytes: state + traces,
+        events: packets * EVENTS_PER_PACKET
+            + first_windows * EVENTS_PER_FIRST_SEGMENT
+            + timeouts * EVENTS_PER_TIMEOUT
+            + flows * EVENTS_PER_FLOW
+            + decisions
+            + samples,
+        // A sample visits every flow; a decision clusters every flow.
+        work: samples * flows + decisions * flows * queues * DECISION_WORK_PER_FLOW_QUEUE,
+        bytes,
+        disk_bytes,
     }
+}
+
+/// What the bottleneck can carry, or the flows' windows can keep going if that is less: a
+/// window (the smaller of the send and receive buffers) per base RTT per flow.
+fn carried_bps(sc: &Scenario) -> f64 {
+    let buffer_bits = 8.0 * f64::from(sc.tcp.send_buffer_bytes.min(sc.tcp.recv_buffer_bytes));
+    let windows: f64 = (sc.flows.iter())
+        .map(|g| f64::from(g.count) * buffer_bits / (sc.base_rtt_ms(g) / 1e3).max(1e-6))
+        .sum();
+    (sc.bottleneck.rate_bps as f64).min(windows)
+}
+
+/// Retransmission timeouts a flow can take in the run, at most: back to back, each
+/// doubling the next (RFC 6298 §5.5) from the smallest RTO the flow can have (its base
+/// RTT, within the minimum and the maximum) up to the maximum. With a maximum below the
+/// RTT (min_rto = max_rto = 1 ms) that is one every millisecond; with the defaults, six in
+/// a minute. A flow that times out less often must have got ACKs between, which cost
+/// packets already counted.
+fn timeouts_per_flow(sc: &Scenario) -> f64 {
+    let t = &sc.tcp;
+    let cap = (t.max_rto_ms / 1e3).max(1e-6);
+    let rtt = sc.flows.iter().map(|g| sc.base_rtt_ms(g)).fold(f64::INFINITY, f64::min) / 1e3;
+    let mut rto = rtt.max(t.min_rto_ms / 1e3).min(cap).max(1e-6);
+    let (mut at, mut n) = (rto, 0.0);
+    while at <= sc.duration_s && rto < cap {
+        n += 1.0;
+        rto = (2.0 * rto).min(cap);
+        at += rto;
+    }
+    if at <= sc.duration_s {
+        n += ((sc.duration_s - at) / cap).floor() + 1.0;
+    }
+    n
+}
+
+/// A switch port's control plane: (decisions in the run, values each decision logs,
+/// queues it clusters into). None elsewhere.
+fn control_plane(sc: &Scenario) -> (f64, f64, f64) {
+    let crate::aqm::QueueDiscSpec::Switch(p) = &sc.bottleneck.queue else { return (0.0, 0.0, 0.0) };
+    if matches!(p.control, crate::switch::ControlPlaneSpec::Static(_)) {
+        return (0.0, 0.0, 0.0);
+    }
+    let decisions = sc.duration_s / (p.control_period_ms / 1e3).max(1e-6);
+    // Two per-flow arrays (backlogs and the mapping) and a few scalars per queue.
+    let values = 2.0 * f64::from(sc.total_flows()) + 4.0 * f64::from(p.queues) + 8.0;
+    (decisions, values, f64::from(p.queues))
 }
 
 /// Segments the senders can hold unacknowledged at once, at most: every window full (the
@@ -86,17 +229,20 @@ fn outstanding_segments(sc: &Scenario) -> f64 {
     windows.min(2.0 * (bottleneck + hosts) + first_windows)
 }
 
-/// Refuses a scenario beyond the default limits, saying what it would cost.
-pub fn check(sc: &Scenario) -> Result<Cost, String> {
+/// Refuses a scenario beyond the default limits, saying what it would cost; `writing` if
+/// its trace files go to disk (then their size counts too).
+pub fn check(sc: &Scenario, writing: bool) -> Result<Cost, String> {
     let c = estimate(sc);
-    if c.events > MAX_EVENTS || c.bytes > MAX_BYTES {
+    if c.events > MAX_EVENTS || c.bytes > MAX_BYTES || (writing && c.disk_bytes > MAX_DISK_BYTES) {
         return Err(format!(
-            "this scenario would take about {:.1e} events (~{:.0} s) and {:.0} MB; the limits are {:.1e} events and {:.0} MB",
+            "this scenario would take about {:.1e} events (~{:.0} s) and {:.0} MB of memory{}; the limits are {:.1e} events, {:.0} MB{}",
             c.events,
-            c.seconds_at(1e7),
+            if writing { c.seconds_writing(EVENTS_PER_S) } else { c.seconds_at(EVENTS_PER_S) },
             c.bytes / 1e6,
+            if writing { format!(", and write {:.0} MB of traces", c.disk_bytes / 1e6) } else { String::new() },
             MAX_EVENTS,
-            MAX_BYTES / 1e6
+            MAX_BYTES / 1e6,
+            if writing { format!(" and {:.0} MB on disk", MAX_DISK_BYTES / 1e6) } else { String::new() },
         ));
     }
     Ok(c)
@@ -109,18 +255,53 @@ mod tests {
 
     #[test]
     fn the_presets_are_well_within_the_limits() {
-        let c = check(&preset("red-study", None).unwrap()).unwrap();
+        let c = check(&preset("red-study", None).unwrap(), false).unwrap();
         // 60 s at 2 Mbit/s: ~26 k packets.
         assert!((1e5..1e6).contains(&c.events), "{c:?}");
     }
 
     #[test]
     fn an_hour_at_400_gbits_is_refused_with_its_cost() {
-        let mut sc = preset("red-study", None).unwrap();
+        // The RTT-unfair pair's 6 MiB windows keep about 4.8 Gbit/s going.
+        let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
         sc.duration_s = 3600.0;
         sc.bottleneck.rate_bps = 400_000_000_000;
-        let e = check(&sc).unwrap_err();
+        let e = check(&sc, false).unwrap_err();
         assert!(e.contains("events") && e.contains("limits"), "{e}");
+    }
+
+    #[test]
+    fn the_flows_windows_bound_what_a_fast_link_carries() {
+        // Ten 128 kB windows over the RED study's 2.4 ms base RTT: about 440 Mbit/s,
+        // however fast the bottleneck.
+        let mut sc = preset("red-study", None).unwrap();
+        sc.bottleneck.rate_bps = 400_000_000_000;
+        let bps = carried_bps(&sc);
+        assert!((1e8..1e9).contains(&bps), "{bps}");
+    }
+
+    #[test]
+    fn a_timeout_every_millisecond_is_counted_when_the_maximum_rto_is_below_the_rtt() {
+        let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
+        sc.duration_s = 15.0;
+        assert!(timeouts_per_flow(&sc) < 10.0, "the defaults back off: {}", timeouts_per_flow(&sc));
+        (sc.tcp.min_rto_ms, sc.tcp.max_rto_ms) = (1.0, 1.0);
+        assert_eq!(timeouts_per_flow(&sc), 15_000.0);
+    }
+
+    #[test]
+    fn a_log_writing_thousands_of_flows_every_millisecond_costs_its_memory() {
+        let mut sc = preset("cubic-vegas-2q", Some("warbler")).unwrap();
+        (sc.flows[0].count, sc.flows[1].count, sc.duration_s) = (5000, 5000, 10.0);
+        if let crate::aqm::QueueDiscSpec::Switch(p) = &mut sc.bottleneck.queue {
+            p.initial_mapping.clear();
+            p.control_period_ms = 1.0;
+        }
+        let c = estimate(&sc);
+        // The log keeps at most TRACE_LOG_VALUES values (~100 MB), not 10 000 decisions.
+        assert!((80e6..400e6).contains(&c.bytes), "{c:?}");
+        // Ten thousand clusterings of 10 000 flows: about 3 s measured, 3e7 events' worth.
+        assert!(c.work > 1e7, "{c:?}");
     }
 
     #[test]
@@ -132,7 +313,7 @@ mod tests {
         sc.flows[1].count = 5000;
         sc.sample_interval_s = 0.001;
         sc.duration_s = 5.0;
-        let c = check(&sc).unwrap();
+        let c = check(&sc, false).unwrap();
         assert!((150e6..600e6).contains(&c.bytes), "{c:?}");
     }
 
@@ -155,6 +336,6 @@ mod tests {
         sc.bottleneck.rate_bps = 80_000;
         sc.tcp.initial_cwnd_segments = 1000;
         let c = estimate(&sc);
-        assert!(c.events >= 8.0 * 1000.0 * EVENTS_PER_PACKET, "{c:?}");
+        assert!(c.events >= 8.0 * 1000.0 * EVENTS_PER_FIRST_SEGMENT, "{c:?}");
     }
 }

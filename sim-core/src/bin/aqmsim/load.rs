@@ -29,7 +29,7 @@ pub fn load(a: &ScenarioArgs, variant: Option<&str>) -> Result<Scenario, String>
         format!("the scenario has {} invalid field(s):\n{}", errs.len(), lines.join("\n"))
     })?;
     if !a.force {
-        sim_core::scenario::cost::check(&sc).map_err(|e| format!("{e} (run anyway with --force)"))?;
+        sim_core::scenario::cost::check(&sc, false).map_err(|e| format!("{e} (run anyway with --force)"))?;
     }
     Ok(sc)
 }
@@ -52,6 +52,8 @@ pub fn list_presets(json: bool) -> Outcome {
         if json {
             let mut v = serde_json::to_value(&p).map_err(|e| e.to_string())?;
             v["texts"] = serde_json::to_value(&t).map_err(|e| e.to_string())?;
+            // The title as shown, not its template (`{p:bottleneck.rate_bps}`).
+            v["title"] = serde_json::Value::String(t.title.clone());
             io::say(&serde_json::to_string(&v).map_err(|e| e.to_string())?)?;
         } else {
             io::say(&format!("{}  {}\n  variants: {}\n", p.name, t.title, p.variants.join(", ")))?;

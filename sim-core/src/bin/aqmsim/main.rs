@@ -119,9 +119,12 @@ fn main() -> ExitCode {
             Ok(s) => {
                 let c = sim_core::scenario::cost::estimate(&s);
                 io::say(&format!(
-                    "scenario is valid; estimated cost about {:.1e} events and {:.0} MB",
+                    "scenario is valid; estimated cost about {:.1e} events and {:.0} MB, {:.0} s here; with --out {:.0} MB on disk and {:.0} s",
                     c.events,
-                    c.bytes / 1e6
+                    c.bytes / 1e6,
+                    c.seconds_at(sim_core::scenario::cost::EVENTS_PER_S),
+                    c.disk_bytes / 1e6,
+                    c.seconds_writing(sim_core::scenario::cost::EVENTS_PER_S),
                 ))
             }
             Err(e) => Err(e.into()),

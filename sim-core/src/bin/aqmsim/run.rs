@@ -162,6 +162,9 @@ pub fn run(a: &RunArgs) -> Outcome {
     let variant = load::variant_of(preset, a.variant.as_deref());
     let sc = load::load(&a.scenario, variant.as_deref())?;
     let alg = variant.clone().unwrap_or_else(|| sc.bottleneck.queue.name().to_string());
+    if a.out.is_some() && !a.scenario.force {
+        sim_core::scenario::cost::check(&sc, true).map_err(|e| format!("{e} (run anyway with --force)"))?;
+    }
     let dir = a.out.as_deref().map(io::prepare_dir).transpose()?;
     let sim = simulate(&sc, &alg, a.quiet, dir.as_deref(), a.threads == 2)?;
     let summary = sim.summary();

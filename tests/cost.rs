@@ -1,0 +1,167 @@
+//! The cost estimate against what runs take: events, peak heap and the bytes of the trace
+//! files `aqmsim run --out` writes, on every preset and on scenarios built to fool the
+//! estimate (timers firing every millisecond, a control plane deciding every millisecond
+//! over thousands of flows, a bandwidth-delay product of tens of thousands of packets,
+//! 10 000 flows sampled every millisecond). The guard refuses runs by the estimate and
+//! stops one that goes past twice it; this keeps the two close.
+//!
+//! Peak heap comes from a counting allocator: the one `unsafe` here (a `GlobalAlloc` must
+//! be), a pass-through to the system allocator. One test walks every scenario in turn, so
+//! no other test's allocations land in the count.
+#![allow(unsafe_code)]
+
+use sim_core::metrics::export::{self, Trace};
+use sim_core::scenario::{cost, preset, preset_list, Scenario};
+use sim_core::sim::Simulation;
+use sim_core::time::SimTime;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+struct Counting;
+
+static NOW: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call goes to the system allocator unchanged; only sizes are counted.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(l) };
+        if !p.is_null() {
+            let now = NOW.fetch_add(l.size(), Relaxed) + l.size();
+            PEAK.fetch_max(now, Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) };
+        NOW.fetch_sub(l.size(), Relaxed);
+    }
+
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, size: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, l, size) };
+        if !q.is_null() {
+            if size >= l.size() {
+                let now = NOW.fetch_add(size - l.size(), Relaxed) + (size - l.size());
+                PEAK.fetch_max(now, Relaxed);
+            } else {
+                NOW.fetch_sub(l.size() - size, Relaxed);
+            }
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+struct Measured {
+    events: f64,
+    heap: f64,
+    disk: f64,
+}
+
+/// Runs `sc` as `aqmsim run --out` does (polled every 1 %, the trace rows formatted),
+/// counting the rows' bytes rather than writing them.
+fn measure(sc: &Scenario) -> Measured {
+    let base = NOW.load(Relaxed);
+    PEAK.store(base, Relaxed);
+    let mut sim = Simulation::new(sc).expect("valid");
+    let info = sim.recorder().series_info.clone();
+    let traces: Vec<Trace> = Trace::ALL.into_iter().filter(|t| t.applies(&info)).collect();
+    let mut disk = 0usize;
+    let end = sim.end().as_nanos();
+    for pct in 1..=100u64 {
+        sim.step_until(SimTime(end * pct / 100));
+        let u = sim.poll();
+        disk += traces.iter().map(|t| t.rows(&u.samples, &info).len()).sum::<usize>();
+        disk += export::drops_rows(&u.drops).len();
+    }
+    let summary = sim.summary();
+    let rec = sim.recorder();
+    disk += export::backlog_kde_csv(rec).len() + export::delay_kde_csv(rec).len();
+    disk += export::log_csvs(&rec.log.kept).iter().map(|(_, b)| b.len()).sum::<usize>();
+    let mut v = serde_json::to_value(&summary).unwrap();
+    v["log"] = serde_json::to_value(&rec.log.kept).unwrap();
+    disk += 2 * serde_json::to_string_pretty(&v).unwrap().len(); // <alg>_summary.json and summary.json
+    let events = sim.events_processed() as f64;
+    let heap = (PEAK.load(Relaxed) - base) as f64;
+    drop(sim);
+    Measured { events, heap, disk: disk as f64 }
+}
+
+/// Scenarios built to make a run cost far more than its packets (issue 21's cases, scaled
+/// to run in seconds).
+fn costly() -> Vec<(&'static str, Scenario)> {
+    let mut out = Vec::new();
+    // Timers: min_rto = max_rto = 1 ms, below every RTT: each flow times out every ms.
+    let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
+    (sc.flows[0].count, sc.flows[1].count, sc.duration_s, sc.warmup_s) = (1000, 1000, 2.0, 0.5);
+    (sc.tcp.min_rto_ms, sc.tcp.max_rto_ms, sc.tcp.initial_rto_ms) = (1.0, 1.0, 1.0);
+    out.push(("1 ms RTO, 2000 flows", sc));
+    // A control plane deciding every ms over 2000 flows, each decision logging two
+    // per-flow arrays.
+    let mut sc = preset("cubic-vegas-2q", Some("warbler")).unwrap();
+    (sc.flows[0].count, sc.flows[1].count, sc.duration_s, sc.warmup_s) = (1000, 1000, 2.0, 0.5);
+    if let sim_core::aqm::QueueDiscSpec::Switch(p) = &mut sc.bottleneck.queue {
+        p.initial_mapping.clear();
+        (p.control_period_ms, p.compute_latency_ms) = (1.0, 0.0);
+        if let sim_core::switch::ControlPlaneSpec::Warbler(w) = &mut p.control {
+            w.activation_s = 0.5;
+        }
+    }
+    out.push(("Warbler every 1 ms, 2000 flows", sc));
+    // A large bandwidth-delay product: 10 Gbit/s, 42 ms, a queue of one BDP.
+    let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
+    sc.bottleneck.rate_bps = 10_000_000_000;
+    for g in &mut sc.flows {
+        g.access_rate_bps = 10_000_000_000;
+    }
+    sc.bottleneck.queue = sim_core::aqm::QueueDiscSpec::fifo(sim_core::aqm::QueueLimit::Packets(35_000));
+    (sc.duration_s, sc.warmup_s) = (3.0, 0.5);
+    out.push(("10 Gbit/s, one-BDP FIFO", sc));
+    // Every flow's trace every ms: the flows CSV is what grows.
+    let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
+    (sc.flows[0].count, sc.flows[1].count, sc.duration_s, sc.warmup_s) = (5000, 5000, 1.0, 0.2);
+    sc.sample_interval_s = 0.001;
+    out.push(("10 000 flows sampled every 1 ms", sc));
+    out
+}
+
+#[test]
+fn the_estimate_is_within_twice_what_runs_take() {
+    let mut scenarios: Vec<(String, Scenario)> = Vec::new();
+    for p in preset_list() {
+        for v in p.variants.iter() {
+            scenarios.push((format!("{}/{v}", p.name), preset(p.name, Some(v)).unwrap()));
+        }
+    }
+    scenarios.extend(costly().into_iter().map(|(n, s)| (n.to_string(), s)));
+    let mut bad = Vec::new();
+    for (name, sc) in &scenarios {
+        let e = cost::estimate(sc);
+        let m = measure(sc);
+        let r = |got: f64, est: f64| got / est;
+        let (re, rh, rd) = (r(m.events, e.events), r(m.heap, e.bytes), r(m.disk, e.disk_bytes));
+        println!(
+            "{name:34} events {:9.2e} / {:9.2e} = {re:4.2}  heap {:7.1} / {:7.1} MB = {rh:4.2}  disk {:7.1} / {:7.1} MB = {rd:4.2}",
+            m.events,
+            e.events,
+            m.heap / 1e6,
+            e.bytes / 1e6,
+            m.disk / 1e6,
+            e.disk_bytes / 1e6
+        );
+        // Heap and disk within twice the estimate, give or take what no guard needs to see
+        // (8 MB of heap, 1 MB of files): small runs' fixed structures vary by algorithm.
+        for (what, got, est, slack) in
+            [("events", m.events, e.events, 0.0), ("heap", m.heap, e.bytes, 8e6), ("disk", m.disk, e.disk_bytes, 1e6)]
+        {
+            if got > 2.0 * est + slack || got < est / 2.0 - slack {
+                bad.push(format!("{name}: {what} {got:.3e} against an estimate of {est:.3e}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "outside half to twice the estimate:\n{}", bad.join("\n"));
+}
+
