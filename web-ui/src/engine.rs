@@ -7,6 +7,7 @@ use crate::series::DELAY_FLOWS;
 use sim_core::cc::dqn::register_model;
 use sim_core::metrics::export::{self, Trace};
 use sim_core::scenario::Scenario;
+use sim_core::sim::guard::Guard;
 use sim_core::sim::Simulation;
 use sim_core::time::SimTime;
 use sim_core::train::Trainer;
@@ -23,6 +24,9 @@ const MAX_DT_MS: f64 = 100.0;
 struct Lane {
     label: String,
     sim: Simulation,
+    /// Stops the lane past twice its estimated events (`sim::guard`); dropped once it has
+    /// spoken, so Resume lets the run go on.
+    guard: Option<Guard>,
 }
 
 /// Events per wall-clock second over a sliding second of busy time.
@@ -172,6 +176,10 @@ impl Engine {
                 Speed::Times(x) => SimTime::from_secs_f64(self.now_s() + x * dt / 1e3),
             };
             self.advance(target.min(self.sample_cap()), budget_ms, clock);
+            if let Some(why) = self.overrun() {
+                self.state = RunState::Paused;
+                out.push(FromSim::Error(format!("{why}. Resume to let it go on.")));
+            }
             let finished = self.lanes.iter().all(|l| l.sim.is_finished());
             if finished {
                 self.state = RunState::Finished;
@@ -183,6 +191,17 @@ impl Engine {
             out.push(FromSim::Progress(self.progress(summary)));
         }
         out
+    }
+
+    /// Why a lane went past twice its estimated events, once (its guard then stands down).
+    /// Memory is not watched here: a wasm module's memory never shrinks, so it tells of
+    /// earlier runs too.
+    fn overrun(&mut self) -> Option<String> {
+        self.lanes.iter_mut().find_map(|l| {
+            let why = l.guard.as_ref()?.overrun(&l.sim, None, 0.0)?;
+            l.guard = None;
+            Some(format!("{}: {why}", l.label))
+        })
     }
 
     /// How far one message may reach: at most [`FLOW_SAMPLES_PER_MESSAGE`] per-flow values
@@ -302,7 +321,7 @@ fn load(lanes: Vec<(String, Scenario)>) -> Result<Vec<Lane>, String> {
                 let list: Vec<String> = e.iter().map(|x| x.to_string()).collect();
                 format!("{label}: {}", list.join("; "))
             })?;
-            Ok(Lane { label, sim })
+            Ok(Lane { label, sim, guard: Some(Guard::new(sim_core::scenario::cost::estimate(&sc))) })
         })
         .collect()
 }
@@ -394,6 +413,33 @@ mod tests {
         // One clock reading per chunk: the overshoot is at most one chunk.
         assert!(clock() - before <= 14.0);
         assert!(e.now_s() > 0.0);
+    }
+
+    #[test]
+    fn a_lane_past_twice_its_estimate_pauses_with_why_and_resumes_on_request() {
+        let mut e = loaded(&["red"], Speed::Max);
+        // As if the estimate had seen a tenth of the cost (the guard's floor is 2 M events).
+        let mut low = sim_core::scenario::cost::estimate(e.lanes[0].sim.scenario());
+        low.events = 1e5;
+        e.lanes[0].guard = Some(Guard::new(low));
+        let mut sc = e.lanes[0].sim.scenario().clone();
+        sc.duration_s = 3000.0;
+        e.lanes[0].sim = Simulation::new(&sc).unwrap();
+        e.handle(ToSim::Run, &ticking());
+        let mut why = None;
+        for _ in 0..10_000 {
+            let out = e.tick(f64::INFINITY, &ticking());
+            why = out.iter().find_map(|m| if let FromSim::Error(w) = m { Some(w.clone()) } else { None });
+            if why.is_some() || e.state != RunState::Running {
+                break;
+            }
+        }
+        let why = why.expect("the guard spoke");
+        assert!(why.starts_with("red: the run was stopped at t =") && why.contains("Resume"), "{why}");
+        assert_eq!(e.state, RunState::Paused);
+        e.handle(ToSim::Run, &ticking());
+        let out = e.tick(10.0, &ticking());
+        assert!(!out.iter().any(|m| matches!(m, FromSim::Error(_))), "the guard speaks once");
     }
 
     #[test]

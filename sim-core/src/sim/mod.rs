@@ -9,6 +9,7 @@ mod build;
 mod changes;
 mod event;
 mod forward;
+pub mod guard;
 mod hosts;
 mod lane;
 mod receivers;

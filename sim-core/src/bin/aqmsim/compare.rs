@@ -52,7 +52,7 @@ pub fn compare(a: &CompareArgs) -> Outcome {
     let mut all = serde_json::Map::new();
     for v in &variants {
         let sc = load::load(&a.scenario, Some(v))?;
-        let sim = simulate(&sc, v, a.quiet, dir.as_deref(), true)?;
+        let sim = simulate(&sc, v, a.quiet, dir.as_deref(), true, a.scenario.force)?;
         let summary = sim.summary();
         if let Some(dir) = &dir {
             write_results(dir, v, &sim, &summary)?;
@@ -107,7 +107,7 @@ fn multi_seed(a: &CompareArgs, name: &str, variants: &[String], seeds: u32) -> O
     if !a.quiet {
         eprintln!("running {} variants × {seeds} seeds on all cores...", variants.len());
     }
-    let runs = run_all(&jobs, a.jobs, |sim| {
+    let runs = run_all(&jobs, a.jobs, a.scenario.force, |sim| {
         let warm = sim.scenario().warmup_s;
         let samples: Vec<_> = sim.recorder().samples.kept.iter().filter(|s| s.t_s > warm).collect();
         Run {

@@ -6,6 +6,7 @@ use clap::Args;
 use sim_core::metrics::export::{self, Trace, DROPS_HEADER};
 use sim_core::metrics::{Recorder, Summary, Update};
 use sim_core::scenario::{published, Scenario};
+use sim_core::sim::guard::Guard;
 use sim_core::sim::Simulation;
 use sim_core::time::SimTime;
 use std::fs::File;
@@ -37,11 +38,13 @@ pub struct Streams {
     dir: PathBuf,
     alg: String,
     files: Vec<(PathBuf, PathBuf, BufWriter<File>, Option<Trace>)>,
+    /// Bytes written so far (the guard stops a run whose traces outgrow their estimate).
+    written: u64,
 }
 
 impl Streams {
     pub fn open(dir: &Path, alg: &str, rec: &Recorder) -> Result<Streams, String> {
-        let mut s = Streams { dir: dir.to_path_buf(), alg: alg.to_string(), files: Vec::new() };
+        let mut s = Streams { dir: dir.to_path_buf(), alg: alg.to_string(), files: Vec::new(), written: 0 };
         for t in Trace::ALL.into_iter().filter(|t| t.applies(&rec.series_info)) {
             s.add(t.file_suffix(), &t.header(&rec.series_info), Some(t))?;
         }
@@ -66,6 +69,7 @@ impl Streams {
                 None => export::drops_rows(&u.drops),
             };
             w.write_all(body.as_bytes()).map_err(|e| format!("{}: {e}", tmp.display()))?;
+            self.written += body.len() as u64;
         }
         Ok(())
     }
@@ -89,14 +93,17 @@ impl Streams {
 }
 
 /// Runs to the end (a big run on two threads if `parallel`), streaming traces into `out`
-/// and drawing a progress bar on stderr when it is a terminal.
+/// and drawing a progress bar on stderr when it is a terminal. Unless `force`, a run past
+/// twice its estimate is stopped (`sim::guard`).
 pub fn simulate(
     sc: &Scenario,
     label: &str,
     quiet: bool,
     out: Option<&Path>,
     parallel: bool,
+    force: bool,
 ) -> Result<Simulation, String> {
+    let guard = (!force).then(|| Guard::new(sim_core::scenario::cost::estimate(sc)));
     let mut sim = Simulation::new(sc).map_err(|e| format!("{e:?}"))?;
     sim.set_parallel(parallel);
     let mut streams = match out {
@@ -106,7 +113,19 @@ pub fn simulate(
     let show = !quiet && std::io::stderr().is_terminal();
     let end = sim.end().as_nanos();
     for pct in 1..=100u64 {
-        sim.step_until(SimTime(end * pct / 100));
+        let to = SimTime(end * pct / 100);
+        match &guard {
+            Some(g) => {
+                let written = streams.as_ref().map_or(0, |s| s.written) as f64;
+                if let Err(why) = g.step_until(&mut sim, to, &resident_bytes, written) {
+                    if let Some(s) = streams.take() {
+                        s.abandon();
+                    }
+                    return Err(format!("{why}; run it anyway with --force"));
+                }
+            }
+            None => sim.step_until(to),
+        }
         if let Some(s) = &mut streams {
             let u = sim.poll();
             if let Err(e) = s.write(&u, sim.recorder()) {
@@ -129,6 +148,13 @@ pub fn simulate(
         s.finish()?;
     }
     Ok(sim)
+}
+
+/// The memory this process holds (resident, from /proc on Linux; None elsewhere).
+fn resident_bytes() -> Option<f64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: f64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096.0)
 }
 
 /// The KDEs, the algorithms' logs and `<alg>_summary.json`, written atomically.
@@ -166,7 +192,7 @@ pub fn run(a: &RunArgs) -> Outcome {
         sim_core::scenario::cost::check(&sc, true).map_err(|e| format!("{e} (run anyway with --force)"))?;
     }
     let dir = a.out.as_deref().map(io::prepare_dir).transpose()?;
-    let sim = simulate(&sc, &alg, a.quiet, dir.as_deref(), a.threads == 2)?;
+    let sim = simulate(&sc, &alg, a.quiet, dir.as_deref(), a.threads == 2, a.scenario.force)?;
     let summary = sim.summary();
     // Published figures belong next to the paper's own setting only (any seed).
     let as_published = preset.is_some_and(|p| {

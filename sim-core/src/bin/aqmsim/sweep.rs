@@ -7,7 +7,8 @@ use crate::{load, ScenarioArgs};
 use clap::Args;
 use rayon::prelude::*;
 use sim_core::metrics::Summary;
-use sim_core::scenario::{preset_list, Scenario};
+use sim_core::scenario::{cost, preset_list, Scenario};
+use sim_core::sim::guard::Guard;
 use sim_core::sim::Simulation;
 
 #[derive(Args)]
@@ -122,10 +123,12 @@ pub fn jobs(
     Ok(out)
 }
 
-/// Runs `jobs` on `threads` threads (all cores by default); results in job order.
+/// Runs `jobs` on `threads` threads (all cores by default); results in job order. Unless
+/// `force`, a run past twice its estimate stops the sweep (`sim::guard`).
 pub fn run_all<T: Send>(
     jobs: &[Job],
     threads: Option<usize>,
+    force: bool,
     f: impl Fn(&Simulation) -> T + Sync,
 ) -> Result<Vec<T>, String> {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -138,7 +141,15 @@ pub fn run_all<T: Send>(
                 let mut sim = Simulation::new(&j.scenario).map_err(|e| format!("{e:?}"))?;
                 // The pool already keeps the cores busy: a big run's two sides take turns.
                 sim.set_parallel(jobs.len() < 2);
-                sim.finish();
+                // Many runs share the process: only their events can be told apart.
+                let end = sim.end();
+                if force {
+                    sim.step_until(end);
+                } else {
+                    Guard::new(cost::estimate(&j.scenario))
+                        .step_until(&mut sim, end, &|| None, 0.0)
+                        .map_err(|e| format!("{}, seed {}: {e}; run anyway with --force", j.variant, j.seed))?;
+                }
                 Ok(f(&sim))
             })
             .collect()
@@ -180,7 +191,7 @@ pub fn sweep(a: &SweepArgs) -> Outcome {
         }
         return Ok(());
     }
-    let figs = run_all(&jobs, a.jobs, |sim| figures(&sim.summary()))?;
+    let figs = run_all(&jobs, a.jobs, a.scenario.force, |sim| figures(&sim.summary()))?;
     let names: Vec<&str> = figs.first().map(|f| f.iter().map(|(n, _)| *n).collect()).unwrap_or_default();
     let mut csv = format!("preset,variant,seed,settings,{}\n", names.join(","));
     for (j, f) in jobs.iter().zip(&figs) {
