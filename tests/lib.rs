@@ -9,7 +9,7 @@ use sim_core::sim::Simulation;
 
 /// Digest of [`determinism_probe`]'s summary. Native and wasm builds must both produce it;
 /// if a deliberate model change moves it, update it here (the browser test checks the same).
-pub const PROBE_DIGEST: u64 = 0x350e_af80_99bb_e9aa;
+pub const PROBE_DIGEST: u64 = 0x05ac_4b93_6a13_a3ef;
 
 /// A 10 s run of the RED study: short enough for a browser test, long enough to drop.
 pub fn determinism_probe_scenario() -> Scenario {
@@ -30,7 +30,7 @@ pub fn probe_digest() -> u64 {
 }
 
 /// Digest of [`warbler_probe_scenario`]'s summary and decision log (same contract).
-pub const WARBLER_DIGEST: u64 = 0xbcbd_a06d_922f_11e5;
+pub const WARBLER_DIGEST: u64 = 0x784f_2372_a277_a538;
 
 /// 10 s of Warbler §5.2: the clustering (random initialisation included) must decide alike
 /// natively and in the browser.
@@ -50,7 +50,7 @@ pub fn warbler_digest() -> u64 {
 
 /// Digest of [`split_probe_scenario`]'s summary (same contract; natively its senders run
 /// on a second thread, in the browser both sides take turns).
-pub const SPLIT_DIGEST: u64 = 0x49fb_7437_52bc_4548;
+pub const SPLIT_DIGEST: u64 = 0x928e_2e56_88cf_0b6f;
 
 /// 2000 flows of the RTT-unfair pair through FQ-CoDel for 0.3 s: big enough that the
 /// senders run apart (`sim-core/src/sim/lane.rs`).
@@ -69,7 +69,7 @@ pub fn split_digest() -> u64 {
 
 /// Digest of [`changes_probe_scenario`]'s summary and log (same contract): timed changes
 /// apply alike natively and in the browser.
-pub const CHANGES_DIGEST: u64 = 0x93ff_f7df_2e1c_5318;
+pub const CHANGES_DIGEST: u64 = 0x9432_8226_7c5f_09e4;
 
 /// The bufferbloat lecture's cut buffer (at 20 s) and then a slower link (at 22 s), 24 s.
 pub fn changes_probe_scenario() -> Scenario {

@@ -287,3 +287,33 @@ proptest! {
         }
     }
 }
+
+// ---- goodput in the window never exceeds the link ------------------------------------------
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Whatever the scenario, its window reports no more goodput than the bottleneck could
+    /// carry in it: slow links and jumbo segments (one segment taking seconds, straddling
+    /// the window's start) included.
+    #[test]
+    fn the_window_never_reports_more_goodput_than_the_link_carries(
+        sc in random::valid_scenario(),
+        seconds in 0.5..4.0f64,
+        warmup in 0.0..0.9f64,
+        log_rate in 3.5..8.5f64,
+        mss in 500u32..9000,
+    ) {
+        let mut sc = random::shorten(sc, seconds);
+        sc.warmup_s = warmup * sc.duration_s;
+        sc.bottleneck.rate_bps = 10f64.powf(log_rate) as u64;
+        sc.tcp.mss_bytes = mss;
+        prop_assume!(sc.validate().is_ok() && sc.changes.is_empty());
+        prop_assume!(sim_core::scenario::cost::check(&sc, false).is_ok_and(|c| c.events < 2e6));
+        let (_, s) = aqm_tests::run(&sc);
+        let rate = sc.bottleneck.rate_bps as f64;
+        let flows: f64 = s.flows.iter().map(|f| f.throughput_bps).sum();
+        prop_assert!(s.throughput.utilisation <= 1.0 + 1e-9, "utilisation {} of {}", s.throughput.utilisation, sc.to_json());
+        prop_assert!(flows <= rate * (1.0 + 1e-9), "flows {flows} > link {rate}: {}", sc.to_json());
+    }
+}

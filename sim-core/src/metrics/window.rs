@@ -270,10 +270,14 @@ impl WindowStats {
         t >= self.warmup + self.interval
     }
 
-    /// Opens the window: what each flow had received by then is not counted.
-    pub fn open(&mut self, received: impl Iterator<Item = u64>) {
-        for (f, r) in self.flows.iter_mut().zip(received) {
-            f.received_at_start = r;
+    /// Opens the window with each flow's (received, sent by the bottleneck) payload bytes:
+    /// neither what it had received by then, nor what was on its way past the bottleneck
+    /// (sent before the window, received in it) is counted. A flow's window goodput is then
+    /// at most what the bottleneck sent of it in the window: the flows' sum never exceeds
+    /// the link's rate, even with packets longer than the warm-up's last seconds.
+    pub fn open(&mut self, received_and_sent: impl Iterator<Item = (u64, u64)>) {
+        for (f, (r, sent)) in self.flows.iter_mut().zip(received_and_sent) {
+            f.received_at_start = r.max(sent);
         }
         self.opened = true;
     }

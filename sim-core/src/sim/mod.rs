@@ -66,6 +66,11 @@ pub struct Simulation {
     /// Per flow: delivered and received bytes at the previous sample.
     last_delivered: Vec<u64>,
     last_received: Vec<u64>,
+    /// Per flow: payload bytes the bottleneck has begun to send, and a data segment's
+    /// headers (wire bytes less these are its payload). The window counts only what the
+    /// bottleneck sent after it opened, so it never reports more than the link carried.
+    departed: Vec<u64>,
+    data_headers: u32,
     backlog: Backlog,
     /// Earliest wake-up scheduled for the bottleneck's discipline.
     wake_at: Option<SimTime>,
@@ -336,8 +341,19 @@ impl Simulation {
 
     /// The warm-up is over: the measured window opens.
     fn open_window(&mut self) {
+        let now = self.now();
+        self.settle_tx(now);
+        // Of a segment on the wire now, the part still to send counts in the window.
+        let l = &self.bottleneck;
+        let mut departed = self.departed.clone();
+        if let Some(it) = l.transmitting.filter(|_| l.done_at > now) {
+            let tx = l.tx_time(it.bytes).as_nanos().max(1) as f64;
+            let left = (l.done_at - now).as_nanos() as f64 / tx;
+            let payload = it.bytes.saturating_sub(self.data_headers);
+            departed[it.flow as usize] -= (f64::from(payload) * left.min(1.0)).floor() as u64;
+        }
         let received = self.hosts.receivers.tcp.iter().map(|r| r.received_bytes());
-        self.rec.window.open(received);
+        self.rec.window.open(received.zip(departed));
     }
 
     /// Starts loading what the next events will touch (hints only; results do not change),
