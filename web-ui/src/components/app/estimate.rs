@@ -16,9 +16,9 @@ impl App {
                 duration(left)
             )));
         }
-        let e = cost::estimate(&sc).events
-            * if self.compare_on { self.compare_discs.len().max(1) as f64 } else { 1.0 };
-        let secs = self.rates.seconds(e, sc.total_flows());
+        let lanes = if self.compare_on { self.compare_discs.len().max(1) as f64 } else { 1.0 };
+        let e = cost::estimate(&sc).events * lanes;
+        let secs = self.rates.seconds(work_units(&sc) * lanes, sc.total_flows());
         let basis = if self.rates.measured(sc.total_flows()) {
             "at the rate this browser ran a run of about as many flows"
         } else {
@@ -41,4 +41,11 @@ pub(super) fn duration(secs: f64) -> String {
     } else {
         format!("{} min {} s", s / 60, s % 60)
     }
+}
+
+/// What a run costs in the estimate's units: its events and the work beside them (samples
+/// over every flow, a control plane's clustering). The page's measured rates are in them.
+pub(super) fn work_units(sc: &sim_core::scenario::Scenario) -> f64 {
+    let c = cost::estimate(sc);
+    c.events + c.work
 }
