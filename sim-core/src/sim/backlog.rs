@@ -14,6 +14,8 @@ struct AtBottleneck {
     sent: u32,
     cells: u64,
     waited_ns: u64,
+    /// Payload bytes the bottleneck has begun to send, all run long (the window's start).
+    departed: u64,
 }
 
 #[derive(Debug)]
@@ -43,11 +45,17 @@ impl Backlog {
     }
 
     /// A packet started on the wire after waiting `waited` (disc and device queue).
-    pub fn sent(&mut self, flow: u32, bytes: u32, waited: SimDuration) {
+    pub fn sent(&mut self, flow: u32, bytes: u32, payload: u32, waited: SimDuration) {
         self.remove(flow, bytes);
         let f = &mut self.flows[flow as usize];
         f.sent += 1;
         f.waited_ns += waited.as_nanos();
+        f.departed += u64::from(payload);
+    }
+
+    /// Per flow, the payload bytes the bottleneck has begun to send.
+    pub fn departed(&self) -> Vec<u64> {
+        self.flows.iter().map(|f| f.departed).collect()
     }
 
     pub fn packets(&self) -> Vec<u32> {

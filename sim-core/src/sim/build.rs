@@ -128,7 +128,6 @@ pub(super) fn build(
         counts: PacketCounts::default(),
         last_delivered: vec![0; n],
         last_received: vec![0; n],
-        departed: vec![0; n],
         data_headers: sc.full_packet_bytes() - sc.tcp.mss_bytes,
         backlog: Backlog::new(n, cell_bytes),
         wake_at: None,

@@ -69,9 +69,8 @@ impl Simulation {
                 if tx_events || l.spec.delay == SimDuration::ZERO || l.qdisc.poll_at().is_some() {
                     self.q.schedule(done, Event::TxDone);
                 }
-                self.departed[it.flow as usize] += u64::from(it.bytes.saturating_sub(self.data_headers));
                 let waited = now - it.enqueued_at;
-                self.backlog.sent(it.flow, it.bytes, waited);
+                self.backlog.sent(it.flow, it.bytes, it.bytes.saturating_sub(self.data_headers), waited);
                 self.rec.window.on_delay_deferred(now, it.flow, waited.as_secs_f64());
                 if nic_cap > 0 {
                     self.rec.window.on_device_wait(now, now - left_disc);

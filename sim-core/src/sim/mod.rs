@@ -66,10 +66,9 @@ pub struct Simulation {
     /// Per flow: delivered and received bytes at the previous sample.
     last_delivered: Vec<u64>,
     last_received: Vec<u64>,
-    /// Per flow: payload bytes the bottleneck has begun to send, and a data segment's
-    /// headers (wire bytes less these are its payload). The window counts only what the
-    /// bottleneck sent after it opened, so it never reports more than the link carried.
-    departed: Vec<u64>,
+    /// A data segment's headers (wire bytes less these are its payload): the window counts
+    /// only the payload the bottleneck sent after it opened (`Backlog::departed`), so it
+    /// never reports more than the link carried.
     data_headers: u32,
     backlog: Backlog,
     /// Earliest wake-up scheduled for the bottleneck's discipline.
@@ -345,7 +344,7 @@ impl Simulation {
         self.settle_tx(now);
         // Of a segment on the wire now, the part still to send counts in the window.
         let l = &self.bottleneck;
-        let mut departed = self.departed.clone();
+        let mut departed = self.backlog.departed();
         if let Some(it) = l.transmitting.filter(|_| l.done_at > now) {
             let tx = l.tx_time(it.bytes).as_nanos().max(1) as f64;
             let left = (l.done_at - now).as_nanos() as f64 / tx;
