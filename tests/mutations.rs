@@ -52,6 +52,11 @@ enum Edit {
     AddKey { path: String, key: String },
     /// Rename key `key` of the object at `path` to `to`.
     Rename { path: String, key: String, to: String },
+    /// Write a bare word (`Infinity`, `1e400`) at a dotted path in the JSON text: the file
+    /// readers see it, not `--set`.
+    Word { path: String, word: String },
+    /// Write key `key` of the object at `path` a second time in the JSON text.
+    Duplicate { path: String, key: String },
 }
 
 #[derive(Clone, Debug)]
@@ -116,6 +121,12 @@ fn walk(base: &str, v: &Value, path: &str, out: &mut Vec<Mutant>) {
                         impossible: true,
                     });
                 } else {
+                    out.push(Mutant {
+                        base: base.into(),
+                        kind: "duplicate key",
+                        edit: Edit::Duplicate { path: path.into(), key: k.clone() },
+                        impossible: true,
+                    });
                     // Drop the last letter: `rate_bps` → `rate_bp`.
                     let to = k[..k.len() - 1].to_string();
                     out.push(Mutant {
@@ -143,12 +154,58 @@ fn walk(base: &str, v: &Value, path: &str, out: &mut Vec<Mutant>) {
             out.push(leaf("Infinity", "Infinity".into(), number || v.is_boolean()));
             out.push(leaf("wrong type", "[]".into(), true));
             out.push(leaf("huge string", format!("\"{}\"", "x".repeat(100_000)), !v.is_string()));
+            // Not JSON, as Python's json.dumps writes them; and beyond f64.
+            for word in ["Infinity", "-Infinity", "NaN", "1e400"] {
+                out.push(Mutant {
+                    base: base.into(),
+                    kind: "bare word",
+                    edit: Edit::Word { path: path.into(), word: word.into() },
+                    impossible: true,
+                });
+            }
+            out.push(Mutant {
+                base: base.into(),
+                kind: "300 digits",
+                edit: Edit::Word { path: path.into(), word: format!("1{}", "0".repeat(300)) },
+                impossible: false,
+            });
         }
     }
 }
 
-/// The mutated scenario JSON, and the path (plus key) an error must name.
-fn apply(v: &Value, e: &Edit) -> (Value, String, Option<String>) {
+/// Stands for a word or a key in the JSON text until the text is written.
+const PLACEHOLDER: &str = "\u{1}placeholder";
+
+/// The mutated scenario as JSON text, and the path (plus key) an error must name.
+fn apply(v: &Value, e: &Edit) -> (String, String, Option<String>) {
+    let marked = format!("\"{}\"", PLACEHOLDER.replace('\u{1}', "\\u0001"));
+    match e {
+        Edit::Word { path, word } => {
+            let mut v = v.clone();
+            patch::set(&mut v, path, Value::String(PLACEHOLDER.into())).unwrap();
+            let text = serde_json::to_string(&v).unwrap();
+            assert!(text.contains(&marked));
+            (text.replace(&marked, word), path.clone(), None)
+        }
+        Edit::Duplicate { path, key } => {
+            let mut v = v.clone();
+            let obj = if path.is_empty() { Some(&mut v) } else { v.pointer_mut(&patch::to_pointer(path)) };
+            let m = obj.unwrap().as_object_mut().unwrap();
+            let x = m[key].clone();
+            m.insert(PLACEHOLDER.into(), x);
+            let text = serde_json::to_string(&v).unwrap();
+            assert!(text.contains(&marked));
+            (text.replace(&marked, &format!("\"{key}\"")), path.clone(), Some(key.clone()))
+        }
+        _ => {
+            let (v, path, key) = apply_value(v, e);
+            (serde_json::to_string(&v).unwrap(), path, key)
+        }
+    }
+}
+
+/// A mutation of the value (as `--set` makes them), and the path (plus key) to name.
+fn apply_value(v: &Value, e: &Edit) -> (Value, String, Option<String>) {
     let mut v = v.clone();
     match e {
         Edit::Set { path, raw } => {
@@ -168,6 +225,7 @@ fn apply(v: &Value, e: &Edit) -> (Value, String, Option<String>) {
             m.insert(to.clone(), x);
             (v, path.clone(), Some(to.clone()))
         }
+        Edit::Word { .. } | Edit::Duplicate { .. } => unreachable!("text edits are applied by apply"),
     }
 }
 
@@ -197,16 +255,28 @@ enum Outcome {
     Hang(u64, f64),
 }
 
-/// Parses, validates, builds and runs `v` with a budget of twice the estimated events.
-fn judge(v: Value, path: &str, key: Option<&str>) -> Outcome {
+/// Does `msg` echo a huge value whole? Values are shortened to about 20 characters.
+fn echoes_huge(msg: &str) -> bool {
+    let mut run = (' ', 0);
+    for ch in msg.chars() {
+        run = if ch == run.0 { (ch, run.1 + 1) } else { (ch, 1) };
+        if run.1 > 40 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Parses, validates, builds and runs `text` with a budget of twice the estimated events.
+fn judge(text: &str, path: &str, key: Option<&str>) -> Outcome {
     let refused = |msg: String| {
-        if names(&msg, path, key) {
+        if names(&msg, path, key) && !echoes_huge(&msg) {
             Outcome::RefusedNamed
         } else {
             Outcome::RefusedUnnamed(msg)
         }
     };
-    let sc = match Scenario::from_value(v) {
+    let sc = match Scenario::from_json(text) {
         Ok(sc) => sc,
         Err(e) => return refused(e),
     };
@@ -342,10 +412,10 @@ fn every_mutant_of_the_preset_families_is_refused_by_name_or_runs_in_bounds() {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let t = tally(&all, |(base, m)| {
-        let (v, path, key) = apply(base, &m.edit);
+        let (text, path, key) = apply(base, &m.edit);
         let label = format!("{} {} {:?}", m.base, m.kind, m.edit).chars().take(300).collect::<String>();
         let outcome =
-            catch_unwind(AssertUnwindSafe(|| judge(v, &path, key.as_deref()))).map_err(|p| panic_text(&*p));
+            catch_unwind(AssertUnwindSafe(|| judge(&text, &path, key.as_deref()))).map_err(|p| panic_text(&*p));
         (label, m.impossible, outcome)
     });
     std::panic::set_hook(hook);
@@ -367,7 +437,7 @@ fn random_valid_scenarios_all_finish_in_bounds() {
     std::panic::set_hook(Box::new(|_| {}));
     let t = tally(&scenarios, |sc| {
         let label = format!("random {}", serde_json::to_string(sc).unwrap());
-        let outcome = catch_unwind(AssertUnwindSafe(|| judge(serde_json::to_value(sc).unwrap(), "", None)))
+        let outcome = catch_unwind(AssertUnwindSafe(|| judge(&serde_json::to_string(sc).unwrap(), "", None)))
             .map_err(|p| panic_text(&*p));
         (label, false, outcome)
     });

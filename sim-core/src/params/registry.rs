@@ -139,6 +139,27 @@ fn echo_long(msg: &str) -> String {
     }
 }
 
+/// Shortens each value serde quotes in a message (`string "xxx…"`, `` floating point `1e300` ``
+/// prints 300 digits) to its first characters.
+fn shorten_quoted(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len().min(400));
+    let mut rest = msg;
+    while let Some(i) = rest.find(['"', '`']) {
+        let q = rest[i..].chars().next().expect("found");
+        out.push_str(&rest[..=i]);
+        let after = &rest[i + 1..];
+        let Some(j) = after.find(q) else {
+            rest = after;
+            continue;
+        };
+        out.push_str(&super::json::echo_value(&after[..j]));
+        out.push(q);
+        rest = &after[j + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Levenshtein distance, for "did you mean" suggestions.
 fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
@@ -235,7 +256,7 @@ pub fn explain(msg: &str) -> String {
                 "invalid value: map, expected map with a single key",
                 "expected exactly one key, the unit (e.g. {\"packets\": 100})",
             );
-        return echo_long(&words);
+        return echo_long(&shorten_quoted(&words));
     };
     let Some((key, tail)) = rest.split_once('`') else { return msg.to_string() };
     let expected: Vec<&str> = tail.split('`').skip(1).step_by(2).collect();

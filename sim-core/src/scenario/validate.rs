@@ -32,14 +32,14 @@ impl Scenario {
             c.push(
                 "warmup_s",
                 fmt_num(self.warmup_s),
-                format!("0 s up to (not including) duration_s = {d} s"),
+                format!("0 s up to (not including) duration_s = {} s", fmt_num(d)),
             );
         }
         if self.sample_interval_s.is_finite() && self.sample_interval_s > d {
             c.push(
                 "sample_interval_s",
                 fmt_num(self.sample_interval_s),
-                format!("0.001 to duration_s = {d} s"),
+                format!("0.001 to duration_s = {} s", fmt_num(d)),
             );
         }
 
@@ -95,13 +95,13 @@ fn check_holds_a_packet(c: &mut Checker, limit: QueueLimit, packet_bytes: u32) {
 
 fn check_flow_times(c: &mut Checker, g: &FlowGroup, duration: f64) {
     if g.start_s.is_finite() && g.start_s >= duration {
-        c.push("start_s", fmt_num(g.start_s), format!("0 s up to (not including) duration_s = {duration} s"));
+        c.push("start_s", fmt_num(g.start_s), format!("0 s up to (not including) duration_s = {} s", fmt_num(duration)));
     }
     if g.start_jitter_s.is_finite() && g.start_s + g.start_jitter_s > duration {
         c.push(
             "start_jitter_s",
             fmt_num(g.start_jitter_s),
-            format!("0 to duration_s − start_s = {} s", duration - g.start_s),
+            format!("0 to duration_s − start_s = {} s", fmt_num(duration - g.start_s)),
         );
     }
     if let Some(stop) = g.stop_s {
@@ -109,7 +109,7 @@ fn check_flow_times(c: &mut Checker, g: &FlowGroup, duration: f64) {
             c.push(
                 "stop_s",
                 fmt_num(stop),
-                format!("after start_s = {} s, at most duration_s = {duration} s", g.start_s),
+                format!("after start_s = {} s, at most duration_s = {} s", fmt_num(g.start_s), fmt_num(duration)),
             );
         }
     }
@@ -307,5 +307,53 @@ mod tests {
             serde_json::json!({"cells": {"cells": 900, "cell_bytes": 160, "celss": 1}});
         let e = Scenario::from_value(v).unwrap_err();
         assert!(e.contains("bottleneck.queue.limit") && e.contains("celss"), "{e}");
+    }
+
+    /// Text with `Infinity` written where `field` is, in the default scenario's JSON.
+    fn with_word(path: &str, word: &str) -> String {
+        let mut v = serde_json::to_value(Scenario::default()).unwrap();
+        crate::scenario::patch::set(&mut v, path, serde_json::json!("@@")).unwrap();
+        serde_json::to_string_pretty(&v).unwrap().replace("\"@@\"", word)
+    }
+
+    #[test]
+    fn infinity_and_nan_in_a_file_are_named_with_the_fields_range() {
+        let e = Scenario::from_json(&with_word("bottleneck.rate_bps", "Infinity")).unwrap_err();
+        assert_eq!(
+            e,
+            "bottleneck.rate_bps: Infinity is not a finite number (JSON has no Infinity or NaN); \
+             allowed: 1000 to 400000000000 bit/s"
+        );
+        let e = Scenario::from_json(&with_word("flows[0].cca.beta", "NaN")).unwrap_err();
+        assert!(e.starts_with("flows[0].cca.beta: NaN is not a finite number") && e.ends_with("at most 0.999"), "{e}");
+        let e = Scenario::from_json(&with_word("bottleneck.queue.limit.packets", "-Infinity")).unwrap_err();
+        assert!(e.ends_with("allowed: 1 to 10000000 packets"), "{e}");
+        let e = Scenario::from_json(&with_word("tcp.headers.ip_bytes", "1e999")).unwrap_err();
+        assert!(e.starts_with("tcp.headers.ip_bytes: 1e999 is not a finite number") && e.contains("bytes"), "{e}");
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused_with_its_path() {
+        let text = r#"{"flows": [{"cca": {"type": "cubic", "type": "bbr"}}]}"#;
+        assert_eq!(
+            Scenario::from_json(text).unwrap_err(),
+            "flows[0].cca.type: the key \"type\" appears twice in flows[0].cca; each key may appear once"
+        );
+        let text = r#"{"bottleneck": {"rate_bps": 5000000}, "bottleneck": {}}"#;
+        assert!(Scenario::from_json(text).unwrap_err().starts_with("bottleneck: the key"));
+    }
+
+    #[test]
+    fn huge_values_are_not_echoed_whole() {
+        let e = Scenario::from_json(&with_word("bottleneck.rate_bps", &"9".repeat(300))).unwrap_err();
+        assert!(e.starts_with("bottleneck.rate_bps:") && e.len() < 200, "{e}");
+        let e = Scenario::from_json(&with_word("name", &format!("\"{}\"", "x".repeat(5000)))).unwrap();
+        assert_eq!(e.name.len(), 5000);
+        let e = Scenario::from_json(&with_word("duration_s", &format!("\"{}\"", "x".repeat(5000)))).unwrap_err();
+        assert!(e.starts_with("duration_s:") && e.len() < 200, "{e}");
+        let mut s = Scenario::default();
+        s.duration_s = 1e-300;
+        let all: Vec<String> = s.validate().unwrap_err().iter().map(|e| e.to_string()).collect();
+        assert!(all.iter().all(|e| e.len() < 200), "{all:?}");
     }
 }
