@@ -113,14 +113,15 @@ pub fn parse(text: &str) -> Result<Value, JsonError> {
 /// asks for a list (see the module docs). Messages are serde's, made readable by
 /// [`super::explain`].
 pub fn deserialize<T: DeserializeOwned>(v: &Value) -> Result<T, String> {
+    deserialize_at(v).map_err(|(path, msg)| if path.is_empty() { msg } else { super::at_path(&path, &msg) })
+}
+
+/// As [`deserialize`], the error as (path, message); the path is empty at the top.
+pub fn deserialize_at<T: DeserializeOwned>(v: &Value) -> Result<T, (String, String)> {
     serde_path_to_error::deserialize(Strict(v)).map_err(|e| {
         let path = e.path().to_string();
         let msg = super::explain(&e.into_inner().to_string());
-        if path == "." || path.is_empty() {
-            msg
-        } else {
-            super::at_path(&path, &msg)
-        }
+        (if path == "." { String::new() } else { path }, msg)
     })
 }
 

@@ -97,7 +97,7 @@ pub fn simulate(
     out: Option<&Path>,
     parallel: bool,
 ) -> Result<Simulation, String> {
-    let mut sim = Simulation::new(sc).map_err(|e| format!("{e:?}"))?;
+    let mut sim = Simulation::new(sc).map_err(|e| e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))?;
     sim.set_parallel(parallel);
     let mut streams = match out {
         Some(dir) => Some(Streams::open(dir, label, sim.recorder())?),
