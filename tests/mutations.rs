@@ -140,6 +140,12 @@ fn walk(base: &str, v: &Value, path: &str, out: &mut Vec<Mutant>) {
             }
         }
         Value::Array(a) => {
+            if let Some(first) = a.first() {
+                // 6 000 entries for a handful of flows (or queues): a flow → queue table
+                // cannot list more flows than there are.
+                let long = Value::Array(vec![first.clone(); 6000]).to_string();
+                out.push(leaf("6000 entries", long, path.ends_with("initial_mapping")));
+            }
             for (i, x) in a.iter().enumerate() {
                 walk(base, x, &format!("{path}[{i}]"), out);
             }
@@ -148,6 +154,8 @@ fn walk(base: &str, v: &Value, path: &str, out: &mut Vec<Mutant>) {
             let number = v.is_number() || v.is_null();
             out.push(leaf("negative", "-1".into(), number));
             out.push(leaf("zero", "0".into(), false));
+            // One: a buffer of one cell holds no packet.
+            out.push(leaf("one", "1".into(), path.ends_with("queue_limit_cells")));
             out.push(leaf("1e-300", "1e-300".into(), false));
             out.push(leaf("1e18", "1e18".into(), false));
             out.push(leaf("NaN as a string", "\"NaN\"".into(), number || v.is_boolean()));

@@ -7,7 +7,9 @@
 use super::fields::{BOTTLENECK_FIELDS, FLOW_FIELDS, RUN_FIELDS};
 use super::{FlowGroup, Scenario, SCENARIO_VERSION};
 use crate::params::{check_fields, fmt_num, Checker, ScenarioError};
+use crate::aqm::QueueDiscSpec;
 use crate::queue::{cells_for, QueueLimit};
+use crate::switch::SwitchConfig;
 use crate::tcp::TcpConfig;
 
 /// Largest values accepted: beyond them a run would not fit in memory or in a lifetime.
@@ -46,7 +48,12 @@ impl Scenario {
         c.at("bottleneck", |c| {
             check_fields(&v["bottleneck"], BOTTLENECK_FIELDS, c);
             c.at("queue", |c| self.bottleneck.queue.check(c));
-            check_holds_a_packet(c, self.bottleneck.queue.limit(), self.full_packet_bytes());
+            match &self.bottleneck.queue {
+                QueueDiscSpec::Switch(sw) => {
+                    c.at("queue", |c| check_switch(c, sw, &self.flows, self.full_packet_bytes()))
+                }
+                q => check_holds_a_packet(c, q.limit(), self.full_packet_bytes()),
+            }
         });
 
         if self.flows.is_empty() {
@@ -82,14 +89,47 @@ fn check_holds_a_packet(c: &mut Checker, limit: QueueLimit, packet_bytes: u32) {
             c.push("queue.limit.bytes", b, format!("at least one full packet ({packet_bytes} bytes on the wire)"))
         }
         QueueLimit::Cells { cells, cell_bytes } if u64::from(cells) < cells_for(packet_bytes, cell_bytes) => c.push(
-            "queue",
-            format!("{cells} cells"),
+            "queue.limit.cells.cells",
+            cells,
             format!(
                 "at least one full packet: {} cells of {cell_bytes} bytes for {packet_bytes} bytes on the wire",
                 cells_for(packet_bytes, cell_bytes)
             ),
         ),
         _ => {}
+    }
+}
+
+/// A switch port's rules that depend on the scenario: each queue holds a full packet (a
+/// smaller one accepts nothing and the flows mapped to it deliver nothing), and the initial
+/// mapping lists at most one queue per flow (flow id = index; the rest go round robin).
+fn check_switch(c: &mut Checker, sw: &SwitchConfig, groups: &[FlowGroup], packet_bytes: u32) {
+    let need = cells_for(packet_bytes, sw.cell_bytes.max(1));
+    let one_packet = format!(
+        "at least one full packet: {need} cells of {} bytes for {packet_bytes} bytes on the wire",
+        sw.cell_bytes
+    );
+    if u64::from(sw.queue_limit_cells) < need {
+        c.push("queue_limit_cells", sw.queue_limit_cells, one_packet.clone());
+    }
+    if let Some(shared) = sw.shared_buffer_cells.filter(|&s| u64::from(s) < need) {
+        c.push("shared_buffer_cells", shared, one_packet);
+    }
+    let flows: u64 = groups.iter().map(|g| u64::from(g.count)).sum();
+    if sw.initial_mapping.len() as u64 > flows {
+        // The bound comes from the groups' counts, so the message names them.
+        let counts = if groups.len() <= 4 {
+            let each: Vec<String> =
+                groups.iter().enumerate().map(|(i, g)| format!("flows[{i}].count = {}", g.count)).collect();
+            each.join(" + ")
+        } else {
+            "the sum of flows[i].count".into()
+        };
+        c.push(
+            "initial_mapping",
+            format!("{} entries", sw.initial_mapping.len()),
+            format!("at most {flows} entries, one queue per flow ({counts})"),
+        );
     }
 }
 
@@ -307,6 +347,61 @@ mod tests {
             serde_json::json!({"cells": {"cells": 900, "cell_bytes": 160, "celss": 1}});
         let e = Scenario::from_value(v).unwrap_err();
         assert!(e.contains("bottleneck.queue.limit") && e.contains("celss"), "{e}");
+    }
+
+    fn warbler_port() -> Scenario {
+        let s = crate::scenario::preset("vegas-newreno-mix", Some("6v2n-warbler-4q")).unwrap();
+        assert_eq!(s.validate(), Ok(()));
+        assert!(matches!(s.bottleneck.queue, QueueDiscSpec::Switch(_)));
+        s
+    }
+
+    fn switch(s: &mut Scenario) -> &mut SwitchConfig {
+        match &mut s.bottleneck.queue {
+            QueueDiscSpec::Switch(sw) => sw,
+            _ => unreachable!("a switch port"),
+        }
+    }
+
+    #[test]
+    fn an_initial_mapping_longer_than_the_flows_or_past_the_queues_is_refused() {
+        let mut s = warbler_port();
+        let flows = s.total_flows();
+        switch(&mut s).initial_mapping = vec![0; 6000];
+        let errs = s.validate().unwrap_err();
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].field, "bottleneck.queue.initial_mapping");
+        assert_eq!(errs[0].value, "6000 entries");
+        assert!(errs[0].allowed.starts_with(&format!("at most {flows} entries")), "{}", errs[0]);
+
+        let mut s = warbler_port();
+        let sw = switch(&mut s);
+        sw.initial_mapping = vec![0, 1, sw.queues];
+        let errs = s.validate().unwrap_err();
+        assert_eq!(errs[0].field, "bottleneck.queue.initial_mapping[2]");
+
+        let mut s = warbler_port();
+        switch(&mut s).initial_mapping = vec![1; flows as usize];
+        assert_eq!(s.validate(), Ok(()));
+    }
+
+    #[test]
+    fn a_switch_queue_smaller_than_one_packet_is_refused_with_the_minimum() {
+        let mut s = warbler_port();
+        let packet = s.full_packet_bytes();
+        let sw = switch(&mut s);
+        let need = cells_for(packet, sw.cell_bytes);
+        sw.queue_limit_cells = (need - 1) as u32;
+        let errs = s.validate().unwrap_err();
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].field, "bottleneck.queue.queue_limit_cells");
+        assert_eq!(errs[0].value, (need - 1).to_string());
+        assert!(errs[0].allowed.contains(&format!("{need} cells of")), "{}", errs[0]);
+
+        switch(&mut s).queue_limit_cells = need as u32;
+        assert_eq!(s.validate(), Ok(()));
+        switch(&mut s).shared_buffer_cells = Some(1);
+        assert_eq!(s.validate().unwrap_err()[0].field, "bottleneck.queue.shared_buffer_cells");
     }
 
     /// Text with `Infinity` written where `field` is, in the default scenario's JSON.
