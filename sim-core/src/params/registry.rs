@@ -195,22 +195,24 @@ pub fn split_tag(v: Value, family: &Family) -> Result<(String, Map<String, Value
             tags.join(", ")
         ));
     };
+    // Each message starts with `type: `, so the caller's path names the key itself
+    // (`flows[0].cca.type: …`, see `at_path`).
     let tag = match map.remove("type") {
         Some(Value::String(t)) => t,
         Some(other) => {
             return Err(format!(
-                "\"type\" must be a string naming the {}, not {}; one of: {}",
+                "type: must be a string naming the {}, not {}; one of: {}",
                 family.name,
                 echo(&other.to_string()),
                 tags.join(", ")
             ))
         }
-        None => return Err(format!("missing \"type\": which {}? one of: {}", family.name, tags.join(", "))),
+        None => return Err(format!("type: missing; which {}? one of: {}", family.name, tags.join(", "))),
     };
     if family.member(&tag).is_none() {
         let hint =
             closest(&tag, tags.iter().copied()).map(|c| format!("did you mean '{c}'? ")).unwrap_or_default();
-        return Err(format!("unknown {} '{}'; {hint}known: {}", family.name, echo(&tag), tags.join(", ")));
+        return Err(format!("type: unknown {} '{}'; {hint}known: {}", family.name, echo(&tag), tags.join(", ")));
     }
     Ok((tag, map))
 }

@@ -438,6 +438,15 @@ mod tests {
         assert!(Scenario::from_json(text).unwrap_err().starts_with("bottleneck: the key"));
     }
 
+    /// Found by tests/readers.rs: a bad `"type"` named its object, not the key.
+    #[test]
+    fn a_bad_type_names_the_type_key() {
+        let e = |cca: &str| Scenario::from_json(&format!(r#"{{"flows": [{{"cca": {cca}}}]}}"#)).unwrap_err();
+        assert!(e(r#"{"type": 7}"#).starts_with("flows[0].cca.type: must be a string"), "{}", e(r#"{"type": 7}"#));
+        assert!(e(r#"{"type": "cubc"}"#).starts_with("flows[0].cca.type: unknown congestion control 'cubc'; did you mean 'cubic'?"));
+        assert!(e("{}").starts_with("flows[0].cca.type: missing"), "{}", e("{}"));
+    }
+
     #[test]
     fn huge_values_are_not_echoed_whole() {
         let e = Scenario::from_json(&with_word("bottleneck.rate_bps", &"9".repeat(300))).unwrap_err();
