@@ -4,19 +4,24 @@
 //!
 //!   cargo test --release -p aqm-tests --test mutations -- --include-ignored --nocapture
 //!
-//! Mutations, at every leaf of each base scenario's JSON: −1, 0, 1e-300, 1e18, "NaN" (a
+//! Mutations, at every leaf of each base scenario's JSON: −1, 0, 1, 1e-300, 1e18, "NaN" (a
 //! string), Infinity (as `--set PATH=Infinity` gives it: a bare word is a string), a wrong
-//! type (`[]`), a 100 KB string; at every object: an unknown key, each key misspelt, and
-//! `"type": 0` where there is a type. Each mutant is
+//! type (`[]`), a 100 KB string, and in the JSON text (as a pasted file has them) the bare
+//! words `Infinity`, `-Infinity`, `NaN`, `1e400` and a 300-digit number; at every list, 6000
+//! copies of its first entry; at every object: an unknown key, each key misspelt, each key
+//! written twice, and `"type": 0` where there is a type. Each mutant is read as the CLI and
+//! the page read a file (`Scenario::from_json`) and is
 //! - refused with the field named: an error names its path (for a key, the object's path and
-//!   the key), or
+//!   the key) and echoes no huge value whole, or
 //! - refused without the field named, or
 //! - refused by the cost estimate (as the CLI would without `--force`), or
 //! - accepted, then run: it panics, exceeds its event budget (a hang), or finishes.
 //!
 //! "Accepted that should not be" counts accepted mutants that no physical reading allows: a
-//! negative number, a string or list where a number belongs, an unknown or misspelt key,
-//! `"type": 0`. CLI misuse (non-UTF-8 arguments, closed pipes, full disks, /dev/zero, an
+//! negative number, a string or list where a number belongs, an unknown, misspelt or
+//! repeated key, a word JSON does not have, `"type": 0`, a one-cell switch queue, a flow →
+//! queue table longer than the flows. The test fails on any of them, on any refusal that
+//! does not name its field, on a panic and on a hang. CLI misuse (non-UTF-8 arguments, closed pipes, full disks, /dev/zero, an
 //! output directory that is a file) is exercised by sim-core/tests/cli.rs.
 
 use aqm_tests::random::valid_scenario;

@@ -47,7 +47,7 @@ pub struct JsonError {
     pub problem: Problem,
     /// For a number that is not finite or too large: the document with `null` in its place
     /// when the rest reads, so the caller can look up what the field allows.
-    pub doc: Option<Value>,
+    pub doc: Option<Box<Value>>,
 }
 
 impl JsonError {
@@ -99,7 +99,7 @@ pub fn parse(text: &str) -> Result<Value, JsonError> {
     let mut de = serde_json::Deserializer::from_str(&marked);
     let read = Node { path: String::new(), st: &st }.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
     if let Some((path, problem)) = st.first.into_inner() {
-        let doc = read.ok().filter(|_| !matches!(problem, Problem::DuplicateKey(_)));
+        let doc = read.ok().filter(|_| !matches!(problem, Problem::DuplicateKey(_))).map(Box::new);
         return Err(JsonError { path, problem, doc });
     }
     read.map_err(|e| JsonError {
