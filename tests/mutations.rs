@@ -4,19 +4,24 @@
 //!
 //!   cargo test --release -p aqm-tests --test mutations -- --include-ignored --nocapture
 //!
-//! Mutations, at every leaf of each base scenario's JSON: −1, 0, 1e-300, 1e18, "NaN" (a
+//! Mutations, at every leaf of each base scenario's JSON: −1, 0, 1, 1e-300, 1e18, "NaN" (a
 //! string), Infinity (as `--set PATH=Infinity` gives it: a bare word is a string), a wrong
-//! type (`[]`), a 100 KB string; at every object: an unknown key, each key misspelt, and
-//! `"type": 0` where there is a type. Each mutant is
+//! type (`[]`), a 100 KB string, and in the JSON text (as a pasted file has them) the bare
+//! words `Infinity`, `-Infinity`, `NaN`, `1e400` and a 300-digit number; at every list, 6000
+//! copies of its first entry; at every object: an unknown key, each key misspelt, each key
+//! written twice, and `"type": 0` where there is a type. Each mutant is read as the CLI and
+//! the page read a file (`Scenario::from_json`) and is
 //! - refused with the field named: an error names its path (for a key, the object's path and
-//!   the key), or
+//!   the key) and echoes no huge value whole, or
 //! - refused without the field named, or
 //! - refused by the cost estimate (as the CLI would without `--force`), or
 //! - accepted, then run: it panics, exceeds its event budget (a hang), or finishes.
 //!
 //! "Accepted that should not be" counts accepted mutants that no physical reading allows: a
-//! negative number, a string or list where a number belongs, an unknown or misspelt key,
-//! `"type": 0`. CLI misuse (non-UTF-8 arguments, closed pipes, full disks, /dev/zero, an
+//! negative number, a string or list where a number belongs, an unknown, misspelt or
+//! repeated key, a word JSON does not have, `"type": 0`, a one-cell switch queue, a flow →
+//! queue table longer than the flows. The test fails on any of them, on any refusal that
+//! does not name its field, on a panic and on a hang. CLI misuse (non-UTF-8 arguments, closed pipes, full disks, /dev/zero, an
 //! output directory that is a file) is exercised by sim-core/tests/cli.rs.
 
 use aqm_tests::random::valid_scenario;
@@ -52,6 +57,11 @@ enum Edit {
     AddKey { path: String, key: String },
     /// Rename key `key` of the object at `path` to `to`.
     Rename { path: String, key: String, to: String },
+    /// Write a bare word (`Infinity`, `1e400`) at a dotted path in the JSON text: the file
+    /// readers see it, not `--set`.
+    Word { path: String, word: String },
+    /// Write key `key` of the object at `path` a second time in the JSON text.
+    Duplicate { path: String, key: String },
 }
 
 #[derive(Clone, Debug)]
@@ -116,6 +126,12 @@ fn walk(base: &str, v: &Value, path: &str, out: &mut Vec<Mutant>) {
                         impossible: true,
                     });
                 } else {
+                    out.push(Mutant {
+                        base: base.into(),
+                        kind: "duplicate key",
+                        edit: Edit::Duplicate { path: path.into(), key: k.clone() },
+                        impossible: true,
+                    });
                     // Drop the last letter: `rate_bps` → `rate_bp`.
                     let to = k[..k.len() - 1].to_string();
                     out.push(Mutant {
@@ -129,6 +145,12 @@ fn walk(base: &str, v: &Value, path: &str, out: &mut Vec<Mutant>) {
             }
         }
         Value::Array(a) => {
+            if let Some(first) = a.first() {
+                // 6 000 entries for a handful of flows (or queues): a flow → queue table
+                // cannot list more flows than there are.
+                let long = Value::Array(vec![first.clone(); 6000]).to_string();
+                out.push(leaf("6000 entries", long, path.ends_with("initial_mapping")));
+            }
             for (i, x) in a.iter().enumerate() {
                 walk(base, x, &format!("{path}[{i}]"), out);
             }
@@ -137,18 +159,66 @@ fn walk(base: &str, v: &Value, path: &str, out: &mut Vec<Mutant>) {
             let number = v.is_number() || v.is_null();
             out.push(leaf("negative", "-1".into(), number));
             out.push(leaf("zero", "0".into(), false));
+            // One: a buffer of one cell holds no packet.
+            out.push(leaf("one", "1".into(), path.ends_with("queue_limit_cells")));
             out.push(leaf("1e-300", "1e-300".into(), false));
             out.push(leaf("1e18", "1e18".into(), false));
             out.push(leaf("NaN as a string", "\"NaN\"".into(), number || v.is_boolean()));
             out.push(leaf("Infinity", "Infinity".into(), number || v.is_boolean()));
             out.push(leaf("wrong type", "[]".into(), true));
             out.push(leaf("huge string", format!("\"{}\"", "x".repeat(100_000)), !v.is_string()));
+            // Not JSON, as Python's json.dumps writes them; and beyond f64.
+            for word in ["Infinity", "-Infinity", "NaN", "1e400"] {
+                out.push(Mutant {
+                    base: base.into(),
+                    kind: "bare word",
+                    edit: Edit::Word { path: path.into(), word: word.into() },
+                    impossible: true,
+                });
+            }
+            out.push(Mutant {
+                base: base.into(),
+                kind: "300 digits",
+                edit: Edit::Word { path: path.into(), word: format!("1{}", "0".repeat(300)) },
+                impossible: false,
+            });
         }
     }
 }
 
-/// The mutated scenario JSON, and the path (plus key) an error must name.
-fn apply(v: &Value, e: &Edit) -> (Value, String, Option<String>) {
+/// Stands for a word or a key in the JSON text until the text is written.
+const PLACEHOLDER: &str = "\u{1}placeholder";
+
+/// The mutated scenario as JSON text, and the path (plus key) an error must name.
+fn apply(v: &Value, e: &Edit) -> (String, String, Option<String>) {
+    let marked = format!("\"{}\"", PLACEHOLDER.replace('\u{1}', "\\u0001"));
+    match e {
+        Edit::Word { path, word } => {
+            let mut v = v.clone();
+            patch::set(&mut v, path, Value::String(PLACEHOLDER.into())).unwrap();
+            let text = serde_json::to_string(&v).unwrap();
+            assert!(text.contains(&marked));
+            (text.replace(&marked, word), path.clone(), None)
+        }
+        Edit::Duplicate { path, key } => {
+            let mut v = v.clone();
+            let obj = if path.is_empty() { Some(&mut v) } else { v.pointer_mut(&patch::to_pointer(path)) };
+            let m = obj.unwrap().as_object_mut().unwrap();
+            let x = m[key].clone();
+            m.insert(PLACEHOLDER.into(), x);
+            let text = serde_json::to_string(&v).unwrap();
+            assert!(text.contains(&marked));
+            (text.replace(&marked, &format!("\"{key}\"")), path.clone(), Some(key.clone()))
+        }
+        _ => {
+            let (v, path, key) = apply_value(v, e);
+            (serde_json::to_string(&v).unwrap(), path, key)
+        }
+    }
+}
+
+/// A mutation of the value (as `--set` makes them), and the path (plus key) to name.
+fn apply_value(v: &Value, e: &Edit) -> (Value, String, Option<String>) {
     let mut v = v.clone();
     match e {
         Edit::Set { path, raw } => {
@@ -168,6 +238,7 @@ fn apply(v: &Value, e: &Edit) -> (Value, String, Option<String>) {
             m.insert(to.clone(), x);
             (v, path.clone(), Some(to.clone()))
         }
+        Edit::Word { .. } | Edit::Duplicate { .. } => unreachable!("text edits are applied by apply"),
     }
 }
 
@@ -197,16 +268,28 @@ enum Outcome {
     Hang(u64, f64),
 }
 
-/// Parses, validates, builds and runs `v` with a budget of twice the estimated events.
-fn judge(v: Value, path: &str, key: Option<&str>) -> Outcome {
+/// Does `msg` echo a huge value whole? Values are shortened to about 20 characters.
+fn echoes_huge(msg: &str) -> bool {
+    let mut run = (' ', 0);
+    for ch in msg.chars() {
+        run = if ch == run.0 { (ch, run.1 + 1) } else { (ch, 1) };
+        if run.1 > 40 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Parses, validates, builds and runs `text` with a budget of twice the estimated events.
+fn judge(text: &str, path: &str, key: Option<&str>) -> Outcome {
     let refused = |msg: String| {
-        if names(&msg, path, key) {
+        if names(&msg, path, key) && !echoes_huge(&msg) {
             Outcome::RefusedNamed
         } else {
             Outcome::RefusedUnnamed(msg)
         }
     };
-    let sc = match Scenario::from_value(v) {
+    let sc = match Scenario::from_json(text) {
         Ok(sc) => sc,
         Err(e) => return refused(e),
     };
@@ -342,10 +425,10 @@ fn every_mutant_of_the_preset_families_is_refused_by_name_or_runs_in_bounds() {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let t = tally(&all, |(base, m)| {
-        let (v, path, key) = apply(base, &m.edit);
+        let (text, path, key) = apply(base, &m.edit);
         let label = format!("{} {} {:?}", m.base, m.kind, m.edit).chars().take(300).collect::<String>();
         let outcome =
-            catch_unwind(AssertUnwindSafe(|| judge(v, &path, key.as_deref()))).map_err(|p| panic_text(&*p));
+            catch_unwind(AssertUnwindSafe(|| judge(&text, &path, key.as_deref()))).map_err(|p| panic_text(&*p));
         (label, m.impossible, outcome)
     });
     std::panic::set_hook(hook);
@@ -367,7 +450,7 @@ fn random_valid_scenarios_all_finish_in_bounds() {
     std::panic::set_hook(Box::new(|_| {}));
     let t = tally(&scenarios, |sc| {
         let label = format!("random {}", serde_json::to_string(sc).unwrap());
-        let outcome = catch_unwind(AssertUnwindSafe(|| judge(serde_json::to_value(sc).unwrap(), "", None)))
+        let outcome = catch_unwind(AssertUnwindSafe(|| judge(&serde_json::to_string(sc).unwrap(), "", None)))
             .map_err(|p| panic_text(&*p));
         (label, false, outcome)
     });

@@ -61,6 +61,8 @@ impl Trainer {
             return Err("the scenario has no DQN flow to train".into());
         }
         scenario.validate().map_err(|e| e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))?;
+        crate::cc::dqn::check_learner(&dqn)
+            .map_err(|e| e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))?;
         let agent = DqnAgent::new(dqn, SimRng::new(seed, StreamId::Other(0xD0)))
             .map_err(|e| e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))?;
         Ok(Trainer {

@@ -203,3 +203,51 @@ fn a_timed_change_from_the_command_line_runs_and_is_logged() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("changes[0].set") && err.contains("next run"), "{err}");
 }
+
+/// Issue 21: files people paste are read strictly, and every refusal names its field.
+#[test]
+fn pasted_files_are_refused_naming_the_field_without_rust_debug_output() {
+    let dir = std::env::temp_dir().join(format!("aqmsim-cli-strict-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_string_lossy().into_owned()
+    };
+    let scenario = String::from_utf8(aqmsim(&["scenario", "--preset", "red-study"]).stdout).unwrap();
+    let rate = scenario.lines().find(|l| l.contains("\"rate_bps\"")).unwrap().to_string();
+    let infinite = write("inf.json", &scenario.replacen(&rate, "\"rate_bps\": Infinity,", 1));
+    let twice = write("twice.json", &scenario.replacen(&rate, &format!("{rate}\n{rate}"), 1));
+    let positional = write("dqn-list.json", "[5, 4, [64]]");
+    let misspelt = write("dqn-gama.json", r#"{"gama": 0.9}"#);
+    let wide = write("dqn-wide.json", r#"{"state_dim": 6, "actions": 5}"#);
+    let out_w = dir.join("w.json").to_string_lossy().into_owned();
+    let train = |dqn: &str| {
+        aqmsim(&["train", "--preset", "dqn-dumbbell", "--episodes", "1", "-q", "--dqn", dqn, "--out", &out_w])
+    };
+    let cases: Vec<(std::process::Output, &[&str])> = vec![
+        (
+            aqmsim(&["validate", &infinite]),
+            &["bottleneck.rate_bps: Infinity is not a finite number", "allowed: 1000 to"],
+        ),
+        (aqmsim(&["validate", &twice]), &["bottleneck.rate_bps: the key \"rate_bps\" appears twice"]),
+        (
+            aqmsim(&["run", "--preset", "dqn-dumbbell", "--set", "flows[0].cca.model=nope", "-q"]),
+            &["flows[0].cca.model = nope", "dqn-dumbbell"],
+        ),
+        (train(&positional), &["json: expected an object of named settings"]),
+        (train(&misspelt), &["gama", "did you mean 'gamma'"]),
+        (train(&wide), &["state_dim: expected 5", "got 6", "actions: expected 4", "got 5"]),
+    ];
+    for (out, expect) in cases {
+        let err = stderr_of(&out);
+        assert!(!out.status.success(), "{err}");
+        for e in expect {
+            assert!(err.contains(e), "{e:?} missing: {err}");
+        }
+        // No Rust Debug output: `Struct { field: … }` or a quoted list of them.
+        assert!(!err.contains(" { ") && !err.contains("panicked"), "{err}");
+    }
+    assert!(!std::path::Path::new(&out_w).exists(), "refused training wrote weights");
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -128,6 +128,19 @@ mod tests {
         assert_eq!(from_fragment("other=1").unwrap(), None);
         assert!(parse_checked("[]").unwrap_err().contains("expected a JSON object"));
     }
+
+    #[test]
+    fn pasted_infinity_and_keys_given_twice_are_refused_by_path() {
+        let json = preset("red-study", None).unwrap().to_json();
+        let rate = json.lines().find(|l| l.contains("\"rate_bps\"")).unwrap();
+        let e = parse_checked(&json.replacen(rate, "\"rate_bps\": Infinity,", 1)).unwrap_err();
+        assert!(e.starts_with("bottleneck.rate_bps: Infinity is not a finite number") && e.contains("allowed"), "{e}");
+        let e = parse_checked(&json.replacen(rate, &format!("{rate}\n{rate}"), 1)).unwrap_err();
+        assert!(e.starts_with("bottleneck.rate_bps: the key \"rate_bps\" appears twice"), "{e}");
+        // A share link carries the same text, so it is refused the same way.
+        let f = format!("s={}", URL_SAFE_NO_PAD.encode(json.replacen(rate, "\"rate_bps\": NaN,", 1)));
+        assert!(from_fragment(&f).unwrap_err().starts_with("bottleneck.rate_bps: NaN"));
+    }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

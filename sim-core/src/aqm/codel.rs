@@ -12,7 +12,7 @@
 //! - time in nanoseconds; Linux and ns-3 count in 1.024 µs units.
 
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
-use crate::params::{Algorithm, Checker, Described, Field, Kind, Range};
+use crate::params::{fmt_num, Algorithm, Checker, Described, Field, Kind, Range};
 use crate::queue::config_of;
 use crate::time::{Rate, SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
@@ -67,7 +67,11 @@ pub const MTU_BYTES: Field = Field::new(
 /// RFC 8289 §4.4: the target is a fraction of the interval (5-10 %), never above it.
 pub fn check_target_below_interval(c: &mut Checker, target_ms: f64, interval_ms: f64) {
     if target_ms.is_finite() && interval_ms.is_finite() && target_ms >= interval_ms {
-        c.push("target_ms", target_ms, format!("more than 0, less than interval_ms = {interval_ms} ms"));
+        c.push(
+            "target_ms",
+            fmt_num(target_ms),
+            format!("more than 0, less than interval_ms = {} ms", fmt_num(interval_ms)),
+        );
     }
 }
 

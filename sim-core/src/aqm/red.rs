@@ -5,7 +5,7 @@
 //! ran); where ns-3 departs from the papers the choice is a parameter of [`RedConfig`].
 
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
-use crate::params::{Algorithm, Checker, Described, Field, Flavour, Kind, Range};
+use crate::params::{fmt_num, Algorithm, Checker, Described, Field, Flavour, Kind, Range};
 use crate::queue::config_of;
 use crate::rng::SimRng;
 use crate::time::{Rate, SimDuration, SimTime};
@@ -130,13 +130,13 @@ impl Described for RedConfig {
         if !auto && !both_zero && self.max_th.is_finite() && self.max_th <= self.min_th {
             c.push(
                 "max_th",
-                self.max_th,
-                format!("more than min_th = {} (or both 0 for automatic)", self.min_th),
+                fmt_num(self.max_th),
+                format!("more than min_th = {} (or both 0 for automatic)", fmt_num(self.min_th)),
             );
         }
         if let Some(b) = self.bottom {
             if b > self.top {
-                c.push("bottom", b, format!("0 to top = {}", self.top));
+                c.push("bottom", fmt_num(b), format!("0 to top = {}", fmt_num(self.top)));
             }
         }
     }

@@ -5,7 +5,7 @@
 //! detection once cwnd ≥ 16 segments.
 
 use super::{AckSample, CcMetrics, CcaConfig, CongState, CongestionControl, CongestionKind, Tcb};
-use crate::params::{Algorithm, Checker, Described, Field, Kind, Range};
+use crate::params::{fmt_num, Algorithm, Checker, Described, Field, Kind, Range};
 use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
@@ -170,8 +170,8 @@ impl Described for CubicConfig {
         if self.hystart_delay_max_ms < self.hystart_delay_min_ms {
             c.push(
                 "hystart_delay_max_ms",
-                self.hystart_delay_max_ms,
-                format!("at least hystart_delay_min_ms = {} ms", self.hystart_delay_min_ms),
+                fmt_num(self.hystart_delay_max_ms),
+                format!("at least hystart_delay_min_ms = {} ms", fmt_num(self.hystart_delay_min_ms)),
             );
         }
     }

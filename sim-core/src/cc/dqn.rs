@@ -21,8 +21,8 @@
 //! that all flows feed with experience ([`crate::train`]).
 
 use super::{AckSample, CcMetrics, CcaConfig, CongState, CongestionControl, CongestionKind, Tcb};
-use crate::ml::{argmax, DqnAgent, DqnError, Mlp, MlpWeights};
-use crate::params::{Algorithm, Described, Field, Kind, Range};
+use crate::ml::{argmax, DqnAgent, DqnConfig, DqnError, FieldError, Mlp, MlpWeights};
+use crate::params::{Algorithm, Checker, Described, Field, Kind, Range};
 use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
@@ -32,6 +32,35 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// Bytes each action adds to cWnd (§3.3.2): maintain, standard increase, conservative
 /// decrease, "rocket" increase.
 pub const ACTIONS: [i64; 4] = [0, 1500, -150, 4000];
+
+/// Features the controller observes (§3.3.1): bytes in flight, cWnd, RTT, segments
+/// acknowledged, ssThresh.
+pub const FEATURES: usize = 5;
+
+/// A learner this controller can train: [`FEATURES`] inputs and one output per action (a
+/// network of another shape would index past the features or the actions).
+pub fn check_learner(cfg: &DqnConfig) -> Result<(), Vec<FieldError>> {
+    let mut errs = Vec::new();
+    if cfg.state_dim != FEATURES {
+        errs.push(FieldError::new(
+            "state_dim",
+            cfg.state_dim,
+            format!("{FEATURES} (the DQN congestion control observes {FEATURES} features)"),
+        ));
+    }
+    if cfg.actions != ACTIONS.len() {
+        errs.push(FieldError::new(
+            "actions",
+            cfg.actions,
+            format!("{} (the cWnd changes 0, +1500, −150, +4000 bytes)", ACTIONS.len()),
+        ));
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs)
+    }
+}
 
 /// The model shipped with AQM Lab: trained by `aqmsim train --preset dqn-dumbbell`.
 pub const SHIPPED_MODEL: &str = "dqn-dumbbell";
@@ -81,6 +110,14 @@ impl Described for DqnCcConfig {
         ],
         flavours: &[],
     };
+
+    /// A model no one registered would pass here and fail when the run is built.
+    fn check_more(&self, c: &mut Checker) {
+        if model(&self.model).is_none() {
+            let known = model_ids().join(", ");
+            c.push("model", crate::params::echo(&self.model), format!("a known model: {known}"));
+        }
+    }
 }
 
 impl CcaConfig for DqnCcConfig {
@@ -122,9 +159,9 @@ pub fn model_ids() -> Vec<String> {
 pub fn register_model(id: &str, weights: &MlpWeights) -> Result<(), String> {
     let net = Mlp::from_weights(weights)
         .map_err(|e| e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))?;
-    if net.inputs() != 5 || net.outputs() != ACTIONS.len() {
+    if net.inputs() != FEATURES || net.outputs() != ACTIONS.len() {
         return Err(format!(
-            "the network has {} inputs and {} outputs; the DQN controller needs 5 and {}",
+            "the network has {} inputs and {} outputs; the DQN controller needs {FEATURES} and {}",
             net.inputs(),
             net.outputs(),
             ACTIONS.len()
@@ -318,7 +355,7 @@ impl CongestionControl for Dqn {
 mod tests {
     use super::*;
     use crate::cc::new_reno::tests::tcb;
-    use crate::ml::DqnConfig;
+    use crate::cc::CcaSpec;
     use crate::rng::StreamId;
 
     fn ack(ms: u64) -> AckSample {
@@ -392,6 +429,30 @@ mod tests {
         let cfg = DqnCcConfig { model: "nope".into(), ..DqnCcConfig::default() };
         let e = cfg.build(SimRng::new(1, StreamId::Flow(0))).unwrap_err();
         assert!(e.contains("unknown model 'nope'") && e.contains(SHIPPED_MODEL), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_model_is_refused_by_validation_with_the_known_ones() {
+        let mut sc = crate::scenario::preset("dqn-dumbbell", None).unwrap();
+        sc.flows[0].cca = CcaSpec::Dqn(DqnCcConfig { model: "nope".into(), ..DqnCcConfig::default() });
+        let errs = sc.validate().unwrap_err();
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].field, "flows[0].cca.model");
+        assert_eq!(errs[0].value, "nope");
+        assert!(errs[0].allowed.contains(SHIPPED_MODEL), "{}", errs[0]);
+    }
+
+    #[test]
+    fn a_learner_of_another_shape_is_refused_before_training() {
+        let sc = crate::scenario::preset("dqn-dumbbell", None).unwrap();
+        for (cfg, field, value) in [
+            (DqnConfig { state_dim: 6, ..DqnConfig::default() }, "state_dim", "6"),
+            (DqnConfig { actions: 5, ..DqnConfig::default() }, "actions", "5"),
+            (DqnConfig { actions: 3, ..DqnConfig::default() }, "actions", "3"),
+        ] {
+            let e = crate::train::Trainer::new(&sc, cfg, 1).err().expect("refused");
+            assert!(e.starts_with(&format!("{field}: expected ")) && e.ends_with(&format!("got {value}")), "{e}");
+        }
     }
 
     #[test]

@@ -7,8 +7,11 @@
 //! target network synced every 100 steps).
 
 use super::error::FieldError;
+use super::file;
 use super::weights::check_sizes;
+use crate::params::{fmt_num, json};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// How the TD error of the taken action becomes a loss.
 ///
@@ -19,13 +22,31 @@ use serde::{Deserialize, Serialize};
 /// what DQN (Mnih et al. 2015) effectively uses by clipping the error term to [−1, 1], and
 /// keeps one outlying target (a sudden RTT spike) from producing a huge gradient.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", from = "LossForm")]
 pub enum Loss {
     /// ½δ² for |δ| ≤ `delta`, `delta`·(|δ| − ½`delta`) beyond: the gradient is the TD error
     /// clipped to ±`delta`.
     Huber { delta: f64 },
     /// ½δ²: the gradient is the TD error itself.
     Mse,
+}
+
+/// How a [`Loss`] is read: serde ignores stray keys beside an internally tagged unit
+/// variant (`{"type": "mse", "delta": 1}`), so `mse` is read as an empty struct.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum LossForm {
+    Huber { delta: f64 },
+    Mse {},
+}
+
+impl From<LossForm> for Loss {
+    fn from(f: LossForm) -> Loss {
+        match f {
+            LossForm::Huber { delta } => Loss::Huber { delta },
+            LossForm::Mse {} => Loss::Mse,
+        }
+    }
 }
 
 impl Loss {
@@ -56,7 +77,7 @@ pub enum Mode {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct DqnConfig {
     /// Length of the state vector (paper §3.3.1: bytesInFlight, cWnd, RTT, segmentsAcked,
     /// ssThresh). The caller normalises it; the network sees it as given.
@@ -133,6 +154,16 @@ impl DqnConfig {
         DqnConfig { mode: Mode::Online, target_sync_steps: 0, learning_starts: 0, ..DqnConfig::default() }
     }
 
+    /// Parses a settings file strictly ([`super::file`]: each key once, no unknown key, no
+    /// positional list for the settings or the loss, finite numbers) and validates it;
+    /// missing fields take their defaults. Every error names its field.
+    pub fn from_json(text: &str) -> Result<DqnConfig, Vec<FieldError>> {
+        let c: DqnConfig =
+            file::read(text, "an object of named settings, e.g. {\"gamma\": 0.95, \"hidden\": [64]}", allowed_at)?;
+        c.validate()?;
+        Ok(c)
+    }
+
     /// `[state_dim, hidden.., actions]`.
     pub fn layer_sizes(&self) -> Vec<usize> {
         let mut s = Vec::with_capacity(self.hidden.len() + 2);
@@ -169,19 +200,19 @@ impl DqnConfig {
             }
         }
         if !(f_in(self.gamma, 0.0, 1.0) && self.gamma < 1.0) {
-            push("gamma", &self.gamma, "0 to 1 (1 excluded)");
+            push("gamma", &fmt_num(self.gamma), "0 to 1 (1 excluded)");
         }
         if !(f_in(self.lr, 0.0, 1.0) && self.lr > 0.0) {
-            push("lr", &self.lr, "more than 0, at most 1");
+            push("lr", &fmt_num(self.lr), "more than 0, at most 1");
         }
         if !f_in(self.eps_start, 0.0, 1.0) {
-            push("eps_start", &self.eps_start, "0 to 1");
+            push("eps_start", &fmt_num(self.eps_start), "0 to 1");
         }
         if !f_in(self.eps_floor, 0.0, 1.0) || self.eps_floor > self.eps_start {
-            push("eps_floor", &self.eps_floor, "0 to eps_start");
+            push("eps_floor", &fmt_num(self.eps_floor), "0 to eps_start");
         }
         if !(f_in(self.eps_decay, 0.0, 1.0) && self.eps_decay > 0.0) {
-            push("eps_decay", &self.eps_decay, "more than 0, at most 1");
+            push("eps_decay", &fmt_num(self.eps_decay), "more than 0, at most 1");
         }
         if self.mode == Mode::Replay {
             if !(1..=MAX_REPLAY).contains(&self.replay_capacity) {
@@ -202,12 +233,12 @@ impl DqnConfig {
         }
         if let Loss::Huber { delta } = self.loss {
             if !(f_in(delta, 0.0, 1e6) && delta > 0.0) {
-                push("loss.delta", &delta, "more than 0, at most 1000000");
+                push("loss.delta", &fmt_num(delta), "more than 0, at most 1000000");
             }
         }
         if let Some(c) = self.grad_clip_norm {
             if !(f_in(c, 0.0, 1e9) && c > 0.0) {
-                push("grad_clip_norm", &c, "none, or more than 0 and at most 1000000000");
+                push("grad_clip_norm", &fmt_num(c), "none, or more than 0 and at most 1000000000");
             }
         }
         if e.is_empty() {
@@ -216,6 +247,18 @@ impl DqnConfig {
             Err(e)
         }
     }
+}
+
+/// What the setting at `path` allows, asked of [`DqnConfig::validate`] with a value out of
+/// every range in its place (a huge float, else a huge whole number).
+fn allowed_at(doc: &Value, path: &str) -> Option<String> {
+    let pointer = file::pointer(path);
+    [Value::from(1e308), Value::from(u32::MAX)].into_iter().find_map(|probe| {
+        let mut d = doc.clone();
+        *d.pointer_mut(&pointer)? = probe;
+        let errs = json::deserialize::<DqnConfig>(&d).ok()?.validate().err()?;
+        errs.into_iter().find(|e| e.field == path).map(|e| e.allowed)
+    })
 }
 
 #[cfg(test)]
@@ -295,6 +338,25 @@ mod tests {
         assert_eq!(partial.gamma, 0.9);
         assert_eq!(partial.loss, Loss::Huber { delta: 2.0 });
         assert_eq!(partial.batch, 32);
+    }
+
+    #[test]
+    fn settings_files_are_read_strictly_with_the_field_named() {
+        let err = |text: &str| DqnConfig::from_json(text).unwrap_err().remove(0).to_string();
+        assert_eq!(DqnConfig::from_json(r#"{"gamma": 0.9}"#).unwrap().gamma, 0.9);
+        assert_eq!(err(r#"{"gama": 0.9}"#), "gama: expected an object of named settings, e.g. {\"gamma\": 0.95, \"hidden\": [64]}, got unknown field 'gama'; did you mean 'gamma'?");
+        assert_eq!(err(r#"{"gamma": Infinity}"#), "gamma: expected 0 to 1 (1 excluded), got Infinity");
+        assert_eq!(err(r#"{"hidden": [NaN]}"#), "hidden[0]: expected 1 to 4096, got NaN");
+        assert_eq!(err(r#"{"loss": {"type": "huber", "delta": -Infinity}}"#), "loss.delta: expected more than 0, at most 1000000, got -Infinity");
+        assert_eq!(err(r#"{"lr": 0.1, "lr": 0.2}"#), "lr: expected each key once, got \"lr\" given twice");
+        // Positional lists, for the settings or for the loss, are not read.
+        assert!(err("[5, 4, [64]]").starts_with("json: expected an object of named settings"));
+        assert!(err(r#"{"loss": ["huber", 1.0]}"#).starts_with("loss: expected"), "{}", err(r#"{"loss": ["huber", 1.0]}"#));
+        assert!(err(r#"{"loss": {"type": "mse", "delta": 1}}"#).contains("unknown field 'delta'"));
+        assert_eq!(err(r#"{"batch": 1e400}"#), "batch: expected 1 to 1024, got 1e400");
+        assert!(err(r#"{"gamma": 2}"#).starts_with("gamma: expected 0 to 1"));
+        let long = format!("{{\"batch\": 1{}}}", "0".repeat(300));
+        assert!(err(&long).len() < 200, "{}", err(&long));
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub mod adam;
 pub mod dqn;
 pub mod dqn_config;
 pub mod error;
+mod file;
 pub mod kernels;
 pub mod mlp;
 pub mod replay;

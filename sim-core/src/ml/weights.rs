@@ -22,6 +22,7 @@ pub const MAX_PARAMS: usize = 1_000_000;
 pub const MAX_LAYERS: usize = 16;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LayerWeights {
     /// `n_in · n_out` weights, `w[i * n_out + o]`.
     pub w: Vec<f64>,
@@ -30,6 +31,7 @@ pub struct LayerWeights {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MlpWeights {
     /// Widths from input to output: `[inputs, hidden.., outputs]`.
     pub sizes: Vec<usize>,
@@ -99,10 +101,10 @@ impl MlpWeights {
         serde_json::to_string(self).expect("weights serialise")
     }
 
-    /// Parses and validates. A syntax error is reported on the field `json`.
+    /// Parses strictly ([`super::file`]) and validates. An error on the whole document is
+    /// reported on the field `json`.
     pub fn from_json(text: &str) -> Result<MlpWeights, Vec<FieldError>> {
-        let w: MlpWeights = serde_json::from_str(text)
-            .map_err(|e| vec![FieldError::new("json", e, "an object {sizes, layers: [{w, b}]}")])?;
+        let w: MlpWeights = super::file::read(text, "an object {sizes, layers: [{w, b}]}", |_, _| None)?;
         w.validate()?;
         Ok(w)
     }
@@ -205,11 +207,31 @@ mod tests {
 
     #[test]
     fn malformed_json_is_reported_on_the_json_field() {
-        let errs = MlpWeights::from_json("{\"sizes\": [2, 1], \"layers\": 3}").unwrap_err();
+        let errs = MlpWeights::from_json("weights").unwrap_err();
         assert_eq!(errs[0].field, "json");
+        let errs = MlpWeights::from_json("{\"sizes\": [2, 1], \"layers\": 3}").unwrap_err();
+        assert_eq!(errs[0].field, "layers");
         let errs =
             MlpWeights::from_json(r#"{"sizes":[1,1],"layers":[{"w":[1.0,2.0],"b":[0.0]}]}"#).unwrap_err();
         assert_eq!(errs[0].field, "layers[0].w");
+    }
+
+    #[test]
+    fn weight_files_are_read_strictly_with_the_field_named() {
+        let good = tiny().to_json();
+        let err = |text: &str| MlpWeights::from_json(text).unwrap_err().remove(0);
+        let e = err(&good.replacen("0.1", "Infinity", 1));
+        assert_eq!(e.to_string(), "layers[0].w[0]: expected a finite number, got Infinity");
+        let e = err(&good.replacen("-0.2", "NaN", 1));
+        assert_eq!(e.field, "layers[0].w[1]");
+        let e = err(&good.replacen("\"sizes\"", "\"sizes\":[9],\"sizes\"", 1));
+        assert_eq!(e.to_string(), "sizes: expected each key once, got \"sizes\" given twice");
+        let e = err(&good.replacen("\"b\"", "\"bias\"", 1));
+        assert!(e.field == "layers[0].bias" && e.value.contains("unknown field 'bias'"), "{e}");
+        // A layer as a positional list [w, b] is not read.
+        let e = err(r#"{"sizes": [1, 1], "layers": [[[0.5], [0.0]]]}"#);
+        assert!(e.field == "layers[0]" && e.value.contains("got a list"), "{e}");
+        assert_eq!(err("[[1, 1], []]").field, "json");
     }
 
     #[test]

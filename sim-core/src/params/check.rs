@@ -71,7 +71,9 @@ impl Checker {
 
     pub fn push(&mut self, field: &str, value: impl fmt::Display, allowed: impl Into<String>) {
         let field = self.path(field);
-        self.errors.push(ScenarioError { field, value: value.to_string(), allowed: allowed.into() });
+        // A 100 KB string given for a number is not repeated whole.
+        let value = super::json::echo_value(&value.to_string());
+        self.errors.push(ScenarioError { field, value, allowed: allowed.into() });
     }
 
     /// A number in [lo, hi].

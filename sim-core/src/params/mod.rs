@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod field;
+pub mod json;
 pub mod registry;
 
 pub use check::{fmt_num, Checker, ScenarioError};

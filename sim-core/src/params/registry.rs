@@ -139,6 +139,27 @@ fn echo_long(msg: &str) -> String {
     }
 }
 
+/// Shortens each value serde quotes in a message (`string "xxx…"`, `` floating point `1e300` ``
+/// prints 300 digits) to its first characters.
+fn shorten_quoted(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len().min(400));
+    let mut rest = msg;
+    while let Some(i) = rest.find(['"', '`']) {
+        let q = rest[i..].chars().next().expect("found");
+        out.push_str(&rest[..=i]);
+        let after = &rest[i + 1..];
+        let Some(j) = after.find(q) else {
+            rest = after;
+            continue;
+        };
+        out.push_str(&super::json::echo_value(&after[..j]));
+        out.push(q);
+        rest = &after[j + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Levenshtein distance, for "did you mean" suggestions.
 fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
@@ -174,22 +195,24 @@ pub fn split_tag(v: Value, family: &Family) -> Result<(String, Map<String, Value
             tags.join(", ")
         ));
     };
+    // Each message starts with `type: `, so the caller's path names the key itself
+    // (`flows[0].cca.type: …`, see `at_path`).
     let tag = match map.remove("type") {
         Some(Value::String(t)) => t,
         Some(other) => {
             return Err(format!(
-                "\"type\" must be a string naming the {}, not {}; one of: {}",
+                "type: must be a string naming the {}, not {}; one of: {}",
                 family.name,
                 echo(&other.to_string()),
                 tags.join(", ")
             ))
         }
-        None => return Err(format!("missing \"type\": which {}? one of: {}", family.name, tags.join(", "))),
+        None => return Err(format!("type: missing; which {}? one of: {}", family.name, tags.join(", "))),
     };
     if family.member(&tag).is_none() {
         let hint =
             closest(&tag, tags.iter().copied()).map(|c| format!("did you mean '{c}'? ")).unwrap_or_default();
-        return Err(format!("unknown {} '{}'; {hint}known: {}", family.name, echo(&tag), tags.join(", ")));
+        return Err(format!("type: unknown {} '{}'; {hint}known: {}", family.name, echo(&tag), tags.join(", ")));
     }
     Ok((tag, map))
 }
@@ -235,7 +258,7 @@ pub fn explain(msg: &str) -> String {
                 "invalid value: map, expected map with a single key",
                 "expected exactly one key, the unit (e.g. {\"packets\": 100})",
             );
-        return echo_long(&words);
+        return echo_long(&shorten_quoted(&words));
     };
     let Some((key, tail)) = rest.split_once('`') else { return msg.to_string() };
     let expected: Vec<&str> = tail.split('`').skip(1).step_by(2).collect();

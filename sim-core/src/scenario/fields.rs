@@ -108,3 +108,53 @@ pub const FLOW_FIELDS: &[Field] = &[
         "Bytes to send; empty = unlimited (bulk).",
     ),
 ];
+
+/// What the field at `path` (`flows[0].cca.beta`, `bottleneck.queue.limit.packets`) allows,
+/// in words; `v` is the scenario's JSON, whose `"type"`s pick the algorithms' fields.
+pub fn allowed_at(v: &serde_json::Value, path: &str) -> Option<String> {
+    let segs: Vec<&str> = path.split('.').collect();
+    let (first, rest) = segs.split_first()?;
+    let (key, index) = split_index(first);
+    match key {
+        "bottleneck" => allowed_in(BOTTLENECK_FIELDS, v.get("bottleneck")?, rest),
+        "flows" => allowed_in(FLOW_FIELDS, v.get("flows")?.get(index?)?, rest),
+        "tcp" => allowed_in(crate::tcp::TcpConfig::FIELDS, v.get("tcp")?, rest),
+        _ => allowed_in(RUN_FIELDS, v, &segs),
+    }
+}
+
+/// `flows[2]` → (`flows`, Some(2)); a list field's element (`weights[1]`) keeps its field.
+fn split_index(seg: &str) -> (&str, Option<usize>) {
+    match seg.split_once('[') {
+        Some((k, i)) => (k, i.trim_end_matches(']').parse().ok()),
+        None => (seg, None),
+    }
+}
+
+fn allowed_in(fields: &[Field], v: &serde_json::Value, segs: &[&str]) -> Option<String> {
+    use crate::params::field::{CELL_BYTES, LIMIT_BYTES, LIMIT_CELLS, LIMIT_PACKETS};
+    let keys: Vec<&str> = segs.iter().map(|s| split_index(s).0).collect();
+    for f in fields {
+        let own: Vec<&str> = f.path.split('.').collect();
+        if !keys.starts_with(&own) {
+            continue;
+        }
+        let rest = &keys[own.len()..];
+        if rest.is_empty() {
+            return Some(f.allowed());
+        }
+        let x = own.iter().try_fold(v, |v, k| v.get(k))?;
+        return match (f.kind, rest) {
+            (Kind::Tagged(family), _) => {
+                let member = family.member(x.get("type")?.as_str()?)?;
+                allowed_in(member.fields, x, &segs[own.len()..])
+            }
+            (Kind::Limit | Kind::OptLimit, ["packets"]) => Some(LIMIT_PACKETS.words("packets")),
+            (Kind::Limit | Kind::OptLimit, ["bytes"]) => Some(LIMIT_BYTES.words("bytes")),
+            (Kind::Limit | Kind::OptLimit, ["cells", "cells"]) => Some(LIMIT_CELLS.words("cells")),
+            (Kind::Limit | Kind::OptLimit, ["cells", "cell_bytes"]) => Some(CELL_BYTES.words("bytes")),
+            _ => None,
+        };
+    }
+    None
+}

@@ -138,11 +138,14 @@ impl Scenario {
         self.flows.iter().map(|g| g.count).sum()
     }
 
-    /// Parses JSON; an error names the field path (`flows[0].cca.beta`) and, for a
-    /// misspelt key, the closest valid one.
+    /// Parses JSON strictly ([`crate::params::json`]): a key given twice, `Infinity`, `NaN`
+    /// and numbers beyond f64 are refused. An error names the field path
+    /// (`flows[0].cca.beta`), what a number there may be and, for a misspelt key, the
+    /// closest valid one.
     pub fn from_json(text: &str) -> Result<Scenario, String> {
-        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-            format!("the scenario is not valid JSON ({e}); numbers such as Infinity or NaN are not JSON")
+        let v = crate::params::json::parse(text).map_err(|e| {
+            let allowed = e.doc.as_ref().and_then(|d| fields::allowed_at(d, &e.path));
+            e.message(allowed.as_deref())
         })?;
         Scenario::from_value(v)
     }

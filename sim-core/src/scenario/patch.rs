@@ -13,10 +13,34 @@ pub fn apply(sc: &Scenario, sets: &[(String, String)]) -> Result<Scenario, Strin
     }
     let mut v = serde_json::to_value(sc).map_err(|e| e.to_string())?;
     for (path, raw) in sets {
-        let new: Value = serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.clone()));
+        let new = parse_raw(&v, path, raw)?;
         set(&mut v, path, new)?;
     }
     Scenario::from_value(v)
+}
+
+/// `raw` as JSON, read strictly; a word that is not JSON is a string, unless it is
+/// `Infinity`, `NaN` or a number beyond f64 where a number stands now.
+fn parse_raw(v: &Value, path: &str, raw: &str) -> Result<Value, String> {
+    use crate::params::json::{self, Problem};
+    let e = match json::parse(raw) {
+        Ok(x) => return Ok(x),
+        Err(e) => e,
+    };
+    let full = match (path, e.path.as_str()) {
+        (p, "") => p.to_string(),
+        (p, inner) if inner.starts_with('[') => format!("{p}{inner}"),
+        (p, inner) => format!("{p}.{inner}"),
+    };
+    let number_here = get(v, path).is_some_and(|x| x.is_number() || x.is_null());
+    match e.problem {
+        Problem::DuplicateKey(_) => Err(json::JsonError { path: full, ..e }.to_string()),
+        Problem::NotFinite(_) | Problem::TooLarge(_) if number_here || !e.path.is_empty() => {
+            let allowed = super::fields::allowed_at(v, &full);
+            Err(json::JsonError { path: full, ..e }.message(allowed.as_deref()))
+        }
+        _ => Ok(Value::String(raw.to_string())),
+    }
 }
 
 /// `flows[2].cca.beta` → `/flows/2/cca/beta`; a path that already is a pointer stays.
@@ -133,6 +157,21 @@ mod tests {
     }
 
     #[test]
+    fn infinity_where_a_number_stands_is_refused_with_the_range_and_elsewhere_is_a_word() {
+        let set = |path: &str, raw: &str| apply(&Scenario::default(), &[(path.into(), raw.into())]);
+        let e = set("bottleneck.delay_ms", "Infinity").unwrap_err();
+        assert_eq!(
+            e,
+            "bottleneck.delay_ms: Infinity is not a finite number (JSON has no Infinity or NaN); \
+             allowed: 0 to 10000 ms"
+        );
+        assert!(set("flows[0].stop_s", "NaN").unwrap_err().starts_with("flows[0].stop_s: NaN"));
+        assert_eq!(set("name", "Infinity").unwrap().name, "Infinity");
+        let e = set("bottleneck.queue", r#"{"type": "fifo", "type": "red"}"#).unwrap_err();
+        assert!(e.starts_with("bottleneck.queue.type: the key \"type\" appears twice"), "{e}");
+    }
+
+    #[test]
     fn json_pointers_work_as_well_as_dotted_paths() {
         assert_eq!(to_pointer("flows[0].cca.beta"), "/flows/0/cca/beta");
         let s = apply(&Scenario::default(), &[("/flows/0/count".into(), "4".into())]).unwrap();
@@ -141,7 +180,7 @@ mod tests {
 
     #[test]
     fn a_type_error_names_the_field_and_the_expected_type() {
-        let e = apply(&Scenario::default(), &[("duration_s".into(), "Infinity".into())]).unwrap_err();
+        let e = apply(&Scenario::default(), &[("duration_s".into(), "long".into())]).unwrap_err();
         assert!(e.starts_with("duration_s:") && e.contains("a number"), "{e}");
     }
 

@@ -7,7 +7,9 @@
 use super::fields::{BOTTLENECK_FIELDS, FLOW_FIELDS, RUN_FIELDS};
 use super::{FlowGroup, Scenario, SCENARIO_VERSION};
 use crate::params::{check_fields, fmt_num, Checker, ScenarioError};
+use crate::aqm::QueueDiscSpec;
 use crate::queue::{cells_for, QueueLimit};
+use crate::switch::SwitchConfig;
 use crate::tcp::TcpConfig;
 
 /// Largest values accepted: beyond them a run would not fit in memory or in a lifetime.
@@ -32,21 +34,26 @@ impl Scenario {
             c.push(
                 "warmup_s",
                 fmt_num(self.warmup_s),
-                format!("0 s up to (not including) duration_s = {d} s"),
+                format!("0 s up to (not including) duration_s = {} s", fmt_num(d)),
             );
         }
         if self.sample_interval_s.is_finite() && self.sample_interval_s > d {
             c.push(
                 "sample_interval_s",
                 fmt_num(self.sample_interval_s),
-                format!("0.001 to duration_s = {d} s"),
+                format!("0.001 to duration_s = {} s", fmt_num(d)),
             );
         }
 
         c.at("bottleneck", |c| {
             check_fields(&v["bottleneck"], BOTTLENECK_FIELDS, c);
             c.at("queue", |c| self.bottleneck.queue.check(c));
-            check_holds_a_packet(c, self.bottleneck.queue.limit(), self.full_packet_bytes());
+            match &self.bottleneck.queue {
+                QueueDiscSpec::Switch(sw) => {
+                    c.at("queue", |c| check_switch(c, sw, &self.flows, self.full_packet_bytes()))
+                }
+                q => check_holds_a_packet(c, q.limit(), self.full_packet_bytes()),
+            }
         });
 
         if self.flows.is_empty() {
@@ -82,8 +89,8 @@ fn check_holds_a_packet(c: &mut Checker, limit: QueueLimit, packet_bytes: u32) {
             c.push("queue.limit.bytes", b, format!("at least one full packet ({packet_bytes} bytes on the wire)"))
         }
         QueueLimit::Cells { cells, cell_bytes } if u64::from(cells) < cells_for(packet_bytes, cell_bytes) => c.push(
-            "queue",
-            format!("{cells} cells"),
+            "queue.limit.cells.cells",
+            cells,
             format!(
                 "at least one full packet: {} cells of {cell_bytes} bytes for {packet_bytes} bytes on the wire",
                 cells_for(packet_bytes, cell_bytes)
@@ -93,15 +100,48 @@ fn check_holds_a_packet(c: &mut Checker, limit: QueueLimit, packet_bytes: u32) {
     }
 }
 
+/// A switch port's rules that depend on the scenario: each queue holds a full packet (a
+/// smaller one accepts nothing and the flows mapped to it deliver nothing), and the initial
+/// mapping lists at most one queue per flow (flow id = index; the rest go round robin).
+fn check_switch(c: &mut Checker, sw: &SwitchConfig, groups: &[FlowGroup], packet_bytes: u32) {
+    let need = cells_for(packet_bytes, sw.cell_bytes.max(1));
+    let one_packet = format!(
+        "at least one full packet: {need} cells of {} bytes for {packet_bytes} bytes on the wire",
+        sw.cell_bytes
+    );
+    if u64::from(sw.queue_limit_cells) < need {
+        c.push("queue_limit_cells", sw.queue_limit_cells, one_packet.clone());
+    }
+    if let Some(shared) = sw.shared_buffer_cells.filter(|&s| u64::from(s) < need) {
+        c.push("shared_buffer_cells", shared, one_packet);
+    }
+    let flows: u64 = groups.iter().map(|g| u64::from(g.count)).sum();
+    if sw.initial_mapping.len() as u64 > flows {
+        // The bound comes from the groups' counts, so the message names them.
+        let counts = if groups.len() <= 4 {
+            let each: Vec<String> =
+                groups.iter().enumerate().map(|(i, g)| format!("flows[{i}].count = {}", g.count)).collect();
+            each.join(" + ")
+        } else {
+            "the sum of flows[i].count".into()
+        };
+        c.push(
+            "initial_mapping",
+            format!("{} entries", sw.initial_mapping.len()),
+            format!("at most {flows} entries, one queue per flow ({counts})"),
+        );
+    }
+}
+
 fn check_flow_times(c: &mut Checker, g: &FlowGroup, duration: f64) {
     if g.start_s.is_finite() && g.start_s >= duration {
-        c.push("start_s", fmt_num(g.start_s), format!("0 s up to (not including) duration_s = {duration} s"));
+        c.push("start_s", fmt_num(g.start_s), format!("0 s up to (not including) duration_s = {} s", fmt_num(duration)));
     }
     if g.start_jitter_s.is_finite() && g.start_s + g.start_jitter_s > duration {
         c.push(
             "start_jitter_s",
             fmt_num(g.start_jitter_s),
-            format!("0 to duration_s − start_s = {} s", duration - g.start_s),
+            format!("0 to duration_s − start_s = {} s", fmt_num(duration - g.start_s)),
         );
     }
     if let Some(stop) = g.stop_s {
@@ -109,7 +149,7 @@ fn check_flow_times(c: &mut Checker, g: &FlowGroup, duration: f64) {
             c.push(
                 "stop_s",
                 fmt_num(stop),
-                format!("after start_s = {} s, at most duration_s = {duration} s", g.start_s),
+                format!("after start_s = {} s, at most duration_s = {} s", fmt_num(g.start_s), fmt_num(duration)),
             );
         }
     }
@@ -307,5 +347,117 @@ mod tests {
             serde_json::json!({"cells": {"cells": 900, "cell_bytes": 160, "celss": 1}});
         let e = Scenario::from_value(v).unwrap_err();
         assert!(e.contains("bottleneck.queue.limit") && e.contains("celss"), "{e}");
+    }
+
+    fn warbler_port() -> Scenario {
+        let s = crate::scenario::preset("vegas-newreno-mix", Some("6v2n-warbler-4q")).unwrap();
+        assert_eq!(s.validate(), Ok(()));
+        assert!(matches!(s.bottleneck.queue, QueueDiscSpec::Switch(_)));
+        s
+    }
+
+    fn switch(s: &mut Scenario) -> &mut SwitchConfig {
+        match &mut s.bottleneck.queue {
+            QueueDiscSpec::Switch(sw) => sw,
+            _ => unreachable!("a switch port"),
+        }
+    }
+
+    #[test]
+    fn an_initial_mapping_longer_than_the_flows_or_past_the_queues_is_refused() {
+        let mut s = warbler_port();
+        let flows = s.total_flows();
+        switch(&mut s).initial_mapping = vec![0; 6000];
+        let errs = s.validate().unwrap_err();
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].field, "bottleneck.queue.initial_mapping");
+        assert_eq!(errs[0].value, "6000 entries");
+        assert!(errs[0].allowed.starts_with(&format!("at most {flows} entries")), "{}", errs[0]);
+
+        let mut s = warbler_port();
+        let sw = switch(&mut s);
+        sw.initial_mapping = vec![0, 1, sw.queues];
+        let errs = s.validate().unwrap_err();
+        assert_eq!(errs[0].field, "bottleneck.queue.initial_mapping[2]");
+
+        let mut s = warbler_port();
+        switch(&mut s).initial_mapping = vec![1; flows as usize];
+        assert_eq!(s.validate(), Ok(()));
+    }
+
+    #[test]
+    fn a_switch_queue_smaller_than_one_packet_is_refused_with_the_minimum() {
+        let mut s = warbler_port();
+        let packet = s.full_packet_bytes();
+        let sw = switch(&mut s);
+        let need = cells_for(packet, sw.cell_bytes);
+        sw.queue_limit_cells = (need - 1) as u32;
+        let errs = s.validate().unwrap_err();
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].field, "bottleneck.queue.queue_limit_cells");
+        assert_eq!(errs[0].value, (need - 1).to_string());
+        assert!(errs[0].allowed.contains(&format!("{need} cells of")), "{}", errs[0]);
+
+        switch(&mut s).queue_limit_cells = need as u32;
+        assert_eq!(s.validate(), Ok(()));
+        switch(&mut s).shared_buffer_cells = Some(1);
+        assert_eq!(s.validate().unwrap_err()[0].field, "bottleneck.queue.shared_buffer_cells");
+    }
+
+    /// Text with `Infinity` written where `field` is, in the default scenario's JSON.
+    fn with_word(path: &str, word: &str) -> String {
+        let mut v = serde_json::to_value(Scenario::default()).unwrap();
+        crate::scenario::patch::set(&mut v, path, serde_json::json!("@@")).unwrap();
+        serde_json::to_string_pretty(&v).unwrap().replace("\"@@\"", word)
+    }
+
+    #[test]
+    fn infinity_and_nan_in_a_file_are_named_with_the_fields_range() {
+        let e = Scenario::from_json(&with_word("bottleneck.rate_bps", "Infinity")).unwrap_err();
+        assert_eq!(
+            e,
+            "bottleneck.rate_bps: Infinity is not a finite number (JSON has no Infinity or NaN); \
+             allowed: 1000 to 400000000000 bit/s"
+        );
+        let e = Scenario::from_json(&with_word("flows[0].cca.beta", "NaN")).unwrap_err();
+        assert!(e.starts_with("flows[0].cca.beta: NaN is not a finite number") && e.ends_with("at most 0.999"), "{e}");
+        let e = Scenario::from_json(&with_word("bottleneck.queue.limit.packets", "-Infinity")).unwrap_err();
+        assert!(e.ends_with("allowed: 1 to 10000000 packets"), "{e}");
+        let e = Scenario::from_json(&with_word("tcp.headers.ip_bytes", "1e999")).unwrap_err();
+        assert!(e.starts_with("tcp.headers.ip_bytes: 1e999 is not a finite number") && e.contains("bytes"), "{e}");
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused_with_its_path() {
+        let text = r#"{"flows": [{"cca": {"type": "cubic", "type": "bbr"}}]}"#;
+        assert_eq!(
+            Scenario::from_json(text).unwrap_err(),
+            "flows[0].cca.type: the key \"type\" appears twice in flows[0].cca; each key may appear once"
+        );
+        let text = r#"{"bottleneck": {"rate_bps": 5000000}, "bottleneck": {}}"#;
+        assert!(Scenario::from_json(text).unwrap_err().starts_with("bottleneck: the key"));
+    }
+
+    /// Found by tests/readers.rs: a bad `"type"` named its object, not the key.
+    #[test]
+    fn a_bad_type_names_the_type_key() {
+        let e = |cca: &str| Scenario::from_json(&format!(r#"{{"flows": [{{"cca": {cca}}}]}}"#)).unwrap_err();
+        assert!(e(r#"{"type": 7}"#).starts_with("flows[0].cca.type: must be a string"), "{}", e(r#"{"type": 7}"#));
+        assert!(e(r#"{"type": "cubc"}"#).starts_with("flows[0].cca.type: unknown congestion control 'cubc'; did you mean 'cubic'?"));
+        assert!(e("{}").starts_with("flows[0].cca.type: missing"), "{}", e("{}"));
+    }
+
+    #[test]
+    fn huge_values_are_not_echoed_whole() {
+        let e = Scenario::from_json(&with_word("bottleneck.rate_bps", &"9".repeat(300))).unwrap_err();
+        assert!(e.starts_with("bottleneck.rate_bps:") && e.len() < 200, "{e}");
+        let e = Scenario::from_json(&with_word("name", &format!("\"{}\"", "x".repeat(5000)))).unwrap();
+        assert_eq!(e.name.len(), 5000);
+        let e = Scenario::from_json(&with_word("duration_s", &format!("\"{}\"", "x".repeat(5000)))).unwrap_err();
+        assert!(e.starts_with("duration_s:") && e.len() < 200, "{e}");
+        let mut s = Scenario::default();
+        s.duration_s = 1e-300;
+        let all: Vec<String> = s.validate().unwrap_err().iter().map(|e| e.to_string()).collect();
+        assert!(all.iter().all(|e| e.len() < 200), "{all:?}");
     }
 }

@@ -119,13 +119,15 @@ impl Described for SwitchConfig {
         c.at("scheduler", |c| self.scheduler.check(c));
         c.at("control", |c| self.control.check(c));
         let last = u64::from(self.queues.clamp(1, 32)) - 1;
+        // The bound comes from `queues`, so the message names it too.
+        let index = format!("0 to {last} (a queue index; queues = {})", self.queues);
         for (i, q) in self.initial_mapping.iter().enumerate() {
             if u64::from(*q) > last {
-                c.push(&format!("initial_mapping[{i}]"), q, format!("0 to {last} (a queue index)"));
+                c.push(&format!("initial_mapping[{i}]"), q, index.clone());
             }
         }
         if u64::from(self.default_queue) > last {
-            c.push("default_queue", self.default_queue, format!("0 to {last} (a queue index)"));
+            c.push("default_queue", self.default_queue, index);
         }
         if self.weights.len() > self.queues as usize {
             c.push(

@@ -1,6 +1,6 @@
 use super::PrrRules;
 use crate::net::HeaderOverhead;
-use crate::params::{Checker, Field, Kind, Range};
+use crate::params::{fmt_num, Checker, Field, Kind, Range};
 use serde::{Deserialize, Serialize};
 
 /// TCP parameters shared by every flow of a scenario. Defaults are ns-3 3.44's.
@@ -229,7 +229,11 @@ impl TcpConfig {
     /// Rules between fields, beyond each one's range.
     pub fn check_more(&self, c: &mut Checker) {
         if self.max_rto_ms.is_finite() && self.max_rto_ms < self.min_rto_ms {
-            c.push("max_rto_ms", self.max_rto_ms, format!("min_rto_ms = {} to 600000 ms", self.min_rto_ms));
+            c.push(
+                "max_rto_ms",
+                fmt_num(self.max_rto_ms),
+                format!("min_rto_ms = {} to 600000 ms", fmt_num(self.min_rto_ms)),
+            );
         }
         for (name, v) in
             [("send_buffer_bytes", self.send_buffer_bytes), ("recv_buffer_bytes", self.recv_buffer_bytes)]

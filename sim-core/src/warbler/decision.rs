@@ -159,7 +159,7 @@ impl fmt::Display for ClusterError {
             }
             ClusterError::ZeroIterations => write!(f, "max_iters = 0: K-means needs at least one step"),
             ClusterError::DuplicateInit(init) => {
-                write!(f, "initialisation {init:?} is listed twice; each runs at most once")
+                write!(f, "initialisation '{}' is listed twice; each runs at most once", serde_name(init))
             }
             ClusterError::NothingToRun => {
                 write!(f, "no current mapping and no initialisation to run: nothing to choose from")
@@ -180,13 +180,18 @@ impl fmt::Display for ClusterError {
                  needs flows × (largest backlog)² < 2^64"
             ),
             ClusterError::UnsupportedObjective(o) => {
-                write!(f, "objective {o:?}: the integer clustering implements SSRE only")
+                write!(f, "objective '{}': the integer clustering implements SSRE only", serde_name(o))
             }
         }
     }
 }
 
 impl std::error::Error for ClusterError {}
+
+/// A choice as a scenario spells it (`far`), not as Rust names it.
+fn serde_name<T: Serialize>(x: &T) -> String {
+    serde_json::to_value(x).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
 
 /// Checks what does not depend on the number type: k, the iteration cap, the list of
 /// instances and the current mapping's shape.

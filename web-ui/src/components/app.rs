@@ -364,6 +364,10 @@ impl App {
                 true
             }
             FromSim::Trained { weights, digest } => {
+                // The page validates scenarios too, so it must know the model the worker runs.
+                if let Err(e) = sim_core::cc::dqn::register_model("trained", &weights) {
+                    self.notice = Some(format!("The trained weights cannot be used: {e}"));
+                }
                 self.link.send(ToSim::RegisterModel { id: "trained".into(), weights: weights.clone() });
                 self.train.update(|t| {
                     t.running = false;

@@ -138,7 +138,7 @@ pub fn run_all<T: Send>(
     pool.install(|| {
         jobs.par_iter()
             .map(|j| {
-                let mut sim = Simulation::new(&j.scenario).map_err(|e| format!("{e:?}"))?;
+                let mut sim = Simulation::new(&j.scenario).map_err(|e| e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))?;
                 // The pool already keeps the cores busy: a big run's two sides take turns.
                 sim.set_parallel(jobs.len() < 2);
                 // Many runs share the process: only their events can be told apart.

@@ -34,7 +34,10 @@ pub struct TrainArgs {
 pub fn train(a: &TrainArgs) -> Outcome {
     let sc = load::load(&a.scenario, a.variant.as_deref())?;
     let dqn: DqnConfig = match &a.dqn {
-        Some(f) => serde_json::from_str(&io::read_text(f)?).map_err(|e| format!("{f}: {e}"))?,
+        Some(f) => DqnConfig::from_json(&io::read_text(f)?).map_err(|errs| {
+            let list: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+            format!("{f}: {}", list.join("; "))
+        })?,
         None => DqnConfig::default(),
     };
     if let Err(errs) = dqn.validate() {
