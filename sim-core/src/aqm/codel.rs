@@ -19,9 +19,9 @@ use serde::{Deserialize, Serialize};
 use std::any::Any;
 use std::collections::VecDeque;
 
-/// CoDel parameters. Defaults are Linux `sch_codel`'s: 1000-packet limit (ns-3's
-/// `CoDelQueueDisc` defaults to 1500 packets), target 5 ms, interval 100 ms, MTU 1514 bytes
-/// (Linux `psched_mtu` of an Ethernet device; ns-3's `MinBytes` is 1500).
+/// CoDel parameters. Defaults are Linux `sch_codel`'s: 1000-packet limit (ns-3.44's
+/// `CoDelQueueDisc` defaults to 1 500 000 bytes), target 5 ms, interval 100 ms, MTU 1514
+/// bytes (Linux `psched_mtu` of an Ethernet device; ns-3.44's `MinBytes` is 1500).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CodelConfig {
@@ -61,7 +61,7 @@ pub const MTU_BYTES: Field = Field::new(
     "MTU",
     "bytes",
     Kind::Int(Range::closed(64.0, 65_535.0)),
-    "No drop while at most this many bytes are queued.",
+    "No drop while at most this many bytes are queued (Linux: 1514, an Ethernet MTU; ns-3.44's MinBytes: 1500).",
 );
 
 /// RFC 8289 §4.4: the target is a fraction of the interval (5-10 %), never above it.

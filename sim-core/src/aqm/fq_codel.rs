@@ -26,7 +26,10 @@ use serde::{Deserialize, Serialize};
 use std::any::Any;
 use std::collections::VecDeque;
 
-/// FQ-CoDel parameters. Defaults are Linux's and ns-3's (RFC 8290 §5.1).
+/// FQ-CoDel parameters. Defaults are Linux's (RFC 8290 §5.1): 10 240 packets, 1024 flows,
+/// target 5 ms, interval 100 ms, drop batch 64, as ns-3.44's `FqCoDelQueueDisc`; the
+/// quantum and MTU are 1514 bytes (an Ethernet device), where ns-3.44 takes 1500 (its
+/// `MinBytes`, and the MTU of a PointToPoint device as the quantum).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FqCodelConfig {
@@ -69,7 +72,7 @@ impl Described for FqCodelConfig {
             Field::new("limit", "Buffer", "", Kind::Limit, "Total buffer; on overflow the fattest queue loses packets."),
             // Linux accepts 1 to 65536 flow queues and a quantum of at least 256 bytes.
             Field::new("flows", "Flow queues", "", Kind::Int(Range::closed(1.0, 65_536.0)), "Hash buckets (RFC 8290: 1024)."),
-            Field::new("quantum_bytes", "Quantum", "bytes", Kind::Int(Range::closed(256.0, 1e6)), "DRR credit per round (one MTU, 1514)."),
+            Field::new("quantum_bytes", "Quantum", "bytes", Kind::Int(Range::closed(256.0, 1e6)), "DRR credit per round (one MTU: Linux 1514 on Ethernet; ns-3.44 1500 on PointToPoint)."),
             Field::new("drop_batch", "Drop batch", "packets", Kind::Int(Range::closed(1.0, 65_536.0)), "On overflow, drop up to this many from the fattest queue (64)."),
             TARGET_MS,
             INTERVAL_MS,

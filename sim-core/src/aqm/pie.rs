@@ -73,7 +73,8 @@ enum BurstState {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PieConfig {
-    /// Hard buffer limit (ns-3 `MaxSize`, 1000 packets); tail drops above it.
+    /// Hard buffer limit; tail drops above it (the lab's 1000 packets; ns-3.44's `MaxSize`
+    /// defaults to 25).
     pub limit: QueueLimit,
     /// QDELAY_REF: the target queueing delay (15 ms).
     pub target_ms: f64,
@@ -122,7 +123,7 @@ impl Described for PieConfig {
         label: "PIE",
         help: "Proportional Integral controller Enhanced (RFC 8033): drops at enqueue with a probability steered by the queueing delay.",
         fields: &[
-            Field::new("limit", "Buffer", "", Kind::Limit, "Hard limit; tail drops above it (ns-3: 1000 packets)."),
+            Field::new("limit", "Buffer", "", Kind::Limit, "Hard limit; tail drops above it (1000 packets here; ns-3.44's PieQueueDisc defaults to 25)."),
             Field::new("target_ms", "Target", "ms", Kind::Float(Range::closed(0.001, 60_000.0)), "Queueing delay PIE steers towards (15 ms)."),
             // Below 1 µs the lazy update loop would run a billion periods per simulated second.
             Field::new("tupdate_ms", "Update period", "ms", Kind::Float(Range::closed(0.001, 60_000.0)), "How often the drop probability is recomputed (15 ms)."),
