@@ -25,6 +25,8 @@ pub const TOFINO2_CELL_BYTES: u32 = 160;
 
 /// Most counters a count-min sketch may hold (width × depth): 16 MiB of u32.
 pub const MAX_CMS_COUNTERS: u64 = 1 << 22;
+/// Most physical queues on one port (Tofino's 32 per port).
+pub const MAX_QUEUES: u32 = 32;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -88,7 +90,7 @@ impl SwitchConfig {
     }
 }
 
-const QUEUE_INDEX: Range = Range::closed(0.0, 31.0);
+const QUEUE_INDEX: Range = Range::closed(0.0, (MAX_QUEUES - 1) as f64);
 
 impl Described for SwitchConfig {
     const INFO: Algorithm = Algorithm {
@@ -96,7 +98,7 @@ impl Described for SwitchConfig {
         label: "Switch port (multi-queue)",
         help: "A Tofino-like port: K queues in a cell buffer, a flow → queue table, a scheduler and a control-plane app.",
         fields: &[
-            Field::new("queues", "Queues", "", Kind::Int(Range::closed(1.0, 32.0)), "Physical queues on the port (1-32)."),
+            Field::new("queues", "Queues", "", Kind::Int(Range::closed(1.0, MAX_QUEUES as f64)), "Physical queues on the port (1-32)."),
             Field::new("cell_bytes", "Cell size", "bytes", Kind::Int(Range::closed(16.0, 4096.0)), "Buffer cell: 80 Tofino 1, 160 as the Warbler paper counts Tofino 2, 176 Intel's driver."),
             Field::new("queue_limit_cells", "Queue limit", "cells", Kind::Int(Range::closed(1.0, 1e8)), "Per-queue buffer; 1 BDP of 125 kB ≈ 780 cells of 160 B."),
             Field::new("shared_buffer_cells", "Shared buffer", "cells", Kind::OptInt(Range::closed(1.0, 1e9)), "Whole-port buffer; empty = the sum of the queue limits."),

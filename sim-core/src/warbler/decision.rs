@@ -3,8 +3,15 @@
 //! partition the arbitration of eq. (7) picked ([`Decision`]). Shared by the floating-point
 //! clustering and its integer twin; the input checks both run live here too.
 
+use crate::params::fmt_num;
+use crate::switch::MAX_QUEUES;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// Largest backlog clustered, in cells. A port's registers count far less (u32); the bound
+/// keeps n · x² finite for any n a u32 label can index (4.3e9 · 1e30 < 1.8e308), so every
+/// sum, centroid and objective stays finite: 1e308 cells would give Σx² = ∞ and J = NaN.
+pub const MAX_BACKLOG_CELLS: f64 = 1e15;
 
 /// What K-means minimises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,14 +123,18 @@ pub struct Decision {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClusterError {
     ZeroQueues,
+    /// More queues than a port has and than there are flows: the extra ones could only
+    /// be empty, and each costs memory.
     TooManyQueues {
         k: usize,
+        max: usize,
     },
     ZeroIterations,
     DuplicateInit(Init),
-    /// No current mapping and no instance to run: nothing to choose from.
+    /// No current mapping and no instance that runs without one (Conservative starts from
+    /// the current mapping): nothing to choose from.
     NothingToRun,
-    /// A backlog that is NaN, infinite or negative.
+    /// A backlog that is NaN, infinite, negative or above [`MAX_BACKLOG_CELLS`].
     InvalidBacklog {
         index: usize,
         value: f64,
@@ -154,19 +165,25 @@ impl fmt::Display for ClusterError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ClusterError::ZeroQueues => write!(f, "k = 0: clustering needs at least one queue"),
-            ClusterError::TooManyQueues { k } => {
-                write!(f, "k = {k}: at most {} queues (labels are u32)", u32::MAX)
-            }
+            ClusterError::TooManyQueues { k, max } => write!(
+                f,
+                "k = {k}: from 1 to {max} queues (a port has at most {MAX_QUEUES}; more than the flows would stay empty)"
+            ),
             ClusterError::ZeroIterations => write!(f, "max_iters = 0: K-means needs at least one step"),
             ClusterError::DuplicateInit(init) => {
                 write!(f, "initialisation '{}' is listed twice; each runs at most once", serde_name(init))
             }
-            ClusterError::NothingToRun => {
-                write!(f, "no current mapping and no initialisation to run: nothing to choose from")
-            }
-            ClusterError::InvalidBacklog { index, value } => {
-                write!(f, "backlog[{index}] = {value}: backlogs must be finite and >= 0")
-            }
+            ClusterError::NothingToRun => write!(
+                f,
+                "no current mapping and no initialisation that runs without one (conservative \
+                 starts from the current mapping): nothing to choose from"
+            ),
+            ClusterError::InvalidBacklog { index, value } => write!(
+                f,
+                "backlog[{index}] = {}: backlogs must be finite, from 0 to {} cells",
+                fmt_num(*value),
+                fmt_num(MAX_BACKLOG_CELLS)
+            ),
             ClusterError::MappingLength { flows, labels } => {
                 write!(f, "current mapping has {labels} labels for {flows} flows")
             }
@@ -203,8 +220,10 @@ pub(crate) fn validate_request(
     if cfg.k == 0 {
         return Err(ClusterError::ZeroQueues);
     }
-    if cfg.k > u32::MAX as usize {
-        return Err(ClusterError::TooManyQueues { k: cfg.k });
+    // k sizes per-queue vectors: bounded by the input, not by whoever wrote k.
+    let max = n.max(MAX_QUEUES as usize);
+    if cfg.k > max {
+        return Err(ClusterError::TooManyQueues { k: cfg.k, max });
     }
     if n > u32::MAX as usize {
         return Err(ClusterError::TooManyFlows { n });
@@ -218,7 +237,7 @@ pub(crate) fn validate_request(
         }
     }
     match current {
-        None if cfg.inits.is_empty() => return Err(ClusterError::NothingToRun),
+        None if cfg.inits.iter().all(|i| *i == Init::Conservative) => return Err(ClusterError::NothingToRun),
         None => {}
         Some(labels) => {
             if labels.len() != n {
@@ -268,6 +287,15 @@ mod tests {
         let cfg = KmeansConfig { inits: vec![], ..KmeansConfig::default() };
         assert_eq!(validate_request(1, None, &cfg), Err(ClusterError::NothingToRun));
         assert!(validate_request(1, Some(&[0]), &cfg).is_ok());
+        let cfg = KmeansConfig { inits: vec![Init::Conservative], ..KmeansConfig::default() };
+        assert_eq!(validate_request(1, None, &cfg), Err(ClusterError::NothingToRun));
+        assert!(validate_request(1, Some(&[0]), &cfg).is_ok());
+        let cfg = KmeansConfig { k: u32::MAX as usize, ..KmeansConfig::default() };
+        let err = validate_request(4, None, &cfg).unwrap_err();
+        assert_eq!(err, ClusterError::TooManyQueues { k: u32::MAX as usize, max: 32 });
+        assert!(err.to_string().starts_with("k = 4294967295: from 1 to 32 queues"), "{err}");
+        let cfg = KmeansConfig { k: 40, ..KmeansConfig::default() };
+        assert!(validate_request(40, None, &cfg).is_ok());
         let cfg = KmeansConfig::default();
         assert_eq!(
             validate_request(2, Some(&[0]), &cfg),

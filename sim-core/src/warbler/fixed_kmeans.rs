@@ -64,7 +64,7 @@ pub fn decide_fixed(
         order: keys.iter().map(|&k| k as u32).collect(),
     };
     let prepared = Prepared::new(&FixedMetric, &data, current, cfg.k);
-    Ok(prepared.decide(cfg, rng, current))
+    prepared.decide(cfg, rng, current)
 }
 
 /// a / b rounded to nearest (halves up), b > 0.

@@ -23,7 +23,7 @@
 //! partition depends on is therefore a function of the multiset of backlogs (and of the
 //! current mapping attached to them): permuting the input permutes the labels with it.
 
-use super::decision::{Candidate, Decision, Init, KmeansConfig, Partition};
+use super::decision::{Candidate, ClusterError, Decision, Init, KmeansConfig, Partition};
 use crate::rng::SimRng;
 use std::collections::BTreeSet;
 use std::ops::Add;
@@ -236,7 +236,12 @@ impl<'a, M: Metric> Prepared<'a, M> {
     /// one, the lowest J wins. J values within that same tolerance of each other count as
     /// ties (different partitions can have the same exact J), and ties go to the instance
     /// listed first rather than to rounding noise.
-    pub fn decide(&self, cfg: &KmeansConfig, rng: &mut SimRng, original: Option<&[u32]>) -> Decision {
+    pub fn decide(
+        &self,
+        cfg: &KmeansConfig,
+        rng: &mut SimRng,
+        original: Option<&[u32]>,
+    ) -> Result<Decision, ClusterError> {
         let pre = self.current.as_deref().map(|labels| self.current_clusters(labels));
         let mut candidates = Vec::new();
         let mut js = Vec::new();
@@ -269,9 +274,10 @@ impl<'a, M: Metric> Prepared<'a, M> {
                 };
                 (None, kept)
             }
-            (None, None) => unreachable!("validated: without a current mapping some instance runs"),
+            // Refused by validation already; an error rather than a panic all the same.
+            (None, None) => return Err(ClusterError::NothingToRun),
         };
-        Decision { j_pre: pre.map(|(_, j)| self.m.j_f64(j)), candidates, winner, chosen }
+        Ok(Decision { j_pre: pre.map(|(_, j)| self.m.j_f64(j)), candidates, winner, chosen })
     }
 }
 

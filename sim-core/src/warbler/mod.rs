@@ -21,7 +21,9 @@ pub mod ssre_kmeans;
 
 pub use agreement::{agreement, Agreement};
 pub use controller::{Warbler, WarblerConfig};
-pub use decision::{Candidate, ClusterError, Decision, Init, KmeansConfig, Objective, Partition};
+pub use decision::{
+    Candidate, ClusterError, Decision, Init, KmeansConfig, Objective, Partition, MAX_BACKLOG_CELLS,
+};
 pub use fixed_kmeans::decide_fixed;
 pub use sample::BacklogSet;
 pub use ssre_kmeans::decide;

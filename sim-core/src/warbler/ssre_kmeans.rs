@@ -3,9 +3,11 @@
 //! Pure functions; no simulator types besides the seeded random stream.
 //!
 //! ## Rules at the edges
-//! - **Input**: every backlog must be finite and ≥ 0 (−0 counts as 0), else
-//!   [`ClusterError::InvalidBacklog`]; k ≥ 1, `max_iters` ≥ 1, each initialisation listed at
-//!   most once, a current mapping of one label below k per flow.
+//! - **Input**: every backlog must be finite, ≥ 0 (−0 counts as 0) and at most
+//!   [`MAX_BACKLOG_CELLS`], so that no sum overflows, else [`ClusterError::InvalidBacklog`];
+//!   1 ≤ k ≤ max(32, n), `max_iters` ≥ 1, each initialisation listed at most once, a current
+//!   mapping of one label below k per flow, and without one an initialisation other than
+//!   Conservative.
 //! - **Zero backlogs**: a cluster whose Σx is 0 (only zero backlogs) has centroid 0. A zero
 //!   backlog is exactly at centroid 0 (SRE 0); a positive backlog against centroid 0 has
 //!   SRE +∞, so it is never assigned there. Against any positive centroid a zero backlog
@@ -25,7 +27,7 @@
 //! - **Random** draws by rank among the distinct values, so, like everything else here, the
 //!   result depends on the multiset of (backlog, current queue) pairs, not on input order.
 
-use super::decision::{validate_request, ClusterError, Decision, KmeansConfig, Objective};
+use super::decision::{validate_request, ClusterError, Decision, KmeansConfig, Objective, MAX_BACKLOG_CELLS};
 use super::lloyd::{Metric, Prepared, Sorted};
 use crate::rng::SimRng;
 
@@ -77,12 +79,13 @@ pub fn decide(
     let data = sort_backlogs(x)?;
     let metric = FloatMetric(cfg.objective);
     let prepared = Prepared::new(&metric, &data, current, cfg.k);
-    Ok(prepared.decide(cfg, rng, current))
+    prepared.decide(cfg, rng, current)
 }
 
 /// Checks and sorts the backlogs (ascending, ties by input index); −0 becomes 0.
 fn sort_backlogs(x: &[f64]) -> Result<Sorted<f64>, ClusterError> {
-    if let Some((index, &value)) = x.iter().enumerate().find(|(_, v)| !v.is_finite() || **v < 0.0) {
+    let bad = |v: f64| !(0.0..=MAX_BACKLOG_CELLS).contains(&v); // NaN is outside too
+    if let Some((index, &value)) = x.iter().enumerate().find(|(_, v)| bad(**v)) {
         return Err(ClusterError::InvalidBacklog { index, value });
     }
     let mut pairs: Vec<(f64, u32)> = x.iter().enumerate().map(|(i, &v)| (v + 0.0, i as u32)).collect();

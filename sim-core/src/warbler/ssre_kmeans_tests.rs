@@ -189,9 +189,37 @@ fn invalid_backlogs_are_refused_with_index_and_value() {
         assert!(matches!(err, ClusterError::InvalidBacklog { index, .. } if index == idx), "{err}");
     }
     let err = decide(&[1.0, -2.0], None, &cfg(2, Objective::Ssre), &mut rng()).unwrap_err();
-    assert_eq!(err.to_string(), "backlog[1] = -2: backlogs must be finite and >= 0");
+    assert_eq!(err.to_string(), "backlog[1] = -2: backlogs must be finite, from 0 to 1e15 cells");
     let err = decide(&[1.0], None, &cfg(0, Objective::Ssre), &mut rng()).unwrap_err();
     assert_eq!(err, ClusterError::ZeroQueues);
+}
+
+/// 1e308 cells once gave Σx² = ∞ and J = NaN; beyond the bound a backlog is refused by
+/// index and value, and up to it every sum stays finite under both objectives.
+#[test]
+fn huge_backlogs_are_refused_and_those_up_to_the_bound_give_finite_results() {
+    let err = decide(&[1e308, 1e308, 5.0, 1e308], None, &cfg(3, Objective::Ssre), &mut rng()).unwrap_err();
+    assert_eq!(err, ClusterError::InvalidBacklog { index: 0, value: 1e308 });
+    assert_eq!(err.to_string(), "backlog[0] = 1e308: backlogs must be finite, from 0 to 1e15 cells");
+    let m = MAX_BACKLOG_CELLS;
+    let x = [m, m, 5.0, m, 0.0, 1.0, m * 0.5];
+    for objective in [Objective::Ssre, Objective::Sse] {
+        let d = decide(&x, Some(&[0, 1, 0, 1, 0, 1, 2]), &cfg(3, objective), &mut rng()).unwrap();
+        assert!(d.j_pre.is_some_and(f64::is_finite), "{objective:?}: {:?}", d.j_pre);
+        for c in &d.candidates {
+            let p = &c.partition;
+            assert!(p.objective.is_finite(), "{objective:?} {:?}: J = {}", c.init, p.objective);
+            assert!(p.centroids.iter().flatten().all(|mu| mu.is_finite()), "{objective:?}: {p:?}");
+        }
+    }
+}
+
+/// `--init conservative` alone without a current mapping once reached `unreachable!`.
+#[test]
+fn conservative_alone_without_a_current_mapping_is_refused() {
+    let only = KmeansConfig { inits: vec![Init::Conservative], ..cfg(3, Objective::Ssre) };
+    assert_eq!(decide(&FIG2, None, &only, &mut rng()), Err(ClusterError::NothingToRun));
+    assert!(decide(&FIG2, Some(&[0, 0, 1, 1, 2, 2]), &only, &mut rng()).is_ok());
 }
 
 #[test]

@@ -1,12 +1,13 @@
 //! `aqmsim cluster` (Warbler's clustering on your numbers) and `aqmsim bench-kmeans` (its
 //! time over flows × queues, the paper's Fig. 12).
 
-use crate::io::{self, Outcome};
+use crate::io::{self, Failure, Outcome};
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 use sim_core::rng::{SimRng, StreamId};
+use sim_core::switch::MAX_QUEUES;
 use sim_core::warbler::{
-    decide, decide_fixed, BacklogSet, Decision, Init, KmeansConfig, Objective, Partition,
+    decide, decide_fixed, BacklogSet, Decision, Init, KmeansConfig, Objective, Partition, MAX_BACKLOG_CELLS,
 };
 use std::time::Instant;
 
@@ -33,9 +34,9 @@ pub enum Arith {
 pub struct ClusterArgs {
     /// A JSON array of backlogs in cells, from a file or `-` for standard input.
     pub file: String,
-    /// Clusters: the port's queues.
-    #[arg(long)]
-    pub k: usize,
+    /// Clusters: the port's queues (1 to 32).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_QUEUES)))]
+    pub k: u32,
     #[arg(long, value_enum, default_value = "ssre")]
     pub objective: ObjectiveArg,
     /// Initialisations to run, comma-separated (default: all three).
@@ -49,7 +50,7 @@ pub struct ClusterArgs {
     /// Seed of the random initialisation.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_iters: u32,
     /// One JSON object instead of the table.
     #[arg(long)]
@@ -72,11 +73,15 @@ fn config(a: &ClusterArgs) -> KmeansConfig {
         ObjectiveArg::Ssre => Objective::Ssre,
         ObjectiveArg::Sse => Objective::Sse,
     };
-    KmeansConfig { k: a.k, objective, inits, max_iters: a.max_iters }
+    KmeansConfig { k: a.k as usize, objective, inits, max_iters: a.max_iters }
 }
 
 /// A JSON array of numbers, naming the first entry that is not one.
 fn numbers(text: &str, what: &str) -> Result<Vec<f64>, String> {
+    // Straight into f64s first: a 16 MiB array costs 8 bytes an entry, not a JSON tree.
+    if let Ok(v) = serde_json::from_str::<Vec<f64>>(text) {
+        return Ok(v);
+    }
     let v: Value = serde_json::from_str(text).map_err(|e| format!("{what}: not valid JSON ({e})"))?;
     let arr = v.as_array().ok_or_else(|| format!("{what}: expected a JSON array of numbers"))?;
     arr.iter()
@@ -87,6 +92,38 @@ fn numbers(text: &str, what: &str) -> Result<Vec<f64>, String> {
             })
         })
         .collect()
+}
+
+/// The current mapping: one queue index per flow, each a whole number from 0 to k − 1.
+pub fn queue_labels(text: &str, k: u32) -> Result<Vec<u32>, Failure> {
+    let v = numbers(text, "--current").map_err(io::usage)?;
+    v.iter()
+        .enumerate()
+        .map(|(i, &q)| {
+            if q.fract() == 0.0 && (0.0..f64::from(k)).contains(&q) {
+                Ok(q as u32)
+            } else {
+                Err(io::usage(format!(
+                    "--current[{i}] = {}: queues are whole numbers from 0 to {} (--k {k})",
+                    sim_core::params::fmt_num(q),
+                    k - 1
+                )))
+            }
+        })
+        .collect()
+}
+
+/// The backlogs: finite cells from 0 to [`MAX_BACKLOG_CELLS`].
+pub fn backlogs(text: &str) -> Result<Vec<f64>, String> {
+    let x = numbers(text, "backlogs")?;
+    if let Some((i, v)) = x.iter().enumerate().find(|(_, v)| !(0.0..=MAX_BACKLOG_CELLS).contains(*v)) {
+        return Err(format!(
+            "backlogs[{i}] = {}: backlogs are cells from 0 to {}",
+            sim_core::params::fmt_num(*v),
+            sim_core::params::fmt_num(MAX_BACKLOG_CELLS)
+        ));
+    }
+    Ok(x)
 }
 
 fn run_decision(a: &ClusterArgs, x: &[f64], current: Option<&[u32]>) -> Result<Decision, String> {
@@ -101,7 +138,8 @@ fn run_decision(a: &ClusterArgs, x: &[f64], current: Option<&[u32]>) -> Result<D
                 .find(|(_, v)| !(v.fract() == 0.0 && **v >= 0.0 && **v <= f64::from(u32::MAX)))
             {
                 return Err(format!(
-                    "backlog[{i}] = {v}: integer arithmetic needs whole cells 0 to {}",
+                    "backlogs[{i}] = {}: integer arithmetic needs whole cells 0 to {}",
+                    sim_core::params::fmt_num(*v),
                     u32::MAX
                 ));
             }
@@ -136,13 +174,21 @@ fn groups(x: &[f64], p: &Partition) -> String {
         .join(" · ")
 }
 
-pub fn cluster(a: &ClusterArgs) -> Outcome {
-    let x = numbers(&io::read_text(&a.file)?, "backlogs")?;
+/// The clustering's report (the table, or one JSON object with `--json`), every input
+/// checked first.
+pub fn report(a: &ClusterArgs) -> Result<String, Failure> {
+    if a.current.is_none()
+        && a.init.as_ref().is_some_and(|l| l.iter().all(|i| matches!(i, InitArg::Conservative)))
+    {
+        return Err(io::usage(
+            "--init conservative starts from the current mapping: give --current, or add far or random",
+        ));
+    }
+    let x = backlogs(&io::read_text(&a.file)?)?;
     let current: Option<Vec<u32>> = match &a.current {
         Some(c) => {
             let text = if c.trim_start().starts_with('[') { c.clone() } else { io::read_text(c)? };
-            let v = numbers(&text, "--current")?;
-            Some(v.iter().map(|&q| q.max(0.0) as u32).collect())
+            Some(queue_labels(&text, a.k)?)
         }
         None => None,
     };
@@ -160,7 +206,7 @@ pub fn cluster(a: &ClusterArgs) -> Outcome {
             "candidates": d.candidates.iter().map(|c| partition_json(init_name(c.init), &c.partition)).collect::<Vec<_>>(),
             "winner": partition_json(winner, &d.chosen),
         });
-        return io::say(&v.to_string());
+        return Ok(v.to_string());
     }
     let mut o = format!("{} flows into {} queues, {objective}\n", x.len(), a.k);
     for c in &d.candidates {
@@ -176,7 +222,11 @@ pub fn cluster(a: &ClusterArgs) -> Outcome {
         o.push_str(&format!("  J_pre (current mapping) = {j:.6}\n"));
     }
     o.push_str(&format!("  winner: {winner}, J = {:.6}: {}", d.chosen.objective, groups(&x, &d.chosen)));
-    io::say(&o)
+    Ok(o)
+}
+
+pub fn cluster(a: &ClusterArgs) -> Outcome {
+    io::say(&report(a)?)
 }
 
 #[derive(Args)]

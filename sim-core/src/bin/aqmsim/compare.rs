@@ -2,9 +2,9 @@
 //! with every variant's traces. Several seeds: mean ± std per variant, and each variant
 //! against the first with its difference and Welch's two-tailed t-test.
 
-use crate::io::{self, Outcome};
+use crate::io::{self, Failure, Outcome};
 use crate::run::{simulate, write_results};
-use crate::sweep::{jobs, run_all};
+use crate::sweep::{check_run_count, jobs, run_all, Job, MAX_SEEDS, MAX_THREADS};
 use crate::{load, tables, ScenarioArgs};
 use clap::Args;
 use sim_core::metrics::ttest::welch;
@@ -23,11 +23,11 @@ pub struct CompareArgs {
     pub variants: Option<Vec<String>>,
     /// How many seeds per variant, from --seed on (default: the preset's, 20 for
     /// dqn-dumbbell, else 1).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SEEDS)))]
     pub seeds: Option<u32>,
     /// Threads for several seeds (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)))]
+    pub jobs: Option<u16>,
     /// With one seed, write every variant's traces and summary.json here.
     #[arg(long)]
     pub out: Option<String>,
@@ -35,23 +35,59 @@ pub struct CompareArgs {
     pub quiet: bool,
 }
 
-pub fn compare(a: &CompareArgs) -> Outcome {
-    let name = a.scenario.preset.as_deref().ok_or("compare needs --preset NAME")?;
+/// A comparison checked and ready: every scenario loaded and the output prepared.
+pub enum Plan {
+    /// One seed: each variant's scenario, run in turn with its traces.
+    OneSeed { scenarios: Vec<Scenario>, dir: Option<std::path::PathBuf> },
+    /// Several seeds: every (variant, seed) run, on all cores.
+    Seeds { seeds: u32, first: u64, jobs: Vec<Job> },
+}
+
+/// Everything `compare` checks before it starts; returns the preset, the variants and
+/// the plan.
+pub fn plan(a: &CompareArgs) -> Result<(String, Vec<String>, Plan), Failure> {
+    let name = a.scenario.preset.as_deref().ok_or_else(|| io::usage("compare needs --preset NAME"))?;
     let info =
         preset_list().into_iter().find(|p| p.name == name).ok_or(format!("unknown preset '{name}'"))?;
     let variants = match &a.variants {
         Some(v) => v.clone(),
         None => info.compared.iter().map(|v| v.to_string()).collect(),
     };
-    let seeds = a.seeds.unwrap_or(info.seeds).max(1);
-    if seeds > 1 {
-        return multi_seed(a, name, &variants, seeds);
+    if variants.is_empty() {
+        return Err(io::usage("--variants: name at least one variant"));
     }
-    let dir = a.out.as_deref().map(io::prepare_dir).transpose()?;
+    let seeds = a.seeds.unwrap_or(info.seeds).max(1);
+    check_run_count(&[variants.len(), seeds as usize], "variants × seeds")?;
+    let plan = if seeds > 1 {
+        let first = a.scenario.seed.unwrap_or(1);
+        let last = first.checked_add(u64::from(seeds) - 1).ok_or_else(|| {
+            io::usage(format!("--seed {first} with --seeds {seeds}: the last seed would pass {}", u64::MAX))
+        })?;
+        let seed_list: Vec<u64> = (first..=last).collect();
+        Plan::Seeds { seeds, first, jobs: jobs(&a.scenario, &variants, &seed_list, &[])? }
+    } else {
+        // Every variant's scenario is checked before the first runs.
+        let scenarios =
+            variants.iter().map(|v| load::load(&a.scenario, Some(v))).collect::<Result<Vec<_>, _>>()?;
+        let dir = match a.out.as_deref() {
+            Some(d) => Some(crate::run::prepare_out(d, &variants)?),
+            None => None,
+        };
+        Plan::OneSeed { scenarios, dir }
+    };
+    Ok((name.to_string(), variants, plan))
+}
+
+pub fn compare(a: &CompareArgs) -> Outcome {
+    let (name, variants, plan) = plan(a)?;
+    let name = name.as_str();
+    let (scenarios, dir) = match plan {
+        Plan::Seeds { seeds, first, jobs } => return multi_seed(a, name, &variants, seeds, first, &jobs),
+        Plan::OneSeed { scenarios, dir } => (scenarios, dir),
+    };
     let mut runs = Vec::new();
     let mut all = serde_json::Map::new();
-    for v in &variants {
-        let sc = load::load(&a.scenario, Some(v))?;
+    for (v, sc) in variants.iter().zip(scenarios) {
         let sim = simulate(&sc, v, a.quiet, dir.as_deref(), true, a.scenario.force)?;
         let summary = sim.summary();
         if let Some(dir) = &dir {
@@ -100,14 +136,18 @@ fn mean_rtt(s: &Summary) -> f64 {
     r.iter().sum::<f64>() / r.len().max(1) as f64
 }
 
-fn multi_seed(a: &CompareArgs, name: &str, variants: &[String], seeds: u32) -> Outcome {
-    let first = a.scenario.seed.unwrap_or(1);
-    let seed_list: Vec<u64> = (first..first + u64::from(seeds)).collect();
-    let jobs = jobs(&a.scenario, variants, &seed_list, &[])?;
+fn multi_seed(
+    a: &CompareArgs,
+    name: &str,
+    variants: &[String],
+    seeds: u32,
+    first: u64,
+    jobs: &[Job],
+) -> Outcome {
     if !a.quiet {
-        eprintln!("running {} variants × {seeds} seeds on all cores...", variants.len());
+        io::note(&format!("running {} variants × {seeds} seeds on all cores...\n", variants.len()));
     }
-    let runs = run_all(&jobs, a.jobs, a.scenario.force, |sim| {
+    let runs = run_all(jobs, a.jobs.map(usize::from), a.scenario.force, |sim| {
         let warm = sim.scenario().warmup_s;
         let samples: Vec<_> = sim.recorder().samples.kept.iter().filter(|s| s.t_s > warm).collect();
         Run {

@@ -1,6 +1,6 @@
 //! `aqmsim run`: one scenario, its tables, and its traces streamed to files as it goes.
 
-use crate::io::{self, Outcome};
+use crate::io::{self, Failure, Outcome};
 use crate::{load, tables, ScenarioArgs};
 use clap::Args;
 use sim_core::metrics::export::{self, Trace, DROPS_HEADER};
@@ -33,13 +33,21 @@ pub struct RunArgs {
     pub threads: u8,
 }
 
-/// CSV files written while the run goes, under temporary names until complete.
+/// CSV files written while the run goes, under temporary names until complete; a temporary
+/// file never outlives the `Streams` (dropping them on any error or panic removes them).
 pub struct Streams {
     dir: PathBuf,
     alg: String,
-    files: Vec<(PathBuf, PathBuf, BufWriter<File>, Option<Trace>)>,
+    files: Vec<Stream>,
     /// Bytes written so far (the guard stops a run whose traces outgrow their estimate).
     written: u64,
+}
+
+struct Stream {
+    path: PathBuf,
+    tmp: PathBuf,
+    w: BufWriter<File>,
+    trace: Option<Trace>,
 }
 
 impl Streams {
@@ -54,40 +62,45 @@ impl Streams {
 
     fn add(&mut self, suffix: &str, header: &str, trace: Option<Trace>) -> Result<(), String> {
         let path = self.dir.join(format!("{}_{suffix}.csv", self.alg));
-        let tmp = path.with_extension(format!("csv.{}.tmp", std::process::id()));
-        let f = File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        io::check_file_target(&path)?;
+        let tmp = io::tmp_path(&path);
+        let f = io::create_new(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
         let mut w = BufWriter::new(f);
-        w.write_all(header.as_bytes()).map_err(|e| format!("{}: {e}", tmp.display()))?;
-        self.files.push((path, tmp, w, trace));
-        Ok(())
+        let wrote = w.write_all(header.as_bytes()).map_err(|e| format!("{}: {e}", tmp.display()));
+        // Kept even on error, so that dropping the streams removes this file too.
+        self.files.push(Stream { path, tmp, w, trace });
+        wrote
     }
 
     pub fn write(&mut self, u: &Update, rec: &Recorder) -> Result<(), String> {
-        for (_, tmp, w, trace) in &mut self.files {
-            let body = match trace {
+        for s in &mut self.files {
+            let body = match s.trace {
                 Some(t) => t.rows(&u.samples, &rec.series_info),
                 None => export::drops_rows(&u.drops),
             };
-            w.write_all(body.as_bytes()).map_err(|e| format!("{}: {e}", tmp.display()))?;
+            s.w.write_all(body.as_bytes()).map_err(|e| format!("{}: {e}", s.tmp.display()))?;
             self.written += body.len() as u64;
         }
         Ok(())
     }
 
     /// Flushes every stream and moves it to its final name.
-    pub fn finish(self) -> Result<(), String> {
-        for (path, tmp, w, _) in self.files {
-            let f = w.into_inner().map_err(|e| format!("{}: {}", tmp.display(), e.error()))?;
-            f.sync_all().map_err(|e| format!("{}: {e}", tmp.display()))?;
-            std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+    pub fn finish(mut self) -> Result<(), String> {
+        while let Some(s) = self.files.first_mut() {
+            s.w.flush().map_err(|e| format!("{}: {e}", s.tmp.display()))?;
+            s.w.get_ref().sync_all().map_err(|e| format!("{}: {e}", s.tmp.display()))?;
+            io::commit(&s.tmp, &s.path)?;
+            self.files.remove(0);
         }
         Ok(())
     }
+}
 
-    /// Removes the partial files of a run that failed.
-    pub fn abandon(self) {
-        for (_, tmp, _, _) in self.files {
-            let _ = std::fs::remove_file(tmp);
+impl Drop for Streams {
+    /// Removes the partial files of a run that did not finish.
+    fn drop(&mut self) {
+        for s in &self.files {
+            let _ = std::fs::remove_file(&s.tmp);
         }
     }
 }
@@ -117,32 +130,23 @@ pub fn simulate(
         match &guard {
             Some(g) => {
                 let written = streams.as_ref().map_or(0, |s| s.written) as f64;
-                if let Err(why) = g.step_until(&mut sim, to, &resident_bytes, written) {
-                    if let Some(s) = streams.take() {
-                        s.abandon();
-                    }
-                    return Err(format!("{why}; run it anyway with --force"));
-                }
+                // Returning drops the streams, which remove their temporary files.
+                g.step_until(&mut sim, to, &resident_bytes, written)
+                    .map_err(|why| format!("{why}; run it anyway with --force"))?;
             }
             None => sim.step_until(to),
         }
         if let Some(s) = &mut streams {
             let u = sim.poll();
-            if let Err(e) = s.write(&u, sim.recorder()) {
-                if let Some(s) = streams.take() {
-                    s.abandon();
-                }
-                return Err(e);
-            }
+            s.write(&u, sim.recorder())?;
         }
         if show {
             let bar = "#".repeat((pct / 4) as usize);
-            eprint!("\r{label:<14} [{bar:<25}] {pct:>3}%  t = {:.1} s", sim.now().as_secs_f64());
-            let _ = std::io::stderr().flush();
+            io::note(&format!("\r{label:<14} [{bar:<25}] {pct:>3}%  t = {:.1} s", sim.now().as_secs_f64()));
         }
     }
     if show {
-        eprintln!();
+        io::note("\n");
     }
     if let Some(s) = streams {
         s.finish()?;
@@ -183,15 +187,49 @@ pub fn summary_json(summary: &Summary, rec: &Recorder) -> Result<String, String>
     serde_json::to_string_pretty(&v).map_err(|e| e.to_string())
 }
 
-pub fn run(a: &RunArgs) -> Outcome {
+/// Whether `name` is a file that a run of these algorithms may write into its `--out`
+/// directory (`<alg>_*.csv`, `<alg>_*.json`, `summary.json`).
+pub fn writes(algs: &[String], name: &str) -> bool {
+    name == "summary.json"
+        || ((name.ends_with(".csv") || name.ends_with(".json"))
+            && algs.iter().any(|a| name.strip_prefix(a.as_str()).is_some_and(|r| r.starts_with('_'))))
+}
+
+/// Prepares `--out DIR` for runs of `algs`: the directory is made, and every file the runs
+/// may write is checked before any of them starts.
+pub fn prepare_out(dir: &str, algs: &[String]) -> Result<PathBuf, String> {
+    let dir = io::prepare_dir(dir)?;
+    io::check_dir_outputs(&dir, |name| writes(algs, name))?;
+    Ok(dir)
+}
+
+/// A run checked and ready: the scenario, its label and the prepared output directory.
+pub struct Plan {
+    pub scenario: Scenario,
+    pub variant: Option<String>,
+    pub alg: String,
+    pub dir: Option<PathBuf>,
+}
+
+/// Everything `run` checks before it starts.
+pub fn plan(a: &RunArgs) -> Result<Plan, Failure> {
     let preset = a.scenario.preset.as_deref();
     let variant = load::variant_of(preset, a.variant.as_deref());
-    let sc = load::load(&a.scenario, variant.as_deref())?;
-    let alg = variant.clone().unwrap_or_else(|| sc.bottleneck.queue.name().to_string());
-    if a.out.is_some() && !a.scenario.force {
+    let scenario = load::load(&a.scenario, variant.as_deref())?;
+    let alg = variant.clone().unwrap_or_else(|| scenario.bottleneck.queue.name().to_string());
+    let dir = match a.out.as_deref() {
+        Some(d) => Some(prepare_out(d, std::slice::from_ref(&alg))?),
+        None => None,
+    };
+    Ok(Plan { scenario, variant, alg, dir })
+}
+
+pub fn run(a: &RunArgs) -> Outcome {
+    let Plan { scenario: sc, variant, alg, dir } = plan(a)?;
+    let preset = a.scenario.preset.as_deref();
+    if dir.is_some() && !a.scenario.force {
         sim_core::scenario::cost::check(&sc, true).map_err(|e| format!("{e} (run anyway with --force)"))?;
     }
-    let dir = a.out.as_deref().map(io::prepare_dir).transpose()?;
     let sim = simulate(&sc, &alg, a.quiet, dir.as_deref(), a.threads == 2, a.scenario.force)?;
     let summary = sim.summary();
     // Published figures belong next to the paper's own setting only (any seed).

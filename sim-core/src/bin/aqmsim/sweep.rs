@@ -2,7 +2,7 @@
 //! tidy CSV row per run and mean ± std per variant. `--emit-jobs` prints one self-contained
 //! command per run instead, for GNU parallel or a Slurm job array.
 
-use crate::io::{self, Outcome};
+use crate::io::{self, Failure, Outcome};
 use crate::{load, ScenarioArgs};
 use clap::Args;
 use rayon::prelude::*;
@@ -25,8 +25,8 @@ pub struct SweepArgs {
     #[arg(long = "vary", value_name = "PATH=V1,V2")]
     pub vary: Vec<String>,
     /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)))]
+    pub jobs: Option<u16>,
     /// Write the tidy CSV here (default: standard output after the table).
     #[arg(long)]
     pub out: Option<String>,
@@ -35,17 +35,60 @@ pub struct SweepArgs {
     pub emit_jobs: bool,
 }
 
+/// Most seeds per variant and setting.
+pub const MAX_SEEDS: u32 = 100_000;
+/// Most runs in one sweep or comparison (variants × settings × seeds): each is a scenario
+/// held in memory until it runs, so the product is checked before any is built.
+pub const MAX_RUNS: usize = 100_000;
+/// Most worker threads (`--jobs`).
+pub const MAX_THREADS: u16 = 1024;
+
 /// Parses `1..20` or `1,4,9`.
-pub fn parse_seeds(s: &str) -> Result<Vec<u64>, String> {
-    let bad = || format!("--seeds {s}: expected A..B or a list like 1,2,3");
+pub fn parse_seeds(s: &str) -> Result<Vec<u64>, Failure> {
+    let shown = sim_core::params::echo(s);
+    let bad = || {
+        io::usage(format!("--seeds {shown}: expected A..B or a list like 1,2,3 (seeds 0 to {})", u64::MAX))
+    };
+    let range = || io::usage(format!("--seeds {shown}: from 1 to {MAX_SEEDS} seeds, ascending"));
     if let Some((a, b)) = s.split_once("..") {
         let (a, b): (u64, u64) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
-        if b < a || b - a >= 100_000 {
-            return Err(format!("--seeds {s}: from 1 to 100000 seeds, ascending"));
+        if b < a || b - a >= u64::from(MAX_SEEDS) {
+            return Err(range());
         }
         return Ok((a..=b).collect());
     }
+    if s.split(',').count() > MAX_SEEDS as usize {
+        return Err(range());
+    }
     s.split(',').map(|x| x.trim().parse::<u64>().map_err(|_| bad())).collect()
+}
+
+/// Refuses more than [`MAX_RUNS`] runs, the product of `counts`, before anything is built.
+pub fn check_run_count(counts: &[usize], what: &str) -> Result<usize, Failure> {
+    let total = counts.iter().try_fold(1usize, |acc, &c| acc.checked_mul(c));
+    match total {
+        Some(n) if n <= MAX_RUNS => Ok(n),
+        _ => {
+            let factors: Vec<String> = counts.iter().map(usize::to_string).collect();
+            let shown = total.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string());
+            Err(io::usage(format!(
+                "{} = {shown} runs ({what}); at most {MAX_RUNS} in one command",
+                factors.join(" × ")
+            )))
+        }
+    }
+}
+
+/// Each `--vary PATH=V1,V2` as (PATH, values).
+pub fn parse_vary(vary: &[String]) -> Result<Vec<(String, Vec<String>)>, Failure> {
+    vary.iter()
+        .map(|v| {
+            let (path, values) = v.split_once('=').ok_or_else(|| {
+                io::usage(format!("--vary {}: expected PATH=V1,V2", sim_core::params::echo(v)))
+            })?;
+            Ok((path.to_string(), values.split(',').map(str::to_string).collect()))
+        })
+        .collect()
 }
 
 /// One run's headline figures, by name (None where undefined).
@@ -86,22 +129,27 @@ pub struct Job {
     pub scenario: Scenario,
 }
 
-/// Every (variant, setting combination, seed), validated before anything runs.
+/// Every (variant, setting combination, seed), validated before anything runs; their
+/// number is checked against [`MAX_RUNS`] before any is built.
 pub fn jobs(
     base: &ScenarioArgs,
     variants: &[String],
     seeds: &[u64],
     vary: &[String],
-) -> Result<Vec<Job>, String> {
+) -> Result<Vec<Job>, Failure> {
+    let vary = parse_vary(vary)?;
+    let mut counts = vec![variants.len()];
+    counts.extend(vary.iter().map(|(_, values)| values.len()));
+    counts.push(seeds.len());
+    check_run_count(&counts, "variants × each --vary's values × seeds")?;
     let mut combos: Vec<Vec<(String, String)>> = vec![Vec::new()];
-    for v in vary {
-        let (path, values) = v.split_once('=').ok_or_else(|| format!("--vary {v}: expected PATH=V1,V2"))?;
+    for (path, values) in &vary {
         combos = combos
             .into_iter()
             .flat_map(|c| {
-                values.split(',').map(move |x| {
+                values.iter().map(move |x| {
                     let mut c = c.clone();
-                    c.push((path.to_string(), x.to_string()));
+                    c.push((path.clone(), x.clone()));
                     c
                 })
             })
@@ -174,24 +222,34 @@ fn mean_std(xs: &[f64]) -> (f64, f64) {
     (m, v.sqrt())
 }
 
-pub fn sweep(a: &SweepArgs) -> Outcome {
-    let preset = a.scenario.preset.as_deref().ok_or("sweep needs --preset NAME")?;
+/// Everything `sweep` checks before it starts: the preset, the runs and the output file.
+pub fn plan(a: &SweepArgs) -> Result<(String, Vec<Job>), Failure> {
+    let preset = a.scenario.preset.as_deref().ok_or_else(|| io::usage("sweep needs --preset NAME"))?;
     let variants = variants_of(preset, &a.variants)?;
     let seeds = parse_seeds(&a.seeds)?;
     let jobs = jobs(&a.scenario, &variants, &seeds, &a.vary)?;
+    if let (Some(path), false) = (&a.out, a.emit_jobs) {
+        io::prepare_file(std::path::Path::new(path))?;
+    }
+    Ok((preset.to_string(), jobs))
+}
+
+pub fn sweep(a: &SweepArgs) -> Outcome {
+    let (preset, jobs) = plan(a)?;
     if a.emit_jobs {
         for j in &jobs {
             let mut cmd =
                 format!("aqmsim run --preset {preset} --variant {} --seed {} -q", j.variant, j.seed);
             for (k, v) in a.scenario.sets.iter().chain(&j.settings) {
-                cmd.push_str(&format!(" --set '{k}={v}'"));
+                // Quoted for a POSIX shell: a ' in a value ends the quote, is escaped, resumes it.
+                cmd.push_str(&format!(" --set '{}'", format!("{k}={v}").replace('\'', "'\\''")));
             }
             cmd.push_str(&format!(" --out runs/{}-{}-{}", j.variant, j.seed, j.settings.len()));
             io::say(&cmd)?;
         }
         return Ok(());
     }
-    let figs = run_all(&jobs, a.jobs, a.scenario.force, |sim| figures(&sim.summary()))?;
+    let figs = run_all(&jobs, a.jobs.map(usize::from), a.scenario.force, |sim| figures(&sim.summary()))?;
     let names: Vec<&str> = figs.first().map(|f| f.iter().map(|(n, _)| *n).collect()).unwrap_or_default();
     let mut csv = format!("preset,variant,seed,settings,{}\n", names.join(","));
     for (j, f) in jobs.iter().zip(&figs) {
@@ -264,5 +322,9 @@ mod tests {
         assert_eq!(parse_seeds("4,9").unwrap(), vec![4, 9]);
         assert!(parse_seeds("3..1").is_err());
         assert!(parse_seeds("x").is_err());
+        assert!(parse_seeds("1..100000").is_ok());
+        assert!(parse_seeds("1..100001").is_err());
+        assert!(parse_seeds("-1..3").is_err());
+        assert!(parse_seeds(&"7,".repeat(100_001)).is_err());
     }
 }
