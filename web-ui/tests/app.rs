@@ -704,3 +704,31 @@ async fn an_edit_during_a_run_becomes_a_timed_change_and_the_run_can_run_again()
     // The new run replays the change: it is marked from the start.
     assert!(chart_text(&host, "queue").contains("limit → 50 packets"), "{}", chart_text(&host, "queue"));
 }
+
+#[wasm_bindgen_test]
+async fn the_tcp_profile_sets_its_fields_each_stays_editable_and_an_edit_reads_as_neither() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "cubic-vegas-2q/warbler").await;
+    let profile = || find(&host, "select[name='tcp.profile']").dyn_into::<HtmlSelectElement>().unwrap().value();
+    // As the editor shows them ("200.0"), read as whole numbers.
+    let value = |name: &str| -> i64 {
+        let v: f64 = find(&host, &format!("input[name='{name}']")).dyn_into::<HtmlInputElement>().unwrap().value().parse().unwrap();
+        v.round() as i64
+    };
+    for _ in 0..100 {
+        if profile() == "linux" {
+            break;
+        }
+        settle().await;
+    }
+    assert_eq!(profile(), "linux", "the Warbler presets' hosts are Linux's");
+    assert_eq!(value("tcp.min_rto_ms"), 200);
+    choose(&host, "select[name='tcp.profile']", "ns3-3.44").await;
+    assert_eq!(profile(), "ns3-3.44");
+    assert_eq!(value("tcp.min_rto_ms"), 1000);
+    assert_eq!(value("tcp.mss_bytes"), 1448, "the profile leaves the rest alone");
+    type_into(&host, "tcp.min_rto_ms", "300").await;
+    assert_eq!(profile(), "edited");
+}

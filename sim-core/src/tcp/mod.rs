@@ -7,6 +7,7 @@
 mod config;
 mod ooo;
 mod prr;
+mod profile;
 pub mod rate;
 pub mod receiver;
 mod rtt;
@@ -19,6 +20,7 @@ pub mod timer;
 
 pub use config::TcpConfig;
 pub use prr::PrrRules;
+pub use profile::TcpProfile;
 pub use receiver::TcpReceiver;
 pub use rtt::RttEstimator;
 pub use sender::{Phase, SenderStats, TcpSender};

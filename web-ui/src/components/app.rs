@@ -455,6 +455,7 @@ impl App {
             EditMsg::AddFlow | EditMsg::DuplicateFlow(_) | EditMsg::RemoveFlow(_) => {
                 Some(String::from("flows"))
             }
+            EditMsg::TcpProfile(_) => Some(String::from("tcp.min_rto_ms")),
             _ => None,
         };
         if let EditMsg::Commit(_) = m {
@@ -475,6 +476,14 @@ impl App {
             EditMsg::RemoveChange(i) => e.remove_change(i),
             EditMsg::Edit(path, raw, input) => e.edit(&path, &raw, input),
             EditMsg::Set(path, v) => e.set(&path, v),
+            EditMsg::TcpProfile(p) => {
+                let mut t = sim_core::tcp::TcpConfig::default();
+                p.apply(&mut t);
+                let v = serde_json::to_value(&t).unwrap_or_default();
+                for f in sim_core::tcp::TcpProfile::FIELDS {
+                    e.set(&format!("tcp.{f}"), v[f].clone());
+                }
+            }
             EditMsg::Choose(path, tag, default) => e.choose(&path, &tag, default),
             EditMsg::AddFlow => e.add_flow_group(),
             EditMsg::DuplicateFlow(i) => e.duplicate_flow_group(i),

@@ -37,6 +37,8 @@ pub enum EditMsg {
     Commit(String),
     AddChange(sim_core::scenario::TimedChange),
     RemoveChange(usize),
+    /// The TCP profile menu chose one: its five fields take its values.
+    TcpProfile(sim_core::tcp::TcpProfile),
 }
 
 type Link = Callback<EditMsg>;
@@ -278,8 +280,33 @@ fn view(ed: &Editor, link: &Link) -> Html {
             { section("Bottleneck", true, inputs(ed, link, "bottleneck", BOTTLENECK_FIELDS, &bottleneck_defaults, &["queue"])) }
             { queue_disc(ed, link) }
             { flows(ed, link) }
-            { section("TCP", false, inputs(ed, link, "tcp", TcpConfig::FIELDS, &tcp_defaults, &[])) }
+            { section("TCP", false, html! { <>{ tcp_profile(ed, link) }{ inputs(ed, link, "tcp", TcpConfig::FIELDS, &tcp_defaults, &[]) }</> }) }
         </>
+    }
+}
+
+/// The TCP profile the five fields where ns-3.44 and Linux differ match (or "edited" when
+/// they match neither); choosing one sets them, each still editable below.
+fn tcp_profile(ed: &Editor, link: &Link) -> Html {
+    use sim_core::tcp::TcpProfile;
+    let current = ed.scenario().and_then(|s| TcpProfile::of(&s.tcp));
+    let key = current.map_or("edited", TcpProfile::tag);
+    let on = link.reform(|e: Event| {
+        let tag = e.target_unchecked_into::<HtmlSelectElement>().value();
+        EditMsg::TcpProfile(TcpProfile::from_tag(&tag).unwrap_or(TcpProfile::Ns3))
+    });
+    html! {
+        <div class="field">
+            <label><span class="label">{ "Profile" }</span>
+                <select key={key} name="tcp.profile" onchange={on} aria-label="TCP profile">
+                    if current.is_none() {
+                        <option value="edited" selected=true disabled=true>{ "edited (neither)" }</option>
+                    }
+                    { for TcpProfile::ALL.iter().map(|p| html! { <option value={p.tag()} selected={current == Some(*p)}>{ p.label() }</option> }) }
+                </select>
+            </label>
+            <div class="help">{ "Sets the rules where ns-3.44 and Linux differ at once: minimum RTO (1 s / 200 ms), PRR (ns-3.44's / RFC 9937), Karn's rule with timestamps, rate snapshots, a paced first window. Each stays editable below." }</div>
+        </div>
     }
 }
 

@@ -19,6 +19,10 @@ pub fn load(a: &ScenarioArgs, variant: Option<&str>) -> Result<Scenario, String>
         (None, Some(p)) => preset(p, variant)?,
         _ => return Err("give either a scenario file or --preset NAME".into()),
     };
+    let mut base = base;
+    if let Some(p) = a.tcp_profile {
+        p.apply(&mut base.tcp);
+    }
     let mut sc = patch::apply(&base, &a.sets).map_err(|e| format!("--set {e}"))?;
     sc.changes.extend(a.changes.iter().cloned());
     if let Some(seed) = a.seed {

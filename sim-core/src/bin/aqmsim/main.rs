@@ -49,6 +49,11 @@ pub struct ScenarioArgs {
     /// Repeatable.
     #[arg(long = "at", value_name = "T:PATH=VALUE", value_parser = parse_change)]
     pub changes: Vec<sim_core::scenario::TimedChange>,
+    /// Set the TCP rules where ns-3.44 and Linux differ (minimum RTO, PRR, Karn with
+    /// timestamps, rate snapshots, a paced first window) as one or the other does, before
+    /// any --set: ns3-3.44 or linux.
+    #[arg(long = "tcp-profile", value_name = "PROFILE", value_parser = parse_profile)]
+    pub tcp_profile: Option<sim_core::tcp::TcpProfile>,
     /// The scenario's seed.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -70,6 +75,10 @@ fn parse_change(s: &str) -> Result<sim_core::scenario::TimedChange, String> {
     let (set, raw) = parse_set(set)?;
     let to = serde_json::from_str(&raw).unwrap_or(serde_json::Value::String(raw));
     Ok(sim_core::scenario::TimedChange { at_s, set, to })
+}
+
+fn parse_profile(s: &str) -> Result<sim_core::tcp::TcpProfile, String> {
+    sim_core::tcp::TcpProfile::from_tag(s)
 }
 
 fn parse_set(s: &str) -> Result<(String, String), String> {

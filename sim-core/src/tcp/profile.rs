@@ -1,0 +1,100 @@
+//! Two TCP profiles, each setting the rules where ns-3.44 and Linux part ways at once: a
+//! scenario written from a Warbler preset carries Linux's, and behaving like ns-3 should not
+//! take five edits. A profile is not stored: it sets the fields, each of which stays
+//! editable after (a scenario then matches neither, and says so).
+
+use super::{PrrRules, TcpConfig};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TcpProfile {
+    /// ns-3.44's `TcpSocketBase` (the lab's defaults).
+    Ns3,
+    /// Linux's stack, as the Warbler presets' hosts.
+    Linux,
+}
+
+impl TcpProfile {
+    pub const ALL: [TcpProfile; 2] = [TcpProfile::Ns3, TcpProfile::Linux];
+    /// The fields a profile sets (paths under `tcp`).
+    pub const FIELDS: [&'static str; 5] =
+        ["min_rto_ms", "prr", "karn_with_timestamps", "rate_snapshot_before_ack", "pace_initial_window"];
+
+    pub fn tag(self) -> &'static str {
+        match self {
+            TcpProfile::Ns3 => "ns3-3.44",
+            TcpProfile::Linux => "linux",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            TcpProfile::Ns3 => "ns-3.44",
+            TcpProfile::Linux => "Linux",
+        }
+    }
+
+    pub fn from_tag(tag: &str) -> Result<TcpProfile, String> {
+        Self::ALL.into_iter().find(|p| p.tag() == tag).ok_or_else(|| {
+            let tags: Vec<&str> = Self::ALL.iter().map(|p| p.tag()).collect();
+            format!("TCP profile '{}' is not one of {}", crate::params::json::echo_value(tag), tags.join(", "))
+        })
+    }
+
+    /// Sets the five fields; everything else is left as it is.
+    pub fn apply(self, t: &mut TcpConfig) {
+        let linux = self == TcpProfile::Linux;
+        // RFC 6298 §2.4 and ns-3.44: a 1 s minimum RTO; Linux: TCP_RTO_MIN, 200 ms.
+        t.min_rto_ms = if linux { 200.0 } else { 1000.0 };
+        t.prr = if linux { PrrRules::Rfc9937 } else { PrrRules::Ns3 };
+        t.karn_with_timestamps = !linux;
+        t.rate_snapshot_before_ack = !linux;
+        t.pace_initial_window = linux;
+    }
+
+    /// The profile the five fields match, if one does.
+    pub fn of(t: &TcpConfig) -> Option<TcpProfile> {
+        Self::ALL.into_iter().find(|p| {
+            let mut probe = t.clone();
+            p.apply(&mut probe);
+            probe == *t
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::preset;
+
+    #[test]
+    fn the_defaults_are_ns3s_and_the_warbler_presets_linuxs() {
+        assert_eq!(TcpProfile::of(&TcpConfig::default()), Some(TcpProfile::Ns3));
+        let w = preset("cubic-vegas-2q", Some("warbler")).unwrap();
+        assert_eq!(TcpProfile::of(&w.tcp), Some(TcpProfile::Linux));
+    }
+
+    #[test]
+    fn a_profile_sets_its_five_fields_and_nothing_else() {
+        let w = preset("cubic-vegas-2q", Some("warbler")).unwrap().tcp;
+        let mut t = w.clone();
+        TcpProfile::Ns3.apply(&mut t);
+        assert_eq!(TcpProfile::of(&t), Some(TcpProfile::Ns3));
+        assert_eq!((t.mss_bytes, t.send_buffer_bytes), (w.mss_bytes, w.send_buffer_bytes), "the rest stays");
+        let changed = serde_json::to_value(&t).unwrap();
+        let before = serde_json::to_value(&w).unwrap();
+        let differ: Vec<&String> =
+            changed.as_object().unwrap().keys().filter(|k| changed[k.as_str()] != before[k.as_str()]).collect();
+        assert_eq!(differ.len(), TcpProfile::FIELDS.len(), "{differ:?}");
+        assert!(differ.iter().all(|k| TcpProfile::FIELDS.contains(&k.as_str())), "{differ:?}");
+        // A field edited after matches neither.
+        t.min_rto_ms = 300.0;
+        assert_eq!(TcpProfile::of(&t), None);
+    }
+
+    #[test]
+    fn an_unknown_profile_lists_the_known_ones() {
+        let e = TcpProfile::from_tag("bsd").unwrap_err();
+        assert!(e.contains("ns3-3.44") && e.contains("linux"), "{e}");
+        assert_eq!(TcpProfile::from_tag("linux"), Ok(TcpProfile::Linux));
+    }
+}
