@@ -20,11 +20,7 @@ const ECHO_VALUE: usize = 24;
 
 /// `s` shortened to its first characters and "…", for messages.
 pub fn echo_value(s: &str) -> String {
-    if s.chars().count() <= ECHO_VALUE {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(ECHO_VALUE).collect::<String>())
-    }
+    super::registry::cut(s, ECHO_VALUE)
 }
 
 /// What is wrong at [`JsonError::path`].
@@ -104,7 +100,7 @@ pub fn parse(text: &str) -> Result<Value, JsonError> {
     }
     read.map_err(|e| JsonError {
         path: st.failed_at.into_inner().unwrap_or_default(),
-        problem: Problem::Syntax(echo_long(&e.to_string())),
+        problem: Problem::Syntax(super::registry::echo_long(&e.to_string())),
         doc: None,
     })
 }
@@ -123,14 +119,6 @@ pub fn deserialize_at<T: DeserializeOwned>(v: &Value) -> Result<T, (String, Stri
         let msg = super::explain(&e.into_inner().to_string());
         (if path == "." { String::new() } else { path }, msg)
     })
-}
-
-fn echo_long(msg: &str) -> String {
-    if msg.chars().count() <= 300 {
-        msg.to_string()
-    } else {
-        format!("{}…", msg.chars().take(300).collect::<String>())
-    }
 }
 
 /// A prefix no string of `text` can hold unless it spells it out.
@@ -214,11 +202,7 @@ impl State {
 const KEY_MAX: usize = 64;
 
 fn join(path: &str, key: &str) -> String {
-    let key = if key.chars().count() <= KEY_MAX {
-        key.to_string()
-    } else {
-        format!("{}…", key.chars().take(KEY_MAX).collect::<String>())
-    };
+    let key = super::registry::cut(key, KEY_MAX);
     if path.is_empty() {
         key
     } else {

@@ -123,20 +123,21 @@ const ECHO_MAX: usize = 40;
 
 /// `s`, shortened for an error message.
 pub fn echo(s: &str) -> String {
-    if s.chars().count() <= ECHO_MAX {
+    cut(s, ECHO_MAX)
+}
+
+/// `s` whole if at most `max` characters, else its first `max` and "…".
+pub fn cut(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
         s.to_string()
     } else {
-        format!("{}…", s.chars().take(ECHO_MAX).collect::<String>())
+        format!("{}…", s.chars().take(max).collect::<String>())
     }
 }
 
 /// Shortens a message that echoes a huge input.
-fn echo_long(msg: &str) -> String {
-    if msg.chars().count() <= 300 {
-        msg.to_string()
-    } else {
-        format!("{}…", msg.chars().take(300).collect::<String>())
-    }
+pub(crate) fn echo_long(msg: &str) -> String {
+    cut(msg, 300)
 }
 
 /// Shortens each value serde quotes in a message (`string "xxx…"`, `` floating point `1e300` ``

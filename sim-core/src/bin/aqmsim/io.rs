@@ -93,12 +93,7 @@ pub fn read_text(path: &str) -> Result<String, String> {
 
 /// A path for a message, shortened only if huge (a path must stay recognisable).
 fn shown(p: &Path) -> String {
-    let s = p.to_string_lossy();
-    if s.chars().count() <= 200 {
-        s.into_owned()
-    } else {
-        format!("{}…", s.chars().take(200).collect::<String>())
-    }
+    sim_core::params::registry::cut(&p.to_string_lossy(), 200)
 }
 
 /// What a directory entry is, for a message ("a FIFO", "a directory").
