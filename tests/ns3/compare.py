@@ -38,12 +38,18 @@ W_NS3 = dict(bottleneckRate=100_000_000, bottleneckDelay=1, nicQueue=1, mss=1448
 
 
 def w_flows(groups):
-    """groups: (cca, count, rtt_ms, start_s) -> (ns-3 --flows, aqmsim flows JSON)."""
-    ns3 = ";".join(f"{c},{n},1000000000,{rtt / 2 - 1:g},{s:g}" for c, n, rtt, s in groups)
+    """groups: (cca, count, rtt_ms, start_s[, bytes]) -> (ns-3 --flows, aqmsim flows JSON);
+    with bytes, each flow of the group sends that many bytes and closes."""
     names = {"newreno": "new_reno", "cubic": "cubic", "vegas": "vegas", "bbr": "bbr"}
-    ours = [{"count": n, "cca": {"type": names[c]}, "access_rate_bps": 1_000_000_000,
-             "access_delay_ms": rtt / 2 - 1, "start_s": s} for c, n, rtt, s in groups]
-    return ns3, json.dumps(ours)
+    ns3, ours = [], []
+    for c, n, rtt, s, *size in groups:
+        ns3.append(f"{c},{n},1000000000,{rtt / 2 - 1:g},{s:g}" + "".join(f",{b}" for b in size))
+        g = {"count": n, "cca": {"type": names[c]}, "access_rate_bps": 1_000_000_000,
+             "access_delay_ms": rtt / 2 - 1, "start_s": s}
+        if size:
+            g["size_bytes"] = size[0]
+        ours.append(g)
+    return ";".join(ns3), json.dumps(ours)
 
 
 def warbler(name, item, groups, qdisc, duration, metrics, limit=320, extra_ns3=None, extra_sets=()):
@@ -58,7 +64,8 @@ def warbler(name, item, groups, qdisc, duration, metrics, limit=320, extra_ns3=N
     sets = [("flows", our_flows), ("bottleneck.queue", json.dumps(disc)),
             ("bottleneck.nic_queue_packets", "1"), ("duration_s", str(duration)),
             ("tcp.karn_with_timestamps", "true"), ("tcp.rate_snapshot_before_ack", "true"),
-            ("tcp.pace_initial_window", "false"), ("tcp.prr", "ns3")]
+            ("tcp.pace_initial_window", "false"), ("tcp.prr", "ns3"),
+            ("tcp.initial_quick_acks", "1")]
     sets += list(extra_sets)
     return dict(name=name, item=item, ns3=ns3, preset="rtt-unfair", variant="fifo", sets=sets,
                 metrics=metrics)
@@ -112,6 +119,17 @@ SCENARIOS = [
     warbler("fqcodel-10cubic-rtt20", "5", [("cubic", 10, 20, 0)], "fqcodel", 30, BASIC + TCP,
             limit=1000, extra_ns3=NS3_TCP, extra_sets=NS3_TCP_SETS),
 ]
+# Finite flows (issue 22 item 4): one flow alone, sizes with an odd and an even number of
+# 1448-byte segments (139 and 140 for 200 kB), and 30 flows of 200 kB started 10 ms apart
+# over a 50-packet FIFO. FCT = SYN to the ACK of the last data byte.
+FCT = ["fct_mean", "fct_p50", "fct_max", "timeouts"]
+for _b in [1000, 15000, 100000, 200000, 201448, 1000000]:
+    SCENARIOS.append(warbler(f"fct-newreno-rtt20-{_b}B", "22.4", [("newreno", 1, 20, 0, _b)],
+                             "fifo", 5, ["fct_mean"], extra_ns3=dict(warmup=0),
+                             extra_sets=[("warmup_s", "0")]))
+SCENARIOS.append(warbler("fct-30x200kB-staggered-fifo50", "22.4",
+                         [("newreno", 1, 20, 0.01 * k, 200000) for k in range(30)], "fifo", 10,
+                         FCT, limit=50, extra_ns3=dict(warmup=0), extra_sets=[("warmup_s", "0")]))
 RED_METRICS = ["goodput", "util", "queue_mean", "queue_std", "empty_pct", "drops",
                "interdrop_ms", "timeouts", "fast_recoveries"]
 for _v in ["red", "ared", "gentle"]:
@@ -128,6 +146,7 @@ TARGETS = {
     ("codel", "drops"): 0.15,
     ("pie", "drops"): 0.15,
     ("fqcodel", "drops"): 0.15,
+    ("fct-newreno", "fct_mean"): 0.01,
 }
 
 LABELS = {
@@ -139,6 +158,7 @@ LABELS = {
     "share_first": "share of the 20 ms flow", "share_cubic": "CUBIC share", "share_bbr": "BBR share",
     "share_vegas": "Vegas share", "bbr_beats_cubic": "runs where BBR > CUBIC",
     "cubic_cut_interval": "s between CUBIC reductions (after warm-up)", "cubic_recoveries": "CUBIC fast recoveries (whole run)",
+    "fct_mean": "flow completion time, mean (ms)", "fct_p50": "FCT P50 (ms)", "fct_max": "FCT max (ms)",
 }
 
 
@@ -177,6 +197,16 @@ def normalise(d, kind, duration):
         "share_vegas": sh.get("vegas", 0.0),
         "bbr_beats_cubic": 1.0 if sh.get("bbr", 0) > sh.get("cubic", 0) else 0.0,
     }
+    if kind == "ours":
+        fct = [f["completion_time_s"] - f["start_time_s"] for f in flows
+               if f.get("completion_time_s") is not None and f.get("start_time_s") is not None]
+    else:
+        fct = [f["fct_s"] for f in flows if f.get("fct_s", -1) >= 0]
+    if fct:
+        fct.sort()
+        m["fct_mean"] = 1e3 * sum(fct) / len(fct)
+        m["fct_p50"] = 1e3 * (fct[(len(fct) - 1) // 2] + fct[len(fct) // 2]) / 2
+        m["fct_max"] = 1e3 * fct[-1]
     tp = [f["throughput_bps"] for f in flows]
     m["jfi"] = sum(tp) ** 2 / (len(tp) * sum(t * t for t in tp)) if any(tp) else 0.0
     cubic = [f for f in flows if f["cca"] == "cubic" and "cuts" in f]

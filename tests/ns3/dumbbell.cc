@@ -7,9 +7,13 @@
 // Host and reverse-path devices have no queue disc and a `--hostQueue`-packet device queue,
 // as AQM Lab's host links (a large tail-drop FIFO).
 //
-// Flows: `--flows="cca,count,accessRateBps,accessDelayMs,startS;..."`, cca one of newreno,
-// cubic, vegas, bbr. Each flow is a bulk sender (its socket created before the run so that
-// only BBR sockets pace) and a PacketSink on its own port.
+// Flows: `--flows="cca,count,accessRateBps,accessDelayMs,startS[,bytes];..."`, cca one of
+// newreno, cubic, vegas, bbr. Each flow is a bulk sender (its socket created before the run so
+// that only BBR sockets pace) and a PacketSink on its own port. With `bytes` the sender writes
+// that many bytes and then closes the socket (ns-3 sends the FIN on the last data segment, or
+// alone right behind it when the last write already went out), as BulkSendApplication with
+// MaxBytes does; its completion time is from the SYN (the application's start) to the first
+// ACK covering every data byte (the HighestRxAck trace).
 //
 // Output (`--out=FILE`, JSON, the fields AQM Lab's summary.json has where they exist): per-flow
 // goodput (bytes the sink received after the warm-up), timeouts and fast recoveries (entries
@@ -17,7 +21,8 @@
 // the bottleneck (queue-disc enqueue to the start of transmission) P50/P95/mean; the
 // queue-disc length sampled every `--sample` s (mean, std, median, p90, p99, empty %);
 // drops at the bottleneck queue disc after the warm-up (total, early/forced for RED, median
-// interval); Jain's index.
+// interval); Jain's index; a finite flow's start and completion time (`start_s`, `fct_s`, -1
+// if it did not complete).
 //
 // Build with build.sh beside this file; runs take about a second.
 
@@ -49,6 +54,7 @@ struct Group
     uint64_t rateBps;
     double delayMs;
     double startS;
+    uint64_t bytes; // 0 = unlimited
 };
 
 struct FlowStats
@@ -63,6 +69,9 @@ struct FlowStats
     uint32_t cwnd = 0;
     double cwndSum = 0;         // for the sampled mean cwnd
     uint32_t cwndSamples = 0;
+    uint64_t bytes = 0;         // finite flow size, 0 = unlimited
+    double startS = 0;
+    double fctS = -1;           // SYN to the ACK of the last data byte
 };
 
 std::vector<FlowStats> g_flows;
@@ -243,6 +252,17 @@ OnCwnd(uint32_t flow, uint32_t, uint32_t now)
 }
 
 void
+OnHighRxAck(uint32_t flow, SequenceNumber32, SequenceNumber32 now)
+{
+    // The SYN takes sequence number 0, so data byte k (from 1) is acknowledged by k + 1.
+    auto& f = g_flows[flow];
+    if (f.bytes > 0 && f.fctS < 0 && now.GetValue() >= f.bytes + 1)
+    {
+        f.fctS = Simulator::Now().GetSeconds() - f.startS;
+    }
+}
+
+void
 TraceU32(std::string name, uint32_t, uint32_t now)
 {
     g_trace << Simulator::Now().GetSeconds() << "," << name << "," << now << "\n";
@@ -284,10 +304,11 @@ Sample(Ptr<QueueDisc> qd, Ptr<Queue<Packet>> nic, Time interval, Time end)
 class BulkApp : public Application
 {
   public:
-    void Setup(Ptr<Socket> s, Address peer)
+    void Setup(Ptr<Socket> s, Address peer, uint64_t maxBytes)
     {
         m_socket = s;
         m_peer = peer;
+        m_maxBytes = maxBytes;
     }
 
   private:
@@ -320,12 +341,24 @@ class BulkApp : public Application
 
     void Fill()
     {
-        while (m_socket->GetTxAvailable() > 0)
+        while (!m_closed && m_socket->GetTxAvailable() > 0)
         {
-            uint32_t n = std::min<uint32_t>(m_socket->GetTxAvailable(), 1448 * 8);
-            if (m_socket->Send(Create<Packet>(n)) < 0)
+            uint64_t n = std::min<uint64_t>(m_socket->GetTxAvailable(), 1448 * 8);
+            if (m_maxBytes > 0)
+            {
+                n = std::min(n, m_maxBytes - m_sent);
+            }
+            int r = m_socket->Send(Create<Packet>(static_cast<uint32_t>(n)));
+            if (r < 0)
             {
                 break;
+            }
+            m_sent += r;
+            if (m_maxBytes > 0 && m_sent >= m_maxBytes)
+            {
+                // As BulkSendApplication: close once the last byte is in the socket.
+                m_socket->Close();
+                m_closed = true;
             }
         }
     }
@@ -333,6 +366,9 @@ class BulkApp : public Application
     Ptr<Socket> m_socket;
     Address m_peer;
     bool m_connected{false};
+    uint64_t m_maxBytes{0};
+    uint64_t m_sent{0};
+    bool m_closed{false};
 };
 
 double
@@ -420,7 +456,7 @@ main(int argc, char* argv[])
     int32_t traceFlow = -1;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("flows", "groups: cca,count,accessRateBps,accessDelayMs,startS;...", flowsSpec);
+    cmd.AddValue("flows", "groups: cca,count,accessRateBps,accessDelayMs,startS[,bytes];...", flowsSpec);
     cmd.AddValue("bottleneckRate", "bottleneck rate (bit/s)", bottleneckRate);
     cmd.AddValue("bottleneckDelay", "bottleneck one-way delay (ms)", bottleneckDelayMs);
     cmd.AddValue("nicQueue", "bottleneck device queue (packets, >= 1)", nicQueue);
@@ -478,12 +514,14 @@ main(int argc, char* argv[])
             {
                 parts.push_back(f);
             }
-            NS_ABORT_MSG_IF(parts.size() != 5, "flow group needs 5 fields: " << g);
+            NS_ABORT_MSG_IF(parts.size() != 5 && parts.size() != 6,
+                            "flow group needs 5 or 6 fields: " << g);
             groups.push_back({parts[0],
                               static_cast<uint32_t>(std::stoul(parts[1])),
                               std::stoull(parts[2]),
                               std::stod(parts[3]),
-                              std::stod(parts[4])});
+                              std::stod(parts[4]),
+                              parts.size() == 6 ? std::stoull(parts[5]) : 0});
         }
     }
     uint32_t n = 0;
@@ -586,6 +624,8 @@ main(int argc, char* argv[])
                 g_addrToFlow[ifs.GetAddress(0).Get()] = i;
                 FlowStats fs;
                 fs.cca = g.cca;
+                fs.bytes = g.bytes;
+                fs.startS = g.startS;
                 g_flows.push_back(fs);
             }
         }
@@ -612,6 +652,7 @@ main(int argc, char* argv[])
             s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&OnCongState, i));
             s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&OnSsThresh, i));
             s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&OnCwnd, i));
+            s->TraceConnectWithoutContext("HighestRxAck", MakeBoundCallback(&OnHighRxAck, i));
             if (static_cast<int32_t>(i) == traceFlow)
             {
                 g_trace.open(traceFile);
@@ -622,7 +663,7 @@ main(int argc, char* argv[])
                 s->TraceConnectWithoutContext("RTT", MakeBoundCallback(&TraceTime, std::string("rtt_s")));
             }
             Ptr<BulkApp> app = CreateObject<BulkApp>();
-            app->Setup(s, InetSocketAddress(bnIf.GetAddress(1), port));
+            app->Setup(s, InetSocketAddress(bnIf.GetAddress(1), port), g.bytes);
             senders.Get(i)->AddApplication(app);
             app->SetStartTime(Seconds(g.startS));
             app->SetStopTime(Seconds(duration + 1));
@@ -696,7 +737,8 @@ main(int argc, char* argv[])
         o << "    {\"id\": " << k << ", \"cca\": \"" << f.cca << "\", \"throughput_bps\": " << tput[k]
           << ", \"delivered_bytes_all\": " << f.rxBytesAll << ", \"timeouts\": " << f.timeouts
           << ", \"fast_recoveries\": " << f.recoveries << ", \"cwnd_mean_bytes\": "
-          << (f.cwndSamples ? f.cwndSum / f.cwndSamples : 0) << ", \"delay_p50_s\": "
+          << (f.cwndSamples ? f.cwndSum / f.cwndSamples : 0) << ", \"start_s\": " << f.startS
+          << ", \"fct_s\": " << f.fctS << ", \"delay_p50_s\": "
           << Quantile(f.delays, 0.5) << ", \"delay_p95_s\": " << Quantile(f.delays, 0.95)
           << ", \"cuts\": [";
         for (size_t c = 0; c < f.cuts.size(); ++c)

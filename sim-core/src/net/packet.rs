@@ -46,6 +46,12 @@ pub struct Packet {
     /// Index into the flow's path of the link being crossed.
     pub hop: u8,
     pub retransmission: bool,
+    /// FIN (RFC 9293 §3.10.7.4): set on the last data segment of a finite flow, every time
+    /// it is sent. ns-3.44 (`SendDataPacket` with `m_closeOnEmpty`) and Linux (`tcp_send_fin`
+    /// appending to the tail skb) put the FIN on the last segment when the application has
+    /// closed with data still queued, as a finite flow does here; segments count data only,
+    /// so the FIN takes no sequence number of its own.
+    pub fin: bool,
 }
 
 const _: () = assert!(std::mem::size_of::<Packet>() == 64);

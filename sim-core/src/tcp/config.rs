@@ -23,6 +23,16 @@ pub struct TcpConfig {
     pub delayed_ack_count: u32,
     /// ...or after this long, whichever comes first.
     pub delayed_ack_timeout_ms: f64,
+    /// In-order data segments acknowledged at once when a connection starts, before delayed
+    /// ACKs (RFC 5681 §4.2, RFC 1122 §4.2.3.2) take over. ns-3.44: 1 (`ProcessSynRcvd` sets
+    /// the delayed-ACK count to its maximum, "always respond to first data packet to speed
+    /// up the connection"). Linux: quick-ACK mode, `tcp_incr_quickack` on the first data
+    /// segment, min(16 (`TCP_MAX_QUICKACKS`), rcv_wnd / (2·MSS)) ACKs. 0 = delayed ACKs from
+    /// the first segment. Any ACK sent uses one up. The default is 0, not ns-3.44's 1: one
+    /// segment earlier in slow start moves the long-flow presets' loss patterns, and with
+    /// them paper figures (RED zones, Vegas/NewReno jitter and delay, bufferbloat drops)
+    /// out of their golden bands; `tests/ns3/compare.py` sets 1.
+    pub initial_quick_acks: u32,
     /// Selective acknowledgements (RFC 2018) with RFC 6675 loss recovery. Off = NewReno
     /// partial-ACK recovery (RFC 6582).
     pub sack: bool,
@@ -66,6 +76,7 @@ impl Default for TcpConfig {
             syn_timeout_ms: 3000.0,
             delayed_ack_count: 2,
             delayed_ack_timeout_ms: 200.0,
+            initial_quick_acks: 0,
             sack: true,
             timestamps: true,
             dupack_threshold: 3,
@@ -144,6 +155,13 @@ impl TcpConfig {
             "ms",
             Kind::Float(Range::closed(0.0, 10_000.0)),
             "...or after this long.",
+        ),
+        Field::new(
+            "initial_quick_acks",
+            "Quick ACKs at start",
+            "segments",
+            Kind::Int(Range::closed(0.0, 1000.0)),
+            "The first in-order data segments are acknowledged at once: ns-3.44 1 (the first), Linux 16 (quick-ACK mode); 0 = delayed ACKs from the start (the default, which keeps the paper figures).",
         ),
         Field::new(
             "sack",

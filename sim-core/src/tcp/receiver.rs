@@ -1,6 +1,24 @@
 //! The receiving side: in-order delivery to the application (what ns-3's PacketSink counts),
 //! SACK blocks (RFC 2018), delayed ACKs (RFC 5681 §4.2, ns-3 `ReceivedData`) and timestamp
 //! echo (RFC 7323 §4.3).
+//!
+//! Which segments are acknowledged at once rather than after a second segment or the
+//! delayed-ACK timer (RFC 1122 §4.2.3.2, RFC 5681 §4.2):
+//! - a duplicate, or one that does not fit the receive buffer (ns-3 `ReceivedData` when
+//!   `RxBuffer::Add` fails; Linux `tcp_data_queue` → `tcp_send_dupack`);
+//! - one that arrives out of order or fills a gap (RFC 5681 §4.2 SHOULD; ns-3 and Linux);
+//! - the first `initial_quick_acks` in order ([`TcpConfig::initial_quick_acks`]);
+//! - a FIN, once every byte before it has arrived (RFC 9293 §3.10.7.4, "eighth, check the
+//!   FIN bit": advance RCV.NXT over the FIN and acknowledge it). ns-3.44 `PeerClose` →
+//!   `DoPeerClose` sends the ACK at once (its PacketSink never closes, so that is the whole
+//!   close seen from here). Linux schedules the ACK (`tcp_fin`) and sends it at once when
+//!   more than one MSS is unacknowledged; otherwise the receiving application's close,
+//!   which follows the end of file, carries it on its own FIN. A FIN that arrives ahead of a
+//!   gap gets the out-of-order ACK, and the ACK of the FIN waits for the gap to fill (ns-3:
+//!   `DoPeerClose` from `ReceivedData` once the buffer is `Finished`).
+//!
+//! The receiver's own FIN and the sender's ACK of it are not modelled: they do not move a
+//! flow's completion (every byte acknowledged) and ns-3's sink never sends one.
 
 use super::ooo::OutOfOrder;
 use super::timer::Timer;
@@ -25,6 +43,10 @@ pub struct TcpReceiver {
     short_segment: Option<(u32, u32)>,
     delack_count: u32,
     pub delack_timer: Timer,
+    /// In-order segments still to be acknowledged at once (quick ACKs at the start).
+    quick_acks: u32,
+    /// The segment after the FIN-carrying one, once a FIN has arrived (RFC 9293 §3.10.7.4).
+    fin_at: Option<u32>,
     ts_recent: u32,
     last_ack_sent: u32,
     delivered_bytes: u64,
@@ -49,6 +71,8 @@ impl TcpReceiver {
             short_segment: None,
             delack_count: 0,
             delack_timer: Timer::default(),
+            quick_acks: cfg.initial_quick_acks,
+            fin_at: None,
             ts_recent: 0,
             last_ack_sent: 0,
             delivered_bytes: 0,
@@ -71,6 +95,11 @@ impl TcpReceiver {
 
     pub fn rcv_nxt(&self) -> u32 {
         self.rcv_nxt
+    }
+
+    /// Whether every segment up to and including a FIN has arrived (the peer closed).
+    pub fn peer_closed(&self) -> bool {
+        self.fin_at.is_some_and(|f| self.rcv_nxt >= f)
     }
 
     fn bytes_of(&self, from: u32, to: u32) -> u64 {
@@ -118,8 +147,11 @@ impl TcpReceiver {
         let fits = self.ooo_bytes() + u64::from(p.payload) <= u64::from(self.recv_buffer);
         if self.holds(p.seq) || (p.seq > expected && !fits) {
             // Duplicate (or no room): acknowledge at once so the sender learns where we are.
-            out.push(self.ack_packet(now));
+            self.send_ack(now, out);
             return;
+        }
+        if p.fin {
+            self.fin_at = Some(p.seq + 1);
         }
         self.received_bytes += u64::from(p.payload);
         if p.seq == expected {
@@ -134,12 +166,18 @@ impl TcpReceiver {
         }
         // A gap remains or was just filled: ACK immediately (RFC 5681 §4.2).
         if !self.blocks.is_empty() || self.rcv_nxt > expected + 1 {
-            out.push(self.ack_packet(now));
+            self.send_ack(now, out);
+            return;
+        }
+        // Every byte up to a FIN is in: acknowledge the FIN now (RFC 9293 §3.10.7.4), which
+        // also covers a last segment that would otherwise wait for the delayed-ACK timer.
+        if self.peer_closed() || self.quick_acks > 0 {
+            self.send_ack(now, out);
             return;
         }
         self.delack_count += 1;
         if self.delack_count >= self.delack_max {
-            out.push(self.ack_packet(now));
+            self.send_ack(now, out);
         } else if !self.delack_timer.is_armed() {
             self.delack_timer.arm(now + self.delack_timeout);
         }
@@ -148,8 +186,15 @@ impl TcpReceiver {
     /// The delayed-ACK timer fired.
     pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         if self.delack_timer.on_wake(now) && self.delack_count > 0 {
-            out.push(self.ack_packet(now));
+            self.send_ack(now, out);
         }
+    }
+
+    /// An ACK of data. Every one uses up a quick ACK, as Linux's `tcp_dec_quickack_mode`
+    /// and ns-3's `SendEmptyPacket` (which zeroes the delayed-ACK count) do.
+    fn send_ack(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        self.quick_acks = self.quick_acks.saturating_sub(1);
+        out.push(self.ack_packet(now));
     }
 
     fn ack_packet(&mut self, now: SimTime) -> Packet {
@@ -179,6 +224,7 @@ impl TcpReceiver {
             rwnd,
             hop: 0,
             retransmission: false,
+            fin: false,
         }
     }
 }
@@ -202,11 +248,109 @@ mod tests {
             rwnd: 0,
             hop: 0,
             retransmission: false,
+            fin: false,
         }
     }
 
+    fn fin(seq: u32, payload: u32) -> Packet {
+        Packet { fin: true, payload, ..data(seq) }
+    }
+
+    /// Delayed ACKs from the first segment (no quick ACKs).
     fn rx() -> TcpReceiver {
-        TcpReceiver::new(0, &TcpConfig { mss_bytes: 1000, ..TcpConfig::default() })
+        rx_quick(0)
+    }
+
+    fn rx_quick(initial_quick_acks: u32) -> TcpReceiver {
+        TcpReceiver::new(0, &TcpConfig { mss_bytes: 1000, initial_quick_acks, ..TcpConfig::default() })
+    }
+
+    /// ACKs (cumulative ack) sent for segments `0..n` arriving in order.
+    fn acks_for_in_order(r: &mut TcpReceiver, n: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        for s in 0..n {
+            r.on_packet(&data(s), SimTime::ZERO, &mut out);
+        }
+        out.iter().map(|a| a.ack).collect()
+    }
+
+    #[test]
+    fn first_data_segment_is_acked_at_once_with_one_quick_ack_as_ns3() {
+        let mut r = rx_quick(1);
+        assert_eq!(acks_for_in_order(&mut r, 5), vec![1, 3, 5]);
+        assert!(!r.delack_timer.is_armed());
+    }
+
+    #[test]
+    fn quick_acks_acknowledge_that_many_segments_one_by_one_then_every_second() {
+        // Linux's quick-ACK mode at the start of a connection (16 with large windows).
+        assert_eq!(acks_for_in_order(&mut rx_quick(3), 7), vec![1, 2, 3, 5, 7]);
+        assert_eq!(acks_for_in_order(&mut rx_quick(0), 4), vec![2, 4]);
+    }
+
+    #[test]
+    fn an_out_of_order_ack_uses_up_a_quick_ack() {
+        let mut r = rx_quick(1);
+        let mut out = Vec::new();
+        r.on_packet(&data(1), SimTime::ZERO, &mut out);
+        assert_eq!(out.len(), 1, "out of order: acknowledged at once");
+        r.on_packet(&data(0), SimTime::ZERO, &mut out);
+        assert_eq!(out.len(), 2, "fills the gap: acknowledged at once");
+        r.on_packet(&data(2), SimTime::ZERO, &mut out);
+        assert_eq!(out.len(), 2, "the quick ACK went to the out-of-order segment");
+        assert!(r.delack_timer.is_armed());
+    }
+
+    #[test]
+    fn an_odd_last_segment_with_fin_is_acked_at_once() {
+        let mut r = rx();
+        let mut out = Vec::new();
+        for s in 0..4 {
+            r.on_packet(&data(s), SimTime::ZERO, &mut out);
+        }
+        assert_eq!(out.len(), 2);
+        r.on_packet(&fin(4, 300), SimTime::ZERO, &mut out);
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[2].ack, 5);
+        assert!(r.peer_closed());
+        assert!(!r.delack_timer.is_armed(), "nothing left for the timer");
+        assert_eq!(r.delivered_bytes(), 4300);
+    }
+
+    #[test]
+    fn a_lone_last_segment_without_fin_waits_for_the_timer() {
+        let mut r = rx();
+        let mut out = Vec::new();
+        for s in 0..5 {
+            r.on_packet(&data(s), SimTime::ZERO, &mut out);
+        }
+        assert_eq!(out.len(), 2);
+        assert!(r.delack_timer.is_armed());
+        assert!(!r.peer_closed());
+    }
+
+    #[test]
+    fn a_fin_ahead_of_a_gap_is_acknowledged_when_the_gap_fills() {
+        let mut r = rx();
+        let mut out = Vec::new();
+        r.on_packet(&data(0), SimTime::ZERO, &mut out);
+        r.on_packet(&fin(2, 1000), SimTime::ZERO, &mut out);
+        assert_eq!(out.len(), 1, "out of order: a duplicate ACK at once");
+        assert_eq!(out[0].ack, 1);
+        assert!(!r.peer_closed());
+        r.on_packet(&data(1), SimTime::ZERO, &mut out);
+        assert_eq!(out.last().unwrap().ack, 3);
+        assert!(r.peer_closed());
+    }
+
+    #[test]
+    fn a_retransmitted_fin_is_acknowledged_again() {
+        let mut r = rx();
+        let mut out = Vec::new();
+        r.on_packet(&fin(0, 10), SimTime::ZERO, &mut out);
+        r.on_packet(&fin(0, 10), SimTime::ZERO, &mut out);
+        assert_eq!(out.iter().map(|a| a.ack).collect::<Vec<_>>(), vec![1, 1]);
+        assert_eq!(r.delivered_bytes(), 10);
     }
 
     #[test]

@@ -253,6 +253,7 @@ impl TcpSender {
             rwnd: self.cfg.recv_buffer_bytes,
             hop: 0,
             retransmission: retx,
+            fin: false,
         }
     }
 
@@ -330,14 +331,12 @@ impl TcpSender {
             None => self.sb.push_new(now, tx),
         };
         let payload = self.seg_bytes(seq);
-        out.push(self.packet(
-            PacketKind::Data,
-            seq,
-            payload,
-            payload + self.header_bytes,
-            now,
-            retransmission,
-        ));
+        let mut segment =
+            self.packet(PacketKind::Data, seq, payload, payload + self.header_bytes, now, retransmission);
+        // The application closed when it wrote its last byte: the FIN rides on the last
+        // segment, and on its retransmissions (ns-3.44 `SendDataPacket`, Linux `tcp_send_fin`).
+        segment.fin = self.total_segments.is_some_and(|n| seq + 1 == n);
+        out.push(segment);
         self.stats.segments_sent += 1;
         self.tcb.high_tx = self.sb.nxt();
         self.tcb.bytes_in_flight = self.bytes_in_flight();

@@ -116,8 +116,9 @@ impl Loopback {
     }
 }
 
+/// ns-3.44's receiver: the first data segment is acknowledged at once.
 fn cfg(sack: bool) -> TcpConfig {
-    TcpConfig { mss_bytes: 1000, sack, ..TcpConfig::default() }
+    TcpConfig { mss_bytes: 1000, sack, initial_quick_acks: 1, ..TcpConfig::default() }
 }
 
 fn recover(sack: bool, cca: CcaSpec, lost: &[u32]) -> Loopback {
@@ -207,11 +208,13 @@ fn recovery_multiplies_the_window_by_beta_for_cubic() {
         ..Default::default()
     }));
     let before = l.before_recovery.expect("recovery entered");
-    // By hand: CUBIC's slow start adds the segments each ACK covers (2 with delayed ACKs);
-    // 5, 10 and 5 ACKs of new data in the first three round trips took cwnd from 10 to 50
-    // segments; ssthresh = ⌊50 · 0.7⌋ = 35 segments.
-    assert_eq!(before.cwnd, 50_000, "{before:?}");
-    assert_eq!(l.s.ssthresh(), 35_000);
+    // By hand: CUBIC's slow start adds the segments each ACK covers (2 with delayed ACKs,
+    // 1 for the quick ACK of segment 0, after which one segment of each round waits for the
+    // next). 5, 9 and 6 ACKs of new data in the first three round trips covered 9, 18 and 12
+    // segments (segment 40 is lost; 41 draws the first duplicate ACK) and took cwnd from 10
+    // to 49 segments; ssthresh = ⌊49 · 0.7⌋ = 34 segments.
+    assert_eq!(before.cwnd, 49_000, "{before:?}");
+    assert_eq!(l.s.ssthresh(), 34_000);
 }
 
 #[test]
@@ -220,9 +223,11 @@ fn tail_loss_is_repaired_by_the_retransmission_timer_after_min_rto() {
     l.run(SimTime::from_secs_f64(30.0));
     assert_eq!(l.s.phase(), Phase::Completed);
     assert_eq!(l.s.stats().timeouts, 1);
-    // Segment 4 left at ~20 ms (after the handshake) and the RTO is the 1 s minimum.
+    // Segment 0 took the quick ACK and 1-2 were acknowledged together, so segment 3 waited
+    // for the 200 ms delayed-ACK timer: its ACK at ~0.23 s restarted the 1 s timer (RFC 6298
+    // (5.3)), which then fired for segment 4 (whose FIN never arrived).
     let fired = l.rto_times[0].as_secs_f64();
-    assert!((1.0..1.1).contains(&fired), "RTO fired at {fired}");
+    assert!((1.2..1.3).contains(&fired), "RTO fired at {fired}");
 }
 
 #[test]
@@ -267,15 +272,28 @@ fn with_timestamps_a_retransmission_still_gives_a_valid_sample() {
     assert_eq!(l.s.rto(), SimDuration::from_secs(1));
 }
 
-/// Five segments whose lone last one waits 1.5 s for its delayed ACK: the 1 s RTO fires
-/// first and resends it, and the receiver's immediate ACK of the duplicate echoes the
-/// original's timestamp.
+/// A bulk sender whose application stops after the initial window of four segments: the
+/// first takes the quick ACK, the next two are acknowledged together, and the lone fourth
+/// (no FIN, so nothing flushes it) waits 1.5 s for its delayed ACK. The 1 s RTO fires first
+/// and resends it, and the receiver's immediate ACK of the duplicate echoes the original's
+/// timestamp.
 fn spurious_rto(karn_with_timestamps: bool) -> Loopback {
-    let cfg = TcpConfig { delayed_ack_timeout_ms: 1500.0, karn_with_timestamps, ..cfg(true) };
-    let mut l = Loopback::new(cfg, CcaSpec::NewReno(Default::default()), 5);
+    let cfg = TcpConfig {
+        delayed_ack_timeout_ms: 1500.0,
+        initial_cwnd_segments: 4,
+        karn_with_timestamps,
+        ..cfg(true)
+    };
+    let cca = CcaSpec::NewReno(Default::default());
+    let mut l = Loopback::new(cfg.clone(), cca.clone(), 1);
+    l.s = TcpSender::new(0, &cfg, &cca, None);
+    // The handshake takes 20 ms; the window leaves at 20 ms and its first ACK is back at 40.
+    l.run(SimTime::from_secs_f64(0.025));
+    assert_eq!(l.s.segments_outstanding(), 4);
+    l.s.stop();
     l.run(SimTime::from_secs_f64(30.0));
     assert_eq!(l.s.stats().timeouts, 1);
-    assert_eq!(l.s.phase(), Phase::Completed);
+    assert_eq!(l.s.segments_outstanding(), 0);
     l
 }
 
