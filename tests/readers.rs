@@ -166,6 +166,12 @@ fn apply_splice(text: &mut Vec<u8>, s: &Splice) {
 }
 
 proptest! {
+    // A fixed seed: CI sees the same cases each time (PROPTEST_CASES widens the search).
+    #![proptest_config(ProptestConfig {
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x2ead_e125),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
     #[test]
     fn random_bytes_are_refused_with_a_message(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
         let text = String::from_utf8_lossy(&bytes);

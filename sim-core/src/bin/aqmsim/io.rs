@@ -91,9 +91,17 @@ pub fn read_text(path: &str) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| format!("{path}: not UTF-8 text"))
 }
 
-/// A path for a message, shortened only if huge (a path must stay recognisable).
+/// A path for a message, shortened only if huge: its start and its end (the file's name)
+/// stay, the middle goes.
 fn shown(p: &Path) -> String {
-    sim_core::params::registry::cut(&p.to_string_lossy(), 200)
+    let s = p.to_string_lossy();
+    let n = s.chars().count();
+    if n <= 120 {
+        return s.into_owned();
+    }
+    let head: String = s.chars().take(50).collect();
+    let tail: String = s.chars().skip(n - 50).collect();
+    format!("{head}…{tail}")
 }
 
 /// What a directory entry is, for a message ("a FIFO", "a directory").

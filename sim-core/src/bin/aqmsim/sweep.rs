@@ -163,7 +163,7 @@ pub fn jobs(
                 args.sets.extend(settings.iter().cloned());
                 args.seed = Some(seed);
                 let scenario =
-                    load::load(&args, Some(variant)).map_err(|e| format!("{variant}, seed {seed}: {e}"))?;
+                    load::load(&args, Some(variant)).map_err(|e| format!("{}, seed {seed}: {e}", sim_core::params::echo(variant)))?;
                 out.push(Job { variant: variant.clone(), seed, settings: settings.clone(), scenario });
             }
         }
@@ -208,7 +208,7 @@ pub fn variants_of(preset: &str, asked: &Option<Vec<String>>) -> Result<Vec<Stri
     let info = preset_list()
         .into_iter()
         .find(|p| p.name == preset)
-        .ok_or_else(|| format!("unknown preset '{preset}'"))?;
+        .ok_or_else(|| format!("unknown preset '{}'", sim_core::params::echo(preset)))?;
     Ok(match asked {
         Some(v) => v.clone(),
         None => info.variants.iter().map(|v| v.to_string()).collect(),

@@ -227,10 +227,14 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
     let info = preset_list()
         .into_iter()
         .find(|p| p.name == name)
-        .ok_or_else(|| format!("unknown preset '{name}'; known: {}", names()))?;
+        .ok_or_else(|| format!("unknown preset '{}'; known: {}", crate::params::echo(name), names()))?;
     let v = variant.unwrap_or(info.default_variant);
     if !info.variants.contains(&v) {
-        return Err(format!("preset '{name}' has no variant '{v}'; variants: {}", info.variants.join(", ")));
+        return Err(format!(
+            "preset '{name}' has no variant '{}'; variants: {}",
+            crate::params::echo(v),
+            info.variants.join(", ")
+        ));
     }
     Ok(match name {
         "bufferbloat" => bufferbloat::build(v),
