@@ -2,6 +2,8 @@
 //! defaults ns-3.44 itself prints (`tests/ns3/defaults.cc`, its output committed as
 //! `tests/ns3/ns3-3.44-defaults.txt`). Where the lab departs from ns-3.44 on purpose the
 //! test says so, and the field's help says so too.
+// Both sides are the same decimal literals parsed to f64: equal to the bit, or a default moved.
+#![allow(clippy::float_cmp)]
 
 use sim_core::aqm::{CodelConfig, FqCodelConfig, PieConfig, QueueLimit, RedConfig};
 use sim_core::tcp::TcpConfig;
