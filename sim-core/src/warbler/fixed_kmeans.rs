@@ -203,6 +203,25 @@ impl Metric for FixedMetric {
     fn j_f64(&self, j: u64) -> f64 {
         j as f64 / (1u64 << FRAC_BITS) as f64
     }
+
+    /// Exact: every prefix is at most the whole set's sums, below 2⁶⁴ by the overflow bound.
+    type Prefix = Vec<FixedSums>;
+
+    fn prefix(&self, v: &[u64]) -> Vec<FixedSums> {
+        let mut p = vec![FixedSums::default()];
+        for &x in v {
+            let mut s = *p.last().unwrap();
+            self.add(&mut s, x);
+            p.push(s);
+        }
+        p
+    }
+
+    fn run_cost(&self, p: &Vec<FixedSums>, s: usize, e: usize) -> u64 {
+        let (a, b) = (p[s], p[e]);
+        let run = FixedSums { n: b.n - a.n, s1: b.s1 - a.s1, s2: b.s2 - a.s2 };
+        self.cluster_objective(&run, Centroid { s1: run.s1, s2: run.s2 }, std::iter::empty())
+    }
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@
 //! partition depends on is therefore a function of the multiset of backlogs (and of the
 //! current mapping attached to them): permuting the input permutes the labels with it.
 
+use super::optimal::optimal_ranges;
 use super::decision::{Candidate, ClusterError, Decision, Init, KmeansConfig, Partition};
 use crate::rng::SimRng;
 use std::collections::BTreeSet;
@@ -61,6 +62,11 @@ pub(crate) trait Metric {
     fn improves(&self, j_pre: Self::J, j: Self::J, k: usize, all: &Self::Sums) -> bool;
     fn mu_f64(&self, mu: Self::Mu) -> f64;
     fn j_f64(&self, j: Self::J) -> f64;
+    /// Prefix sums of sorted data, for the O(1) run costs of the exact optimum.
+    type Prefix;
+    fn prefix(&self, v: &[Self::X]) -> Self::Prefix;
+    /// J of the run `v[s..e]` at its own centroid, from [`Metric::prefix`] (0 when empty).
+    fn run_cost(&self, p: &Self::Prefix, s: usize, e: usize) -> Self::J;
 }
 
 /// The backlogs sorted ascending (ties by input index) and where each came from.
@@ -214,8 +220,27 @@ impl<'a, M: Metric> Prepared<'a, M> {
             }
             Init::Far => (self.far_seeds(), Prev::Nothing),
             Init::Random => (self.random_seeds(rng), Prev::Nothing),
+            Init::Optimal => return None,
         };
         Some(Lloyd { m: self.m, v: &self.data.values, mus, ranges: Vec::new(), prev, iterations: 0 })
+    }
+
+    /// The exact optimum ([`super::optimal`]), its J summed as a converged instance's is.
+    fn optimum(&self) -> (Converged<M>, M::J) {
+        let v = &self.data.values;
+        let ranges = optimal_ranges(self.m, v, self.k);
+        let mut j = M::J::default();
+        let mut mus = Vec::with_capacity(ranges.len());
+        for &(s, e) in &ranges {
+            let mut sums = M::Sums::default();
+            for &x in &v[s..e] {
+                self.m.add(&mut sums, x);
+            }
+            let mu = self.m.centroid(&sums, v[s], v[e - 1]);
+            j = j + self.m.cluster_objective(&sums, mu, v[s..e].iter().copied());
+            mus.push(mu);
+        }
+        (Converged { ranges, mus, iterations: 0 }, j)
     }
 
     fn partition(&self, c: &Converged<M>, j: M::J) -> Partition {
@@ -246,10 +271,14 @@ impl<'a, M: Metric> Prepared<'a, M> {
         let mut candidates = Vec::new();
         let mut js = Vec::new();
         for &init in &cfg.inits {
-            let Some(mut lloyd) = self.start(init, rng) else { continue };
-            lloyd.run(cfg.max_iters);
-            let j = lloyd.objective();
-            let converged = lloyd.finish();
+            let (converged, j) = if init == Init::Optimal {
+                self.optimum()
+            } else {
+                let Some(mut lloyd) = self.start(init, rng) else { continue };
+                lloyd.run(cfg.max_iters);
+                let j = lloyd.objective();
+                (lloyd.finish(), j)
+            };
             candidates.push(Candidate { init, partition: self.partition(&converged, j) });
             js.push(j);
         }
