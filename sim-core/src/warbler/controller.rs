@@ -418,7 +418,10 @@ mod tests {
         let mut c = crate::params::Checker::new();
         none.check_more(&mut c);
         assert_eq!(c.errors().len(), 1);
-        assert_eq!((c.errors()[0].field.as_str(), c.errors()[0].allowed.as_str()), ("init_far", "at least one initialisation on"));
+        assert_eq!(
+            (c.errors()[0].field.as_str(), c.errors()[0].allowed.as_str()),
+            ("init_far", "at least one initialisation on")
+        );
     }
 
     #[test]

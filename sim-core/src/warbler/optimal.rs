@@ -152,7 +152,10 @@ mod tests {
                 for e in s + 1..=v.len() {
                     let direct = objective(&v[s..e], &vec![0; e - s], 1, o).unwrap();
                     let fast = m.run_cost(&p, s, e);
-                    assert!((fast - direct).abs() <= 1e-9 * direct.max(1.0), "{o:?} {s}..{e}: {fast} vs {direct}");
+                    assert!(
+                        (fast - direct).abs() <= 1e-9 * direct.max(1.0),
+                        "{o:?} {s}..{e}: {fast} vs {direct}"
+                    );
                 }
             }
         }
@@ -237,7 +240,8 @@ mod tests {
     /// `classes` log-normal clusters (σ = 0.15 in ln) with medians log-uniform in [8, 8000]
     /// cells, whole cells.
     pub(crate) fn lognormal_clusters(n: usize, classes: u32, r: &mut SimRng) -> Vec<f64> {
-        let medians: Vec<f64> = (0..classes).map(|_| libm::exp(libm::log(8.0) + r.uniform() * libm::log(1000.0))).collect();
+        let medians: Vec<f64> =
+            (0..classes).map(|_| libm::exp(libm::log(8.0) + r.uniform() * libm::log(1000.0))).collect();
         (0..n)
             .map(|_| {
                 let mu = medians[r.below(u64::from(classes)) as usize];
