@@ -117,8 +117,8 @@ impl PartialOrd for Centroid {
     }
 }
 
-/// A relative error |x−μ|/μ kept as a fraction and compared by cross-multiplication;
-/// `den` = 0 is +∞ (a positive backlog against centroid 0), zero is stored as 0/1.
+/// A ratio of backlogs kept as a fraction and compared by cross-multiplication; `den` = 0
+/// is +∞ (a positive backlog against centroid 0, or 0 against a positive one).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ratio {
     num: u128,
@@ -169,13 +169,14 @@ impl Metric for FixedMetric {
         b.gap(x) * u128::from(a.s2) < a.gap(x) * u128::from(b.s2)
     }
 
+    /// max(x, μ)/min(x, μ) with μ = S2/S1, as the float version (see there for why the
+    /// ratio): x·S1 against S2, both below 2⁶⁴ by the overflow bound.
     fn distance(&self, x: u64, mu: Centroid) -> Ratio {
-        if mu.s1 == 0 && x > 0 {
-            return Ratio { num: 1, den: 0 };
-        }
-        match (mu.gap(x), mu.s2) {
-            (0, _) => Ratio { num: 0, den: 1 },
-            (num, den) => Ratio { num, den: u128::from(den) },
+        let (a, b) = (u128::from(x) * u128::from(mu.s1), u128::from(mu.s2));
+        match (a.min(b), a.max(b)) {
+            _ if a == b && (mu.s1 != 0 || x == 0) => Ratio { num: 1, den: 1 },
+            (0, _) => Ratio { num: 1, den: 0 },
+            (lo, hi) => Ratio { num: hi, den: lo },
         }
     }
 
@@ -276,6 +277,11 @@ mod tests {
         assert!(m.next_is_closer(1, zero, a));
         assert!(!m.next_is_closer(0, a, b));
         assert!(m.distance(1, zero) > m.distance(1_000_000, m.seed(1)));
+        assert!(
+            m.distance(0, m.seed(1)) == m.distance(1, zero)
+                && m.distance(0, zero) == m.distance(5, m.seed(5))
+        );
+        assert!(m.distance(2, m.seed(6)) == m.distance(6, m.seed(2)), "the spread is symmetric");
         assert!(zero < m.seed(1) && m.seed(3) == Centroid { s1: 6, s2: 18 });
     }
 

@@ -145,8 +145,27 @@ impl Metric for FloatMetric {
         self.err(x, b) < self.err(x, a)
     }
 
+    /// SSRE: the ratio max/min (∞ against 0, 1 when equal). Its own error (eq. 2) is no
+    /// distance: against a seed x_j it is (x/x_j − 1)², at most 1 below x_j and unbounded
+    /// above, so farthest-first from the largest backlog crowded its seeds at the small end
+    /// (with backlogs 1 and 1000 chosen, 2 "beat" 31). The objective's own pairwise cost,
+    /// J of the two-point cluster {a, b} = 2 − (a+b)²/(a²+b²) = (a−b)²/(a²+b²) (eq. 3 at the
+    /// eq. 1 centroid), is symmetric and increasing in max/min: SSRE is scale invariant, its
+    /// geometry is the log scale. SSE: the squared error, symmetric already.
     fn distance(&self, x: f64, mu: f64) -> f64 {
-        self.err(x, mu)
+        match self.0 {
+            Objective::Ssre => {
+                let (lo, hi) = if x < mu { (x, mu) } else { (mu, x) };
+                if lo == hi {
+                    1.0
+                } else if lo == 0.0 {
+                    f64::INFINITY
+                } else {
+                    hi / lo
+                }
+            }
+            Objective::Sse => self.err(x, mu),
+        }
     }
 
     fn cluster_objective<I: Iterator<Item = f64>>(&self, _: &FloatSums, mu: f64, members: I) -> f64 {
