@@ -156,7 +156,7 @@ impl Metric for FloatMetric {
         match self.0 {
             Objective::Ssre => {
                 let (lo, hi) = if x < mu { (x, mu) } else { (mu, x) };
-                if lo == hi {
+                if hi <= lo {
                     1.0
                 } else if lo == 0.0 {
                     f64::INFINITY
