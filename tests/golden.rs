@@ -24,6 +24,10 @@
 //! red-study rows (seed 1: RED 853 → 854 drops, ARED 427 → 675, Gentle 537 → 681; ns-3.44's
 //! mean over three seeds 908, 664, 733) and the dqn-dumbbell CUBIC row (mean SRTT 518 → 459
 //! ms, losses 485 → 448).
+//!
+//! Re-measured with issue 22's far start (farthest-first by ratio): the three
+//! vegas-newreno-mix warbler-4q rows, whose decisions changed (7v1n: 50 of 60 periods map
+//! differently, 6v2n: 24, 1v7n: 52); 6v2n's jitter left the band (10.15 → 9.03 ms).
 
 use aqm_tests::run;
 use sim_core::metrics::Summary;

@@ -45,6 +45,9 @@ pub struct WarblerConfig {
     pub init_conservative: bool,
     pub init_far: bool,
     pub init_random: bool,
+    /// A fourth candidate, not in the paper: the exact SSRE optimum (`optimal.rs`). Off by
+    /// default so presets run the paper's three.
+    pub init_optimal: bool,
     /// Cap on K-means assignment steps per initialisation.
     pub max_iters: u32,
     /// §6.2 re-mapping: a flow that sent more than this many times the mean of its
@@ -64,6 +67,7 @@ impl Default for WarblerConfig {
             init_conservative: true,
             init_far: true,
             init_random: true,
+            init_optimal: false,
             max_iters: 50,
             remap_factor: 4.0,
             latency: Latency::Fig12,
@@ -84,6 +88,7 @@ impl Described for WarblerConfig {
             Field::new("init_conservative", "Conservative start", "", Kind::Bool, "Start one K-means from the current mapping (§3.2.2)."),
             Field::new("init_far", "Far start", "", Kind::Bool, "Start one from farthest-first centroids."),
             Field::new("init_random", "Random start", "", Kind::Bool, "Start one from random backlogs (seeded)."),
+            Field::new("init_optimal", "Exact optimum", "", Kind::Bool, "Also offer the exact SSRE optimum (dynamic programming, not in the paper) as a candidate."),
             Field::new("max_iters", "Iterations", "", Kind::Int(Range::closed(1.0, 10_000.0)), "Cap on assignment steps per start (50)."),
             Field::new("remap_factor", "Re-map factor", "", Kind::Float(Range::closed(0.0, 1000.0)), "§6.2: a flow sending this many times its queue-mates' mean moves up a queue (0 = off)."),
             Field::new("latency", "Compute time", "", Kind::Choice(&[("fig12", "Fig. 12 model"), ("port", "the port's compute latency")]), "Time from a period's end to its table writes."),
@@ -93,7 +98,7 @@ impl Described for WarblerConfig {
     };
 
     fn check_more(&self, c: &mut crate::params::Checker) {
-        if !(self.init_conservative || self.init_far || self.init_random) {
+        if !(self.init_conservative || self.init_far || self.init_random || self.init_optimal) {
             c.push("init_far", false, "at least one initialisation on");
         }
         if self.arithmetic == Arithmetic::Fixed && self.objective == Objective::Sse {
@@ -122,6 +127,7 @@ impl WarblerConfig {
             (self.init_conservative, Init::Conservative),
             (self.init_far, Init::Far),
             (self.init_random, Init::Random),
+            (self.init_optimal, Init::Optimal),
         ]
         .into_iter()
         .filter_map(|(on, i)| on.then_some(i))
@@ -308,6 +314,7 @@ fn init_name(i: Init) -> &'static str {
         Init::Conservative => "conservative",
         Init::Far => "far",
         Init::Random => "random",
+        Init::Optimal => "optimal",
     }
 }
 
@@ -374,6 +381,47 @@ mod tests {
         w.drain_log(&mut log);
         assert_eq!(log[0].fields["winner"], "conservative");
         assert!(log[0].fields["j"].as_f64().unwrap() < log[0].fields["j_pre"].as_f64().unwrap());
+    }
+
+    #[test]
+    fn the_optimum_is_a_logged_candidate_only_when_switched_on() {
+        let f = regs(&[40.0, 152.0, 200.0, 1952.0, 2384.0, 2414.0], &[0; 6], &[6_000_000; 6]);
+        let on = WarblerConfig { init_optimal: true, ..WarblerConfig::default() };
+        for (cfg, logged) in [(WarblerConfig::default(), false), (on, true)] {
+            let mut w = Warbler::new(cfg, 1, 3);
+            w.on_period(&view(1.0, &f, &[1, 1, 1]));
+            let mut log = Vec::new();
+            w.drain_log(&mut log);
+            let j = |name: &str| log[0].fields.get(name).and_then(|v| v.as_f64());
+            assert_eq!(j("j_optimal").is_some(), logged);
+            if let Some(opt) = j("j_optimal") {
+                for other in ["j_conservative", "j_far", "j_random"] {
+                    assert!(opt <= j(other).unwrap() + 1e-12, "{other}: {:?} < {opt}", j(other));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_optimum_alone_is_a_valid_choice_and_none_at_all_is_not() {
+        let only = WarblerConfig {
+            init_conservative: false,
+            init_far: false,
+            init_random: false,
+            init_optimal: true,
+            ..WarblerConfig::default()
+        };
+        let mut c = crate::params::Checker::new();
+        only.check_more(&mut c);
+        assert!(c.errors().is_empty(), "{:?}", c.errors());
+        let none = WarblerConfig { init_optimal: false, ..only };
+        let mut c = crate::params::Checker::new();
+        none.check_more(&mut c);
+        assert_eq!(c.errors().len(), 1);
+        assert_eq!(
+            (c.errors()[0].field.as_str(), c.errors()[0].allowed.as_str()),
+            ("init_far", "at least one initialisation on")
+        );
     }
 
     #[test]

@@ -35,6 +35,9 @@ pub enum Init {
     Far,
     /// K distinct backlog values drawn from the caller's seeded random stream.
     Random,
+    /// Not an initialisation: the exact minimum of J by dynamic programming (not in the
+    /// paper; [`super::optimal`]), offered to the arbitration as one more candidate.
+    Optimal,
 }
 
 /// One clustering request.
@@ -74,7 +77,7 @@ pub struct Partition {
     /// J of this partition, eq. (3)/(6) for SSRE, the sum of squared errors for SSE.
     pub objective: f64,
     /// Assignment steps run, counting the final one that changed nothing; 0 for the kept
-    /// current mapping.
+    /// current mapping and for the exact optimum (no K-means steps).
     pub iterations: u32,
 }
 

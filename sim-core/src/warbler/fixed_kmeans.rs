@@ -117,8 +117,8 @@ impl PartialOrd for Centroid {
     }
 }
 
-/// A relative error |x−μ|/μ kept as a fraction and compared by cross-multiplication;
-/// `den` = 0 is +∞ (a positive backlog against centroid 0), zero is stored as 0/1.
+/// A ratio of backlogs kept as a fraction and compared by cross-multiplication; `den` = 0
+/// is +∞ (a positive backlog against centroid 0, or 0 against a positive one).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ratio {
     num: u128,
@@ -169,13 +169,14 @@ impl Metric for FixedMetric {
         b.gap(x) * u128::from(a.s2) < a.gap(x) * u128::from(b.s2)
     }
 
+    /// max(x, μ)/min(x, μ) with μ = S2/S1, as the float version (see there for why the
+    /// ratio): x·S1 against S2, both below 2⁶⁴ by the overflow bound.
     fn distance(&self, x: u64, mu: Centroid) -> Ratio {
-        if mu.s1 == 0 && x > 0 {
-            return Ratio { num: 1, den: 0 };
-        }
-        match (mu.gap(x), mu.s2) {
-            (0, _) => Ratio { num: 0, den: 1 },
-            (num, den) => Ratio { num, den: u128::from(den) },
+        let (a, b) = (u128::from(x) * u128::from(mu.s1), u128::from(mu.s2));
+        match (a.min(b), a.max(b)) {
+            _ if a == b && (mu.s1 != 0 || x == 0) => Ratio { num: 1, den: 1 },
+            (0, _) => Ratio { num: 1, den: 0 },
+            (lo, hi) => Ratio { num: hi, den: lo },
         }
     }
 
@@ -202,6 +203,25 @@ impl Metric for FixedMetric {
 
     fn j_f64(&self, j: u64) -> f64 {
         j as f64 / (1u64 << FRAC_BITS) as f64
+    }
+
+    /// Exact: every prefix is at most the whole set's sums, below 2⁶⁴ by the overflow bound.
+    type Prefix = Vec<FixedSums>;
+
+    fn prefix(&self, v: &[u64]) -> Vec<FixedSums> {
+        let mut p = vec![FixedSums::default()];
+        for &x in v {
+            let mut s = *p.last().unwrap();
+            self.add(&mut s, x);
+            p.push(s);
+        }
+        p
+    }
+
+    fn run_cost(&self, p: &Vec<FixedSums>, s: usize, e: usize) -> u64 {
+        let (a, b) = (p[s], p[e]);
+        let run = FixedSums { n: b.n - a.n, s1: b.s1 - a.s1, s2: b.s2 - a.s2 };
+        self.cluster_objective(&run, Centroid { s1: run.s1, s2: run.s2 }, std::iter::empty())
     }
 }
 
@@ -257,6 +277,11 @@ mod tests {
         assert!(m.next_is_closer(1, zero, a));
         assert!(!m.next_is_closer(0, a, b));
         assert!(m.distance(1, zero) > m.distance(1_000_000, m.seed(1)));
+        assert!(
+            m.distance(0, m.seed(1)) == m.distance(1, zero)
+                && m.distance(0, zero) == m.distance(5, m.seed(5))
+        );
+        assert!(m.distance(2, m.seed(6)) == m.distance(6, m.seed(2)), "the spread is symmetric");
         assert!(zero < m.seed(1) && m.seed(3) == Centroid { s1: 6, s2: 18 });
     }
 

@@ -8,6 +8,7 @@
 //! - [`mod@agreement`]: how often the integer and floating-point clusterings decide alike.
 //! - [`sample`]: synthetic backlog sets for that comparison and for benchmarks.
 //! - [`controller`]: the control-plane app (§4) that runs it every period on the switch.
+//! - `optimal`: the exact SSRE optimum by dynamic programming, a fourth candidate.
 //! - `decision`: the request and result types both share; `lloyd`: the one-dimensional
 //!   Lloyd engine both drive.
 
@@ -16,6 +17,7 @@ pub mod controller;
 mod decision;
 pub mod fixed_kmeans;
 mod lloyd;
+mod optimal;
 pub mod sample;
 pub mod ssre_kmeans;
 

@@ -1,12 +1,13 @@
 //! The clustering playground of the Warbler paper's Fig. 2: a student edits or drags
 //! backlogs and K, and sees the SSE (textbook K-means) and SSRE (Warbler) partitions side by
-//! side with their objectives.
+//! side with their objectives, and beneath them the exact SSRE optimum (not in the paper),
+//! which the K-means starts do not always reach.
 
 use crate::charts::color;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use sim_core::rng::{SimRng, StreamId};
-use sim_core::warbler::{decide, KmeansConfig, Objective, Partition};
+use sim_core::warbler::{decide, Init, KmeansConfig, Objective, Partition};
 use web_sys::{HtmlCanvasElement, HtmlInputElement};
 use yew::prelude::*;
 
@@ -55,16 +56,42 @@ fn parse(text: &str) -> Result<Vec<f64>, String> {
     Ok(v)
 }
 
-fn partition(values: &[f64], k: usize, objective: Objective) -> Result<Partition, String> {
-    let cfg = KmeansConfig { k, objective, ..KmeansConfig::default() };
+/// One row of the playground: an objective, and the K-means starts or the exact optimum.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Row {
+    Sse,
+    Ssre,
+    SsreOptimum,
+}
+
+impl Row {
+    const ALL: [Row; 3] = [Row::Sse, Row::Ssre, Row::SsreOptimum];
+
+    fn name(self) -> &'static str {
+        match self {
+            Row::Sse => "SSE",
+            Row::Ssre => "SSRE",
+            Row::SsreOptimum => "SSRE optimum",
+        }
+    }
+}
+
+fn partition(values: &[f64], k: usize, row: Row) -> Result<Partition, String> {
+    let (objective, inits) = match row {
+        Row::Sse => (Objective::Sse, KmeansConfig::default().inits),
+        Row::Ssre => (Objective::Ssre, KmeansConfig::default().inits),
+        Row::SsreOptimum => (Objective::Ssre, vec![Init::Optimal]),
+    };
+    let cfg = KmeansConfig { k, objective, inits, ..KmeansConfig::default() };
     decide(values, None, &cfg, &mut SimRng::new(1, StreamId::Other(0)))
         .map(|d| d.chosen)
         .map_err(|e| e.to_string())
 }
 
-/// "SSRE: {1, 2} {100, 110, 5000} · objective 1.1667": the groups `objective` makes.
-pub fn groups_line(values: &[f64], k: usize, objective: Objective, name: &str) -> String {
-    match partition(values, k, objective) {
+/// "SSRE: {1, 2} {100, 110, 5000} · objective 1.1667": the groups `row` makes.
+pub fn groups_line(values: &[f64], k: usize, row: Row) -> String {
+    let name = row.name();
+    match partition(values, k, row) {
         Ok(p) => {
             let groups: Vec<String> = p
                 .members(values)
@@ -111,19 +138,22 @@ impl Playground {
             .margin_right((RIGHT * s) as u32)
             .y_label_area_size((60.0 * s) as u32)
             .x_label_area_size((36.0 * s) as u32)
-            .build_cartesian_2d(0.0..x_max, -0.5..1.5)
+            .build_cartesian_2d(0.0..x_max, -0.5..2.5)
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
             .x_desc("backlog (cells)")
-            .y_labels(2)
-            .y_label_formatter(&|y| if *y > 0.5 { "SSRE".into() } else { "SSE".into() })
+            .y_labels(3)
+            .y_label_formatter(&|y: &f64| {
+                Row::ALL[(y.round().clamp(0.0, 2.0)) as usize].name().replace(" optimum", " opt.")
+            })
             .label_style(("sans-serif", 14.0 * s))
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(|e| e.to_string())?;
-        for (row, objective) in [(0.0, Objective::Sse), (1.0, Objective::Ssre)] {
-            let Ok(p) = partition(&self.values, self.k, objective) else { continue };
+        for (i, kind) in Row::ALL.into_iter().enumerate() {
+            let row = i as f64;
+            let Ok(p) = partition(&self.values, self.k, kind) else { continue };
             chart
                 .draw_series(
                     self.values.iter().zip(&p.labels).map(|(&x, &q)| {
@@ -205,7 +235,7 @@ impl Component for Playground {
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let objective_line = |o: Objective, name: &str| groups_line(&self.values, self.k, o, name);
+        let line = |row: Row| groups_line(&self.values, self.k, row);
         let offset = |e: &MouseEvent| f64::from(e.offset_x());
         html! {
             <section class="playground" aria-label="Clustering playground">
@@ -218,12 +248,13 @@ impl Component for Playground {
                         <input class="short" value={self.k.to_string()} oninput={link.callback(|e: InputEvent| Msg::K(e.target_unchecked_into::<HtmlInputElement>().value()))} aria-label="K" /></label>
                 </div>
                 if let Some(e) = &self.error { <p class="errors" role="alert">{ e }</p> }
-                <canvas ref={self.canvas.clone()} class="playground-canvas" role="img" aria-label="SSE and SSRE partitions of the backlogs"
+                <canvas ref={self.canvas.clone()} class="playground-canvas" role="img" aria-label="SSE, SSRE and optimal SSRE partitions of the backlogs"
                     onmousedown={link.callback(move |e: MouseEvent| Msg::Down(offset(&e)))}
                     onmousemove={link.callback(move |e: MouseEvent| Msg::Move(offset(&e)))}
                     onmouseup={link.callback(|_| Msg::Up)} onmouseleave={link.callback(|_| Msg::Up)}></canvas>
-                <p data-testid="playground-sse">{ objective_line(Objective::Sse, "SSE") }</p>
-                <p data-testid="playground-ssre">{ objective_line(Objective::Ssre, "SSRE") }</p>
+                <p data-testid="playground-sse">{ line(Row::Sse) }</p>
+                <p data-testid="playground-ssre">{ line(Row::Ssre) }</p>
+                <p data-testid="playground-optimum" title="The exact minimum of SSRE by dynamic programming (not in the paper); the line above is Warbler's best of its K-means starts.">{ line(Row::SsreOptimum) }</p>
             </section>
         }
     }
@@ -242,8 +273,26 @@ mod tests {
     #[test]
     fn sse_splits_the_large_backlogs_and_ssre_the_small_outlier() {
         let v = [1.0, 2.0, 100.0, 110.0, 5000.0];
-        assert!(groups_line(&v, 2, Objective::Sse, "SSE").starts_with("SSE: {1, 2, 100, 110} {5000}"));
-        assert!(groups_line(&v, 2, Objective::Ssre, "SSRE").starts_with("SSRE: {1, 2} {100, 110, 5000}"));
+        assert!(groups_line(&v, 2, Row::Sse).starts_with("SSE: {1, 2, 100, 110} {5000}"));
+        assert!(groups_line(&v, 2, Row::Ssre).starts_with("SSRE: {1, 2} {100, 110, 5000}"));
+    }
+
+    #[test]
+    fn the_optimum_line_is_never_above_the_starts() {
+        // Fig. 2 with K = 2: the three starts find the optimum here (Random does)...
+        let fig2 = parse(FIG2).unwrap();
+        let j = |row: Row| partition(&fig2, 2, row).unwrap().objective;
+        assert_eq!(j(Row::Ssre), j(Row::SsreOptimum));
+        assert!(groups_line(&fig2, 2, Row::SsreOptimum)
+            .starts_with("SSRE optimum: {40, 152, 200} {1952, 2384, 2414}"));
+        // ...and the optimum is never above them.
+        let v = [1.0, 2.0, 3.0, 9.0, 10.0, 30.0, 31.0, 100.0, 300.0, 1000.0];
+        for k in 1..=8 {
+            assert!(
+                partition(&v, k, Row::SsreOptimum).unwrap().objective
+                    <= partition(&v, k, Row::Ssre).unwrap().objective + 1e-12
+            );
+        }
     }
 
     #[test]

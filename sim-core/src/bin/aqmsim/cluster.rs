@@ -22,6 +22,27 @@ pub enum InitArg {
     Conservative,
     Far,
     Random,
+    /// The exact optimum (dynamic programming), a fourth candidate beside the paper's three.
+    Optimal,
+}
+
+impl InitArg {
+    fn init(self) -> Init {
+        match self {
+            InitArg::Conservative => Init::Conservative,
+            InitArg::Far => Init::Far,
+            InitArg::Random => Init::Random,
+            InitArg::Optimal => Init::Optimal,
+        }
+    }
+}
+
+/// `--init` given or the paper's three.
+fn inits(list: &Option<Vec<InitArg>>) -> Vec<Init> {
+    match list {
+        Some(list) => list.iter().map(|i| i.init()).collect(),
+        None => vec![Init::Conservative, Init::Far, Init::Random],
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
@@ -39,7 +60,8 @@ pub struct ClusterArgs {
     pub k: u32,
     #[arg(long, value_enum, default_value = "ssre")]
     pub objective: ObjectiveArg,
-    /// Initialisations to run, comma-separated (default: all three).
+    /// Initialisations to run, comma-separated (default: the paper's three; `optimal` adds
+    /// the exact optimum as a candidate).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub init: Option<Vec<InitArg>>,
     #[arg(long, value_enum, default_value = "float")]
@@ -58,17 +80,7 @@ pub struct ClusterArgs {
 }
 
 fn config(a: &ClusterArgs) -> KmeansConfig {
-    let inits = match &a.init {
-        Some(list) => list
-            .iter()
-            .map(|i| match i {
-                InitArg::Conservative => Init::Conservative,
-                InitArg::Far => Init::Far,
-                InitArg::Random => Init::Random,
-            })
-            .collect(),
-        None => vec![Init::Conservative, Init::Far, Init::Random],
-    };
+    let inits = inits(&a.init);
     let objective = match a.objective {
         ObjectiveArg::Ssre => Objective::Ssre,
         ObjectiveArg::Sse => Objective::Sse,
@@ -158,6 +170,7 @@ fn init_name(i: Init) -> &'static str {
         Init::Conservative => "conservative",
         Init::Far => "far",
         Init::Random => "random",
+        Init::Optimal => "optimal",
     }
 }
 
@@ -181,7 +194,7 @@ pub fn report(a: &ClusterArgs) -> Result<String, Failure> {
         && a.init.as_ref().is_some_and(|l| l.iter().all(|i| matches!(i, InitArg::Conservative)))
     {
         return Err(io::usage(
-            "--init conservative starts from the current mapping: give --current, or add far or random",
+            "--init conservative starts from the current mapping: give --current, or add far, random or optimal",
         ));
     }
     let x = backlogs(&io::read_text(&a.file)?)?;
@@ -236,17 +249,19 @@ pub struct BenchArgs {
     pub json: bool,
     #[arg(long, value_enum, default_value = "float")]
     pub arith: Arith,
+    /// Candidates to time, comma-separated (default: the paper's three).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub init: Option<Vec<InitArg>>,
 }
 
-/// Median wall time of `reps` clusterings of `n` flows into `k` queues with all three
-/// initialisations, ms.
-fn time_one(n: usize, k: usize, arith: Arith, reps: usize) -> f64 {
+/// Median wall time of `reps` clusterings of `n` flows into `k` queues with `inits`, ms.
+fn time_one(n: usize, k: usize, arith: Arith, inits: &[Init], reps: usize) -> f64 {
     let mut rng = SimRng::new(7, StreamId::Other(1));
     let set = BacklogSet::Classes { classes: k as u32, max_cells: 6000, jitter: 0.2 };
     let cells = set.sample(n, &mut rng);
     let x: Vec<f64> = cells.iter().map(|&c| f64::from(c)).collect();
     let current: Vec<u32> = (0..n as u32).map(|i| i % k as u32).collect();
-    let cfg = KmeansConfig { k, ..KmeansConfig::default() };
+    let cfg = KmeansConfig { k, inits: inits.to_vec(), ..KmeansConfig::default() };
     let mut times: Vec<f64> = (0..reps)
         .map(|_| {
             let t = Instant::now();
@@ -264,18 +279,23 @@ fn time_one(n: usize, k: usize, arith: Arith, reps: usize) -> f64 {
 pub fn bench(a: &BenchArgs) -> Outcome {
     let ns = [1_000, 5_000, 10_000, 50_000, 100_000];
     let ks = [2, 4, 8, 16, 32];
+    let list = inits(&a.init);
     let mut rows = Vec::new();
     for &n in &ns {
         for &k in &ks {
             let reps = if n >= 50_000 { 3 } else { 9 };
-            rows.push((n, k, time_one(n, k, a.arith, reps)));
+            rows.push((n, k, time_one(n, k, a.arith, &list, reps)));
         }
     }
     if a.json {
         let v: Vec<Value> = rows.iter().map(|&(n, k, ms)| json!({ "n": n, "k": k, "ms": ms })).collect();
         return io::say(&Value::Array(v).to_string());
     }
-    let mut o = String::from("K-means time (ms, median; M = 3 initialisations; paper Fig. 12: 300-700 ms at n = 10k, K >= 16 on the switch CPU)\n");
+    let names: Vec<&str> = list.iter().map(|&i| init_name(i)).collect();
+    let mut o = format!(
+        "K-means time (ms, median; {}; paper Fig. 12: 300-700 ms at n = 10k, K >= 16 on the switch CPU, M = 3)\n",
+        names.join(", ")
+    );
     o.push_str(&format!("{:>8}", "n \\ K"));
     for k in ks {
         o.push_str(&format!(" {k:>9}"));
