@@ -1,5 +1,7 @@
-//! What a scenario will cost before it runs: simulated events (time) and memory. The CLI
-//! refuses a run beyond the limits unless asked (`--force`); the browser warns earlier.
+//! What a scenario will cost before it runs: simulated events and other work (time), memory,
+//! and the trace files' bytes. The CLI refuses a run beyond the limits unless asked
+//! (`--force`); the browser warns earlier; a run that goes past twice its estimate anyway
+//! is stopped (`sim::guard`). `tests/cost.rs` holds the estimate to what runs take.
 
 use super::Scenario;
 use crate::aqm::QueueLimit;
@@ -121,12 +123,13 @@ fn estimate_one(sc: &Scenario) -> Cost {
     // Drops: what the first windows and the timeouts send beyond what is carried, and a
     // few per cent of the rest (congestion control's probing).
     let drops = 0.02 * packets + timeouts + first_windows;
-    let pending_events = 4.0 * flows + outstanding_segments(sc);
+    let held = outstanding_segments(sc);
+    let pending_events = 4.0 * flows + held;
     let switch = matches!(sc.bottleneck.queue, crate::aqm::QueueDiscSpec::Switch(_));
     let bytes = BYTES_FIXED
         + if switch { BYTES_SWITCH } else { 0.0 }
         + flows * BYTES_PER_FLOW
-        + outstanding_segments(sc) * BYTES_PER_SEGMENT
+        + held * BYTES_PER_SEGMENT
         + pending_events * BYTES_PER_EVENT
         + TRACE_FLOW_SAMPLES.min(samples * flows.max(1.0)) * BYTES_PER_FLOW_SAMPLE
         + (TRACE_DROPS as f64).min(drops) * BYTES_PER_DROP
