@@ -72,7 +72,7 @@ impl Checker {
     pub fn push(&mut self, field: &str, value: impl fmt::Display, allowed: impl Into<String>) {
         let field = self.path(field);
         // A 100 KB string given for a number is not repeated whole.
-        let value = super::json::echo_value(&value.to_string());
+        let value = super::echo::echo_value(&value.to_string());
         self.errors.push(ScenarioError { field, value, allowed: allowed.into() });
     }
 

@@ -15,13 +15,7 @@ use serde_json::{Map, Number, Value};
 use std::cell::RefCell;
 use std::fmt;
 
-/// Longest value echoed back in a message (a 17-digit float with sign and exponent fits).
-const ECHO_VALUE: usize = 24;
-
-/// `s` shortened to its first characters and "…", for messages.
-pub fn echo_value(s: &str) -> String {
-    super::registry::cut(s, ECHO_VALUE)
-}
+pub use super::echo::echo_value;
 
 /// What is wrong at [`JsonError::path`].
 #[derive(Clone, Debug, PartialEq)]
@@ -100,7 +94,7 @@ pub fn parse(text: &str) -> Result<Value, JsonError> {
     }
     read.map_err(|e| JsonError {
         path: st.failed_at.into_inner().unwrap_or_default(),
-        problem: Problem::Syntax(super::registry::echo_long(&e.to_string())),
+        problem: Problem::Syntax(super::echo::echo_long(&e.to_string())),
         doc: None,
     })
 }
@@ -202,7 +196,7 @@ impl State {
 const KEY_MAX: usize = 64;
 
 fn join(path: &str, key: &str) -> String {
-    let key = super::registry::cut(key, KEY_MAX);
+    let key = super::echo::cut(key, KEY_MAX);
     if path.is_empty() {
         key
     } else {

@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod field;
+pub mod echo;
 pub mod json;
 pub mod registry;
 

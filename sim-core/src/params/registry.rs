@@ -118,27 +118,8 @@ impl Family {
     }
 }
 
-/// Longest text echoed back in an error (a 100 KB bad name is not repeated whole).
-const ECHO_MAX: usize = 40;
-
-/// `s`, shortened for an error message.
-pub fn echo(s: &str) -> String {
-    cut(s, ECHO_MAX)
-}
-
-/// `s` whole if at most `max` characters, else its first `max` and "…".
-pub fn cut(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(max).collect::<String>())
-    }
-}
-
-/// Shortens a message that echoes a huge input.
-pub(crate) fn echo_long(msg: &str) -> String {
-    cut(msg, 300)
-}
+pub use super::echo::{cut, echo};
+use super::echo::{echo_long, echo_value};
 
 /// Shortens each value serde quotes in a message (`string "xxx…"`, `` floating point `1e300` ``
 /// prints 300 digits) to its first characters.
@@ -153,7 +134,7 @@ fn shorten_quoted(msg: &str) -> String {
             rest = after;
             continue;
         };
-        out.push_str(&super::json::echo_value(&after[..j]));
+        out.push_str(&echo_value(&after[..j]));
         out.push(q);
         rest = &after[j + 1..];
     }

@@ -33,7 +33,8 @@
 //! (a cluster of zero backlogs is the fraction 0/0, read as centroid 0).
 
 use super::decision::{validate_request, ClusterError, Decision, KmeansConfig, Objective};
-use super::lloyd::{Metric, Prepared, Sorted};
+use super::lloyd::{Prepared, Sorted};
+use super::metric::Metric;
 use crate::rng::SimRng;
 use std::cmp::Ordering;
 

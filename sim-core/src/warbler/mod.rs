@@ -17,6 +17,7 @@ pub mod controller;
 mod decision;
 pub mod fixed_kmeans;
 mod lloyd;
+mod metric;
 mod optimal;
 pub mod sample;
 pub mod ssre_kmeans;

@@ -23,7 +23,7 @@
 //! over all partitions would catch a miss), so the smallest optimal i is monotone in j and
 //! divide and conquer computes each layer in O(d log d): O(K·d log d) in all.
 
-use super::lloyd::Metric;
+use super::metric::Metric;
 
 /// The optimal runs of sorted `v` into at most `k` clusters, as (start, end) ranges that
 /// cover `v` in ascending order, each non-empty; ties go to the earliest cut.

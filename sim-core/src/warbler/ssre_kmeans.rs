@@ -28,7 +28,8 @@
 //!   result depends on the multiset of (backlog, current queue) pairs, not on input order.
 
 use super::decision::{validate_request, ClusterError, Decision, KmeansConfig, Objective, MAX_BACKLOG_CELLS};
-use super::lloyd::{Metric, Prepared, Sorted};
+use super::lloyd::{Prepared, Sorted};
+use super::metric::Metric;
 use crate::rng::SimRng;
 
 /// Weighted centroid μ = Σx² / Σx of a cluster (eqs. 1 and 5): the value that minimises
