@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs ns-3.44 (tests/ns3/dumbbell.cc) and AQM Lab's `aqmsim` over the same scenarios and
-seeds and prints a side-by-side markdown table (mean ± std over seeds).
+seeds and prints a side-by-side markdown table (mean ± std over seeds) in three phases: the
+whole run, the first seconds (0 to the warm-up) and the window after the warm-up.
 
     tests/ns3/compare.py                       # every scenario, 3 seeds
     tests/ns3/compare.py --seeds 5 --only bbr  # scenarios whose name contains "bbr"
@@ -11,7 +12,14 @@ Builds `aqmsim` from the worktree this file lives in (cargo, release, feature `c
 ns-3 program with build.sh (needs the ns3==3.44.post0 wheel, see build.sh). Python standard
 library only. Not run by CI.
 
-A row is "within spread" (✓) when the two mean ± std intervals overlap (each std counted as
+The window's figures are each simulator's own summary (as before); the whole run and the
+first seconds are computed here from whole-run traces: every drop's time, the disc's length
+every 100 ms, and the bytes delivered per flow (ours: the 100 ms per-flow goodput trace; ns-3:
+delivered_bytes_all less the window's bytes). Timeouts and fast recoveries are counted over
+the whole run only (AQM Lab writes no times for them); the delay percentiles, shares and
+completion times are the window's only.
+
+Each Δ is marked ✓ ("within spread") when the two mean ± std intervals overlap (each std counted as
 at least 1 % of ns-3's mean, since many scenarios are deterministic in both simulators); "target" is the
 issue's tolerance on |AQM Lab − ns-3| / ns-3 where it set one.
 """
@@ -116,6 +124,13 @@ SCENARIOS = [
     dict(warbler("pie-10cubic-rtt20", "5", [("cubic", 10, 20, 0)], "pie", 30, BASIC + TCP,
                  limit=1000, extra_ns3=dict(NS3_TCP, meanPktSize=1000), extra_sets=NS3_TCP_SETS),
          min_seeds=5),
+    # Issue 22 item 2 (start-up transients): PIE at 20 Mbit/s with 8 NewReno flows, the
+    # Warbler path's Linux-like TCP (200 ms minimum RTO, 6 MiB buffers).
+    dict(warbler("pie-8newreno-20M-rtt20", "22.2", [("newreno", 8, 20, 0)], "pie", 30,
+                 BASIC + TCP, limit=1000,
+                 extra_ns3=dict(bottleneckRate=20_000_000, meanPktSize=1000),
+                 extra_sets=[("bottleneck.rate_bps", "20000000")]),
+         min_seeds=5),
     warbler("fqcodel-10cubic-rtt20", "5", [("cubic", 10, 20, 0)], "fqcodel", 30, BASIC + TCP,
             limit=1000, extra_ns3=NS3_TCP, extra_sets=NS3_TCP_SETS),
 ]
@@ -152,7 +167,7 @@ TARGETS = {
 LABELS = {
     "goodput": "goodput (Mbit/s)", "util": "utilisation", "queue_mean": "mean queue (pkt)",
     "queue_std": "queue std (pkt)", "queue_p99": "p99 queue (pkt)", "empty_pct": "queue empty (%)",
-    "drops": "drops after warm-up", "interdrop_ms": "median inter-drop (ms)",
+    "drops": "drops", "interdrop_ms": "median inter-drop (ms)",
     "delay_p50": "delay P50 (ms, mean over flows)", "jfi": "Jain's index",
     "timeouts": "timeouts (all flows)", "fast_recoveries": "fast recoveries (all flows)",
     "share_first": "share of the 20 ms flow", "share_cubic": "CUBIC share", "share_bbr": "BBR share",
@@ -222,6 +237,77 @@ def normalise(d, kind, duration):
     return m
 
 
+PHASES = ["whole", "start", "window"]
+# Metrics with a figure in every phase; the others are the window's only.
+PHASED = {"goodput", "util", "queue_mean", "queue_std", "empty_pct", "drops", "interdrop_ms",
+          "jfi"}
+# Counted over the whole run only (shown in the whole-run column).
+WHOLE_ONLY = {"timeouts", "fast_recoveries", "cubic_recoveries"}
+
+
+def phase_metrics(drop_times, queue, flow_bytes, lo, hi, rate_bps):
+    """Metrics of the interval [lo, hi) from whole-run traces: drop times (s), queue samples
+    (time, packets; a sample at t stands for (t − 0.1 s, t], so it belongs to the interval
+    when lo < t ≤ hi), bytes delivered per flow within the interval."""
+    drops = sorted(t for t in drop_times if lo <= t < hi)
+    q = [n for t, n in queue if lo + 1e-9 < t <= hi + 1e-9]
+    qm = sum(q) / len(q) if q else 0.0
+    gaps = [1e3 * (b - a) for a, b in zip(drops, drops[1:])]
+    gaps.sort()
+    goodput = 8 * sum(flow_bytes) / (hi - lo)
+    sq = sum(b * b for b in flow_bytes)
+    return {
+        "goodput": goodput / 1e6, "util": goodput / rate_bps,
+        "queue_mean": qm,
+        "queue_std": math.sqrt(sum((n - qm) ** 2 for n in q) / len(q)) if q else 0.0,
+        "empty_pct": 100.0 * sum(1 for n in q if n == 0) / len(q) if q else 0.0,
+        "drops": float(len(drops)),
+        "interdrop_ms": (gaps[(len(gaps) - 1) // 2] + gaps[len(gaps) // 2]) / 2 if gaps else 0.0,
+        "jfi": sum(flow_bytes) ** 2 / (len(flow_bytes) * sq) if sq else 0.0,
+    }
+
+
+def phases_ns3(d, sc):
+    """ns-3's whole run and first seconds from the traces dumbbell.cc writes."""
+    warmup, duration = sc["ns3"]["warmup"], sc["ns3"]["duration"]
+    rate = sc["ns3"]["bottleneckRate"]
+    window = duration - warmup
+    total = [f["delivered_bytes_all"] for f in d["flows"]]
+    after = [f["throughput_bps"] * window / 8 for f in d["flows"]]
+    out = {"whole": phase_metrics(d["drop_times"], d["queue_trace"], total, 0.0, duration, rate)}
+    if warmup > 0:
+        out["start"] = phase_metrics(d["drop_times"], d["queue_trace"],
+                                     [a - b for a, b in zip(total, after)], 0.0, warmup, rate)
+    return out
+
+
+def phases_ours(out, d, sc):
+    """Ours from <alg>_drops.csv, _queue.csv and _flows.csv (100 ms per-flow goodput)."""
+    warmup, duration = d["warmup_s"], d["duration_s"]
+    rate = sc["ns3"]["bottleneckRate"]
+
+    def rows(suffix):
+        name = [n for n in os.listdir(out) if n.endswith(suffix)][0]
+        with open(os.path.join(out, name)) as f:
+            return list(csv.DictReader(f))
+
+    drops = [float(r["time_s"]) for r in rows("_drops.csv")]
+    queue = [(float(r["time_s"]), int(r["packets"])) for r in rows("_queue.csv")]
+    n = len(d["flows"])
+    total, start, last = [0.0] * n, [0.0] * n, [0.0] * n
+    for r in rows("_flows.csv"):
+        i, t = int(r["flow"]), float(r["time_s"])
+        b = float(r["goodput_bps"]) * (t - last[i]) / 8
+        last[i] = t
+        total[i] += b
+        if t <= warmup + 1e-9:
+            start[i] += b
+    res = {"whole": phase_metrics(drops, queue, total, 0.0, duration, rate)}
+    if warmup > 0:
+        res["start"] = phase_metrics(drops, queue, start, 0.0, warmup, rate)
+    return res
+
+
 # ---- running -----------------------------------------------------------------------------
 
 def sh(cmd, **kw):
@@ -244,7 +330,9 @@ def run_ns3(ns3, sc, seed, work, reuse):
         args = [ns3] + [f"--{k}={v}" for k, v in sc["ns3"].items()] + [f"--seed={seed}", f"--out={out}"]
         subprocess.run(args, check=True, capture_output=True)
     with open(out) as f:
-        return json.load(f)
+        d = json.load(f)
+    d["phases"] = phases_ns3(d, sc)
+    return d
 
 
 def run_ours(aqmsim, sc, seed, work):
@@ -269,6 +357,7 @@ def run_ours(aqmsim, sc, seed, work):
             if i in last and c < 0.9 * last[i] and t > d["warmup_s"]:
                 d["flows"][i]["cuts"].append(t)
             last[i] = c
+    d["phases"] = phases_ours(out, d, sc)
     return d
 
 
@@ -296,39 +385,64 @@ def target_for(name, metric):
     return None
 
 
+def cell(a, b, metric, name, phase):
+    """ns-3, ours, Δ with ✓/✗ (within spread) for one phase; the target's mark (window)."""
+    m1, s1 = stats(a)
+    if b is None:
+        return [fmt(m1, s1, metric), "(not traced)", ""], ""
+    m2, s2 = stats(b)
+    delta = (m2 - m1) / abs(m1) * 100 if m1 else float("nan")
+    ok = abs(m2 - m1) <= s1 + s2 + SPREAD_FLOOR * abs(m1) + 1e-12
+    d = "" if math.isnan(delta) else f"{delta:+.0f} % "
+    tgt = ""
+    tol = target_for(name, metric)
+    if tol is not None and phase == "window":
+        tgt = f"±{tol * 100:.0f} % {'✓' if abs(m2 - m1) <= tol * abs(m1) else '✗'}"
+    return [fmt(m1, s1, metric), fmt(m2, s2, metric), f"{d}{'✓' if ok else '✗'}"], tgt
+
+
 def table(results):
     lines = [
-        f"| item | scenario | metric | ns-3.44 | AQM Lab | Δ | within spread | target |",
-        "|---|---|---|---|---|---|---|---|",
+        "| item | scenario | metric | ns-3.44 whole | AQM Lab whole | Δ | ns-3.44 first s | AQM Lab first s | Δ | ns-3.44 window | AQM Lab window | Δ | target |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for sc, ns, ours in results:
         dur = sc["ns3"]["duration"]
+        warm = sc["ns3"]["warmup"]
+        name = f"{sc['name']} (0-{warm:g} / {warm:g}-{dur:g} s)"
         a = [normalise(d, "ns3", dur) for d in ns]
         b = [normalise(d, "ours", dur) for d in ours]
         for metric in sc["metrics"]:
             if metric not in a[0]:
                 continue
-            if metric not in b[0]:
-                m1, s1 = stats([x[metric] for x in a])
-                lines.append(f"| {sc['item']} | {sc['name']} | {LABELS[metric]} | {fmt(m1, s1, metric)} | (not traced) | | | |")
-                continue
-            m1, s1 = stats([x[metric] for x in a])
-            m2, s2 = stats([x[metric] for x in b])
+            row = [sc["item"], name, LABELS[metric]]
             if metric == "bbr_beats_cubic":
-                va = f"{int(round(m1 * len(a)))}/{len(a)}"
-                vb = f"{int(round(m2 * len(b)))}/{len(b)}"
+                m1 = stats([x[metric] for x in a])[0]
+                m2 = stats([x[metric] for x in b])[0]
                 ok = (m1 > 0.5) == (m2 > 0.5)
-                lines.append(f"| {sc['item']} | {sc['name']} | {LABELS[metric]} | {va} | {vb} | | {'✓' if ok else '✗'} | same ordering {'✓' if ok else '✗'} |")
+                row += [""] * 6 + [f"{int(round(m1 * len(a)))}/{len(a)}",
+                                   f"{int(round(m2 * len(b)))}/{len(b)}", "✓" if ok else "✗",
+                                   f"same ordering {'✓' if ok else '✗'}"]
+                lines.append("| " + " | ".join(row) + " |")
                 continue
-            delta = (m2 - m1) / abs(m1) * 100 if m1 else float("nan")
-            ok = abs(m2 - m1) <= s1 + s2 + SPREAD_FLOOR * abs(m1) + 1e-12
-            tol = target_for(sc["name"], metric)
             tgt = ""
-            if tol is not None:
-                hit = abs(m2 - m1) <= tol * abs(m1)
-                tgt = f"±{tol * 100:.0f} % {'✓' if hit else '✗'}"
-            d = "" if math.isnan(delta) else f"{delta:+.0f} %"
-            lines.append(f"| {sc['item']} | {sc['name']} | {LABELS[metric]} | {fmt(m1, s1, metric)} | {fmt(m2, s2, metric)} | {d} | {'✓' if ok else '✗'} | {tgt} |")
+            for phase in PHASES:
+                if phase == "window" and metric not in WHOLE_ONLY:
+                    xa = [x[metric] for x in a]
+                    xb = [x[metric] for x in b] if metric in b[0] else None
+                elif phase == "whole" and metric in WHOLE_ONLY:
+                    xa = [x[metric] for x in a]
+                    xb = [x[metric] for x in b] if metric in b[0] else None
+                elif metric in PHASED and phase in ns[0]["phases"]:
+                    xa = [d["phases"][phase][metric] for d in ns]
+                    xb = [d["phases"][phase][metric] for d in ours]
+                else:
+                    row += ["", "", ""]
+                    continue
+                cells, t = cell(xa, xb, metric, sc["name"], phase)
+                row += cells
+                tgt = tgt or t
+            lines.append("| " + " | ".join(row + [tgt]) + " |")
     return "\n".join(lines)
 
 

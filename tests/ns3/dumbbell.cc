@@ -21,7 +21,9 @@
 // the bottleneck (queue-disc enqueue to the start of transmission) P50/P95/mean; the
 // queue-disc length sampled every `--sample` s (mean, std, median, p90, p99, empty %);
 // drops at the bottleneck queue disc after the warm-up (total, early/forced for RED, median
-// interval); Jain's index; a finite flow's start and completion time (`start_s`, `fct_s`, -1
+// interval); Jain's index; for the whole run, every drop's time (`drop_times`), the disc's
+// length every `--sample` s from the start (`queue_trace`, [time, packets]) and each flow's
+// timeout and recovery entry times, so the first seconds can be compared too; a finite flow's start and completion time (`start_s`, `fct_s`, -1
 // if it did not complete).
 //
 // Build with build.sh beside this file; runs take about a second.
@@ -65,6 +67,8 @@ struct FlowStats
     uint32_t timeouts = 0;      // entries into CA_LOSS (whole run)
     uint32_t recoveries = 0;    // entries into CA_RECOVERY (whole run)
     std::vector<double> cuts;   // times of ssthresh reductions after the warm-up
+    std::vector<double> lossTimes;     // entries into CA_LOSS (whole run)
+    std::vector<double> recoveryTimes; // entries into CA_RECOVERY (whole run)
     std::vector<double> delays; // queueing delay samples at the bottleneck (s)
     uint32_t cwnd = 0;
     double cwndSum = 0;         // for the sampled mean cwnd
@@ -78,6 +82,8 @@ std::vector<FlowStats> g_flows;
 double g_warmup = 1.0;
 std::map<uint32_t, uint32_t> g_addrToFlow;                 // sender IPv4 address -> flow
 std::vector<double> g_dropTimes;
+std::vector<double> g_dropTimesAll;                         // every drop, whole run
+std::vector<std::pair<double, uint32_t>> g_queueTrace;     // (time, disc packets), whole run
 uint64_t g_dropsAll = 0;
 uint64_t g_dropsEarly = 0, g_dropsForced = 0, g_dropsOverflow = 0, g_dropsOther = 0;
 std::vector<double> g_queueSamples, g_nicSamples;
@@ -171,6 +177,7 @@ void
 OnDrop(Ptr<const QueueDiscItem> item, const char* reason)
 {
     g_dropsAll++;
+    g_dropTimesAll.push_back(Simulator::Now().GetSeconds());
     if (g_trace.is_open())
     {
         // Every drop of any flow: time, "drop", flow:sequence number.
@@ -229,10 +236,12 @@ OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCo
     if (now == TcpSocketState::CA_LOSS)
     {
         g_flows[flow].timeouts++;
+        g_flows[flow].lossTimes.push_back(Simulator::Now().GetSeconds());
     }
     else if (now == TcpSocketState::CA_RECOVERY)
     {
         g_flows[flow].recoveries++;
+        g_flows[flow].recoveryTimes.push_back(Simulator::Now().GetSeconds());
     }
 }
 
@@ -283,6 +292,7 @@ TraceTime(std::string name, Time, Time now)
 void
 Sample(Ptr<QueueDisc> qd, Ptr<Queue<Packet>> nic, Time interval, Time end)
 {
+    g_queueTrace.emplace_back(Simulator::Now().GetSeconds(), qd->GetNPackets());
     if (Simulator::Now().GetSeconds() > g_warmup + 1e-9)
     {
         g_queueSamples.push_back(qd->GetNPackets());
@@ -730,6 +740,18 @@ main(int argc, char* argv[])
       << ", \"early\": " << g_dropsEarly << ", \"forced\": " << g_dropsForced
       << ", \"overflow\": " << g_dropsOverflow << ", \"other\": " << g_dropsOther
       << ", \"median_interval_ms\": " << Quantile(gaps, 0.5) << "},\n";
+    // Whole-run traces, from which compare.py takes the first seconds and the whole run.
+    o << "  \"drop_times\": [";
+    for (size_t k = 0; k < g_dropTimesAll.size(); ++k)
+    {
+        o << (k ? ", " : "") << g_dropTimesAll[k];
+    }
+    o << "],\n  \"queue_trace\": [";
+    for (size_t k = 0; k < g_queueTrace.size(); ++k)
+    {
+        o << (k ? ", " : "") << "[" << g_queueTrace[k].first << ", " << g_queueTrace[k].second << "]";
+    }
+    o << "],\n";
     o << "  \"flows\": [\n";
     for (size_t k = 0; k < g_flows.size(); ++k)
     {
@@ -744,6 +766,16 @@ main(int argc, char* argv[])
         for (size_t c = 0; c < f.cuts.size(); ++c)
         {
             o << (c ? ", " : "") << f.cuts[c];
+        }
+        o << "], \"timeout_times\": [";
+        for (size_t c = 0; c < f.lossTimes.size(); ++c)
+        {
+            o << (c ? ", " : "") << f.lossTimes[c];
+        }
+        o << "], \"recovery_times\": [";
+        for (size_t c = 0; c < f.recoveryTimes.size(); ++c)
+        {
+            o << (c ? ", " : "") << f.recoveryTimes[c];
         }
         o << "]}" << (k + 1 < g_flows.size() ? "," : "") << "\n";
     }
