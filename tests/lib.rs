@@ -9,7 +9,7 @@ use sim_core::sim::Simulation;
 
 /// Digest of [`determinism_probe`]'s summary. Native and wasm builds must both produce it;
 /// if a deliberate model change moves it, update it here (the browser test checks the same).
-pub const PROBE_DIGEST: u64 = 0x05ac_4b93_6a13_a3ef;
+pub const PROBE_DIGEST: u64 = 0x5460_6982_0534_bec9;
 
 /// A 10 s run of the RED study: short enough for a browser test, long enough to drop.
 pub fn determinism_probe_scenario() -> Scenario {
@@ -32,7 +32,7 @@ pub fn probe_digest() -> u64 {
 /// Digest of [`warbler_probe_scenario`]'s summary and decision log (same contract). Moved
 /// by issue 22's far start (farthest-first by ratio): the same flow → queue decisions,
 /// but the log's `j_far` differs.
-pub const WARBLER_DIGEST: u64 = 0x171c_2f0e_7ca3_786a;
+pub const WARBLER_DIGEST: u64 = 0xd805_717e_1f7f_7c8e;
 
 /// 10 s of Warbler §5.2: the clustering (random initialisation included) must decide alike
 /// natively and in the browser.
@@ -52,7 +52,7 @@ pub fn warbler_digest() -> u64 {
 
 /// Digest of [`split_probe_scenario`]'s summary (same contract; natively its senders run
 /// on a second thread, in the browser both sides take turns).
-pub const SPLIT_DIGEST: u64 = 0x928e_2e56_88cf_0b6f;
+pub const SPLIT_DIGEST: u64 = 0x548d_3138_0f64_ee25;
 
 /// 2000 flows of the RTT-unfair pair through FQ-CoDel for 0.3 s: big enough that the
 /// senders run apart (`sim-core/src/sim/lane.rs`).
@@ -71,7 +71,7 @@ pub fn split_digest() -> u64 {
 
 /// Digest of [`changes_probe_scenario`]'s summary and log (same contract): timed changes
 /// apply alike natively and in the browser.
-pub const CHANGES_DIGEST: u64 = 0x9432_8226_7c5f_09e4;
+pub const CHANGES_DIGEST: u64 = 0xf189_6ab4_e242_eaa2;
 
 /// The bufferbloat lecture's cut buffer (at 20 s) and then a slower link (at 22 s), 24 s.
 pub fn changes_probe_scenario() -> Scenario {

@@ -16,8 +16,10 @@
 // ACK covering every data byte (the HighestRxAck trace).
 //
 // Output (`--out=FILE`, JSON, the fields AQM Lab's summary.json has where they exist): per-flow
-// goodput (bytes the sink received after the warm-up), timeouts and fast recoveries (entries
-// into CA_LOSS / CA_RECOVERY), ssthresh cuts with their times, per-packet queueing delay at
+// goodput (bytes the sink received after the warm-up), timeouts (every expiry of the
+// retransmission timer, by the congestion state it found, as AQM Lab's summary counts them;
+// `loss_entries` are the entries into CA_LOSS, which leave out the backed-off repeats) and
+// fast recoveries (entries into CA_RECOVERY), ssthresh cuts with their times, per-packet queueing delay at
 // the bottleneck (queue-disc enqueue to the start of transmission) P50/P95/mean; the
 // queue-disc length sampled every `--sample` s (mean, std, median, p90, p99, empty %);
 // drops at the bottleneck queue disc after the warm-up (total, early/forced for RED, median
@@ -65,6 +67,8 @@ struct FlowStats
     uint64_t rxBytes = 0;       // after the warm-up
     uint64_t rxBytesAll = 0;    // whole run
     uint32_t timeouts = 0;      // entries into CA_LOSS (whole run)
+    uint32_t rtoByState[5] = {}; // timer expiries by the TcpCongState_t they found
+    int congState = 0;
     uint32_t recoveries = 0;    // entries into CA_RECOVERY (whole run)
     std::vector<double> cuts;   // times of ssthresh reductions after the warm-up
     std::vector<double> lossTimes;     // entries into CA_LOSS (whole run)
@@ -225,9 +229,24 @@ OnRx(uint32_t flow, Ptr<const Packet> p, const Address&)
     }
 }
 
+// ReTxTimeout doubles m_rto (RFC 6298 (5.5)) before it sets CA_LOSS, and the CongState
+// trace fires only on a change, so a timer expiring again in CA_LOSS shows only here. Every
+// other write of m_rto is the estimate (NewAck, EstimateRtt). Missed: an expiry with the RTO
+// already at its 60 s cap.
+void
+OnRto(uint32_t flow, Time old, Time now)
+{
+    if (now == old + old)
+    {
+        auto& f = g_flows[flow];
+        f.rtoByState[std::min(f.congState, 4)]++;
+    }
+}
+
 void
 OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
 {
+    g_flows[flow].congState = int(now);
     if (g_trace.is_open() && flow == g_traceFlow)
     {
         g_trace << Simulator::Now().GetSeconds() << ",state," << int(now) << "\n";
@@ -660,6 +679,7 @@ main(int argc, char* argv[])
             Ptr<TcpL4Protocol> tcp = senders.Get(i)->GetObject<TcpL4Protocol>();
             Ptr<Socket> s = tcp->CreateSocket(CcaType(g.cca));
             s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&OnCongState, i));
+            s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&OnRto, i));
             s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&OnSsThresh, i));
             s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&OnCwnd, i));
             s->TraceConnectWithoutContext("HighestRxAck", MakeBoundCallback(&OnHighRxAck, i));
@@ -757,7 +777,11 @@ main(int argc, char* argv[])
     {
         auto& f = g_flows[k];
         o << "    {\"id\": " << k << ", \"cca\": \"" << f.cca << "\", \"throughput_bps\": " << tput[k]
-          << ", \"delivered_bytes_all\": " << f.rxBytesAll << ", \"timeouts\": " << f.timeouts
+          << ", \"delivered_bytes_all\": " << f.rxBytesAll << ", \"timeouts\": "
+          << f.rtoByState[0] + f.rtoByState[1] + f.rtoByState[2] + f.rtoByState[3] + f.rtoByState[4]
+          << ", \"timeouts_by_state\": {\"open\": " << f.rtoByState[0] + f.rtoByState[2]
+          << ", \"disorder\": " << f.rtoByState[1] << ", \"recovery\": " << f.rtoByState[3]
+          << ", \"loss\": " << f.rtoByState[4] << "}, \"loss_entries\": " << f.timeouts
           << ", \"fast_recoveries\": " << f.recoveries << ", \"cwnd_mean_bytes\": "
           << (f.cwndSamples ? f.cwndSum / f.cwndSamples : 0) << ", \"start_s\": " << f.startS
           << ", \"fct_s\": " << f.fctS << ", \"delay_p50_s\": "

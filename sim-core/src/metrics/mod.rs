@@ -18,7 +18,7 @@ pub use recorder::{
 };
 pub use summary::{
     DropStats, FlowFacts, FlowSummary, PacketCounts, QueueStats, SeriesSummary, Summary, SummaryInput,
-    ThroughputStats, Zone,
+    ThroughputStats, TimeoutsByState, Zone,
 };
 pub use window::WindowStats;
 

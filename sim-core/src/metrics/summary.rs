@@ -58,7 +58,11 @@ pub struct FlowSummary {
     /// Bytes delivered in order over the whole run.
     pub delivered_bytes: u64,
     pub retransmissions: u64,
+    /// Every expiry of the retransmission timer (backed-off repeats included).
     pub timeouts: u64,
+    /// The same expiries by the congestion state the timer found.
+    #[serde(default)]
+    pub timeouts_by_state: TimeoutsByState,
     pub fast_recoveries: u64,
     pub delay_p50_s: Option<f64>,
     pub delay_p95_s: Option<f64>,
@@ -153,6 +157,19 @@ pub struct PacketCounts {
     pub in_flight: u64,
 }
 
+/// A flow's retransmission timeouts by the congestion state the timer found (ns-3's
+/// names: Open, Disorder, Recovery, Loss). Open and Disorder: too few duplicate ACKs to
+/// start fast recovery (a tail loss, a small window); Recovery: fast recovery stalled (a
+/// retransmission lost); Loss: the backed-off timer again, before the timeout's
+/// retransmission was acknowledged. Entries into Loss are all but the last column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeoutsByState {
+    pub open: u64,
+    pub disorder: u64,
+    pub recovery: u64,
+    pub loss: u64,
+}
+
 /// Per-flow facts the window does not hold.
 pub struct FlowFacts {
     pub group: u32,
@@ -162,6 +179,7 @@ pub struct FlowFacts {
     pub delivered_bytes: u64,
     pub retransmissions: u64,
     pub timeouts: u64,
+    pub timeouts_by_state: TimeoutsByState,
     pub fast_recoveries: u64,
     pub start_time_s: Option<f64>,
     pub completion_time_s: Option<f64>,
@@ -217,6 +235,7 @@ impl Summary {
                     delivered_bytes: f.delivered_bytes,
                     retransmissions: f.retransmissions,
                     timeouts: f.timeouts,
+                    timeouts_by_state: f.timeouts_by_state,
                     fast_recoveries: f.fast_recoveries,
                     delay_p50_s: fw.delay.quantile(0.5),
                     delay_p95_s: fw.delay.quantile(0.95),

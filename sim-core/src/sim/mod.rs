@@ -21,7 +21,7 @@ mod worker;
 
 use crate::cc::{CcFactory, CcMetrics, SpecFactory};
 use crate::engine::EventQueue;
-use crate::metrics::{DropRecord, FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, Update};
+use crate::metrics::{DropRecord, FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, TimeoutsByState, Update};
 use crate::net::{Link, Packet, PacketKind};
 use crate::queue::{Dropped, Occupancy, QdiscCtx, QueueLimit};
 use crate::scenario::{Scenario, ScenarioError};
@@ -256,6 +256,12 @@ impl Simulation {
                     delivered_bytes: r.delivered_bytes(),
                     retransmissions: st.retransmissions,
                     timeouts: st.timeouts,
+                    timeouts_by_state: TimeoutsByState {
+                        open: st.timeouts_open,
+                        disorder: st.timeouts_disorder,
+                        recovery: st.timeouts_recovery,
+                        loss: st.timeouts_loss,
+                    },
                     fast_recoveries: st.fast_recoveries,
                     start_time_s: s.started_at().map(|t| t.as_secs_f64()),
                     completion_time_s: s.completed_at().map(|t| t.as_secs_f64()),

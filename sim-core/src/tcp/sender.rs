@@ -26,7 +26,19 @@ pub enum Phase {
 pub struct SenderStats {
     pub segments_sent: u64,
     pub retransmissions: u64,
+    /// Every expiry of the retransmission timer on data, backed-off repeats included.
     pub timeouts: u64,
+    /// Of `timeouts`, by the congestion state the timer found: Open (a tail loss, or no
+    /// duplicate ACK came back), Disorder (fewer than dupthresh duplicate ACKs, or no
+    /// SACKed segment far enough above the hole), Recovery (a retransmission or what
+    /// recovery had left to send was lost), Loss (the backed-off timer expiring again
+    /// before the timeout's retransmission was acknowledged). ns-3's `CongState` trace
+    /// fires only on a change, so an entry count there (`tests/ns3/dumbbell.cc` before
+    /// issue 22) leaves out the Loss column.
+    pub timeouts_open: u64,
+    pub timeouts_disorder: u64,
+    pub timeouts_recovery: u64,
+    pub timeouts_loss: u64,
     pub fast_recoveries: u64,
 }
 
@@ -696,6 +708,12 @@ impl TcpSender {
     /// RFC 6298 (5.4)-(5.6) and RFC 5681 §3.1 on a retransmission timeout.
     fn on_rto(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         self.stats.timeouts += 1;
+        *match self.tcb.state {
+            CongState::Open => &mut self.stats.timeouts_open,
+            CongState::Disorder => &mut self.stats.timeouts_disorder,
+            CongState::Recovery => &mut self.stats.timeouts_recovery,
+            CongState::Loss => &mut self.stats.timeouts_loss,
+        } += 1;
         let in_flight = self.bytes_in_flight();
         let head_already_resent =
             self.tcb.state == CongState::Loss && self.sb.is_retransmitted(self.sb.una());

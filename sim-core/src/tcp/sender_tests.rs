@@ -235,6 +235,11 @@ fn rto_backs_off_exponentially_while_retransmissions_are_lost() {
     let mut l = Loopback::new(cfg(true), CcaSpec::NewReno(Default::default()), 5).drop_segment(4, 3);
     l.run(SimTime::from_secs_f64(60.0));
     assert_eq!(l.s.stats().timeouts, 3);
+    // The first expiry found the flow out of recovery; the two backed-off ones in Loss (the
+    // ones ns-3's CongState trace does not show).
+    let st = l.s.stats();
+    assert_eq!(st.timeouts_open + st.timeouts_disorder + st.timeouts_recovery, 1, "{st:?}");
+    assert_eq!(st.timeouts_loss, 2, "{st:?}");
     let gaps: Vec<f64> = l.rto_times.windows(2).map(|w| (w[1] - w[0]).as_secs_f64()).collect();
     assert!((gaps[0] - 2.0).abs() < 0.01, "{gaps:?}");
     assert!((gaps[1] - 4.0).abs() < 0.01, "{gaps:?}");
