@@ -251,3 +251,15 @@ fn pasted_files_are_refused_naming_the_field_without_rust_debug_output() {
     assert!(!std::path::Path::new(&out_w).exists(), "refused training wrote weights");
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn validate_prints_the_estimate_in_units_a_person_reads() {
+    let out = aqmsim(&["validate", "--preset", "red-study"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Small figures keep a digit ("2.3 MB", "under 0.1 s"), not "0 MB" and "0 s".
+    assert!(text.contains("MB of memory") && text.contains("under 0.1 s") && !text.contains(" 0 MB"), "{text}");
+    let slow = aqmsim(&["validate", "--preset", "rtt-unfair", "--set", "duration_s=600"]);
+    let text = String::from_utf8_lossy(&slow.stdout);
+    assert!(text.contains(" s here") && !text.contains("under 0.1 s here"), "{text}");
+}

@@ -77,6 +77,27 @@ fn parse_change(s: &str) -> Result<sim_core::scenario::TimedChange, String> {
     Ok(sim_core::scenario::TimedChange { at_s, set, to })
 }
 
+/// An estimated size for a person: "0.4 MB", "12 MB".
+fn megabytes(bytes: f64) -> String {
+    let mb = bytes / 1e6;
+    if mb < 10.0 {
+        format!("{mb:.1} MB")
+    } else {
+        format!("{mb:.0} MB")
+    }
+}
+
+/// An estimated time for a person: "under 0.1 s", "2.5 s", "40 s".
+fn seconds(s: f64) -> String {
+    if s < 0.1 {
+        "under 0.1 s".into()
+    } else if s < 10.0 {
+        format!("{s:.1} s")
+    } else {
+        format!("{s:.0} s")
+    }
+}
+
 fn parse_profile(s: &str) -> Result<sim_core::tcp::TcpProfile, String> {
     sim_core::tcp::TcpProfile::from_tag(s)
 }
@@ -133,13 +154,14 @@ fn dispatch(cli: Cli) -> io::Outcome {
         Command::Validate { scenario } => match load::load(&scenario, None) {
             Ok(s) => {
                 let c = sim_core::scenario::cost::estimate(&s);
+                let rate = sim_core::scenario::cost::EVENTS_PER_S;
                 io::say(&format!(
-                    "scenario is valid; estimated cost about {:.1e} events and {:.0} MB, {:.0} s here; with --out {:.0} MB on disk and {:.0} s",
+                    "scenario is valid; estimated cost about {:.1e} events and {} of memory, {} here; with --out {} on disk and {}",
                     c.events,
-                    c.bytes / 1e6,
-                    c.seconds_at(sim_core::scenario::cost::EVENTS_PER_S),
-                    c.disk_bytes / 1e6,
-                    c.seconds_writing(sim_core::scenario::cost::EVENTS_PER_S),
+                    megabytes(c.bytes),
+                    seconds(c.seconds_at(rate)),
+                    megabytes(c.disk_bytes),
+                    seconds(c.seconds_writing(rate)),
                 ))
             }
             Err(e) => Err(e.into()),
