@@ -351,9 +351,11 @@ impl Bbr {
             // ssthresh is InFlight(1) from entering Drain, so the window falls to about one
             // BDP and CongControl grows it back by the bytes acked. Traced on a lone flow at
             // 20 Mbit/s, 40 ms, 67-packet FIFO: cwnd 143 -> 70.7 segments at the full ACK.
-            if linux {
+            // Behind `exit_recovery_at_ssthresh` (off by default) so the golden figures stay.
+            if linux || prev == CongState::Recovery {
                 cwnd = cwnd.max(self.prior_cwnd);
-            } else if prev == CongState::Recovery {
+            }
+            if !linux && prev == CongState::Recovery && self.cfg.exit_recovery_at_ssthresh {
                 cwnd = tcb.ssthresh;
             }
             self.packet_conservation = false;
