@@ -52,7 +52,10 @@ def w_flows(groups):
     ns3, ours = [], []
     for c, n, rtt, s, *size in groups:
         ns3.append(f"{c},{n},1000000000,{rtt / 2 - 1:g},{s:g}" + "".join(f",{b}" for b in size))
-        g = {"count": n, "cca": {"type": names[c]}, "access_rate_bps": 1_000_000_000,
+        cca = {"type": names[c]}
+        if c == "bbr":
+            cca["exit_recovery_at_ssthresh"] = True  # ns-3's ExitRecovery (issue 22 item 1)
+        g = {"count": n, "cca": cca, "access_rate_bps": 1_000_000_000,
              "access_delay_ms": rtt / 2 - 1, "start_s": s}
         if size:
             g["size_bytes"] = size[0]
@@ -129,6 +132,18 @@ SCENARIOS = [
     dict(warbler("pie-8newreno-20M-rtt20", "22.2", [("newreno", 8, 20, 0)], "pie", 30,
                  BASIC + TCP, limit=1000,
                  extra_ns3=dict(bottleneckRate=20_000_000, meanPktSize=1000),
+                 extra_sets=[("bottleneck.rate_bps", "20000000")]),
+         min_seeds=5),
+    # Issue 22 item 1: BBR in a FIFO of one BDP (20 Mbit/s x 40 ms = 67 packets), alone and
+    # against CUBIC. Side-by-side traces: dumbbell --traceFlow=0 --bbrTrace=FILE and
+    # `cargo run --release -p sim-core --example bbr_trace` (see COMPARISON.md).
+    warbler("bbr-alone-20M-rtt40-bdp", "22.1", [("bbr", 1, 40, 0)], "fifo", 30,
+            ["goodput", "util", "queue_mean", "queue_p99", "drops"] + TCP, limit=67,
+            extra_ns3=dict(bottleneckRate=20_000_000),
+            extra_sets=[("bottleneck.rate_bps", "20000000")]),
+    dict(warbler("2bbr-2cubic-20M-rtt40-bdp", "22.1", [("bbr", 2, 40, 0), ("cubic", 2, 40, 0)],
+                 "fifo", 30, BASIC + TCP + ["share_cubic", "share_bbr"], limit=67,
+                 extra_ns3=dict(bottleneckRate=20_000_000),
                  extra_sets=[("bottleneck.rate_bps", "20000000")]),
          min_seeds=5),
     warbler("fqcodel-10cubic-rtt20", "5", [("cubic", 10, 20, 0)], "fqcodel", 30, BASIC + TCP,

@@ -46,6 +46,33 @@
 #include <string>
 #include <vector>
 
+// Read-only access to TcpBbr's and TcpSocketBase's private state for the `bbrTrace` sampler:
+// both classes befriend a test class of these names (ns-3's own test suite, not linked here).
+namespace ns3
+{
+class TcpGeneralTest
+{
+  public:
+    static Ptr<TcpCongestionOps> Cc(Ptr<TcpSocketBase> s) { return s->m_congestionControl; }
+    static Ptr<TcpSocketState> Tcb(Ptr<TcpSocketBase> s) { return s->m_tcb; }
+};
+} // namespace ns3
+
+class TcpBbrCheckGainValuesTest
+{
+  public:
+    // state cycle_index pacing_gain cwnd_gain btlbw_bps min_rtt_ms target_cwnd extra_acked
+    static std::string Row(ns3::Ptr<ns3::TcpBbr> b)
+    {
+        std::ostringstream o;
+        o << int(b->m_state) << "," << b->m_cycleIndex << "," << b->m_pacingGain.Get() << ","
+          << b->m_cWndGain.Get() << "," << b->m_maxBwFilter.GetBest().GetBitRate() << ","
+          << (b->m_minRtt.Get() == ns3::Time::Max() ? -1.0 : b->m_minRtt.Get().GetSeconds() * 1e3)
+          << "," << b->m_targetCWnd << "," << b->AckAggregationCwnd();
+        return o.str();
+    }
+};
+
 using namespace ns3;
 
 namespace
@@ -308,6 +335,27 @@ TraceTime(std::string name, Time, Time now)
     g_trace << Simulator::Now().GetSeconds() << "," << name << "," << now.GetSeconds() << "\n";
 }
 
+std::ofstream g_bbrTrace;
+Ptr<TcpSocketBase> g_bbrSocket;
+
+// Every `period`: one row of the traced BBR flow's state beside the disc's length.
+void
+BbrSample(Ptr<TcpSocketBase> s, Ptr<QueueDisc> qd, Time period, Time end)
+{
+    Ptr<TcpBbr> b = DynamicCast<TcpBbr>(TcpGeneralTest::Cc(s));
+    Ptr<TcpSocketState> tcb = TcpGeneralTest::Tcb(s);
+    if (b && tcb)
+    {
+        g_bbrTrace << Simulator::Now().GetSeconds() << "," << TcpBbrCheckGainValuesTest::Row(b)
+                   << "," << tcb->m_cWnd.Get() << "," << tcb->m_bytesInFlight.Get() << ","
+                   << tcb->m_pacingRate.Get().GetBitRate() << "," << qd->GetNPackets() << "\n";
+    }
+    if (Simulator::Now() + period <= end)
+    {
+        Simulator::Schedule(period, &BbrSample, s, qd, period, end);
+    }
+}
+
 void
 Sample(Ptr<QueueDisc> qd, Ptr<Queue<Packet>> nic, Time interval, Time end)
 {
@@ -483,6 +531,8 @@ main(int argc, char* argv[])
     std::string out = "ns3.json";
     std::string traceFile;
     int32_t traceFlow = -1;
+    std::string bbrTraceFile;
+    double bbrTracePeriod = 0.01;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("flows", "groups: cca,count,accessRateBps,accessDelayMs,startS[,bytes];...", flowsSpec);
@@ -516,6 +566,8 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "JSON output file", out);
     cmd.AddValue("traceFlow", "write every cwnd, pacing-rate, in-flight, RTT and congestion-state change of this flow, and every drop (flow:seq)", traceFlow);
     cmd.AddValue("traceFile", "...to this CSV file (time_s,name,value)", traceFile);
+    cmd.AddValue("bbrTrace", "with traceFlow a BBR flow: sample its BBR state, cwnd, in-flight, pacing rate and the disc's length to this CSV", bbrTraceFile);
+    cmd.AddValue("bbrTracePeriod", "...every this many seconds", bbrTracePeriod);
     cmd.Parse(argc, argv);
     g_warmup = warmup;
     RngSeedManager::SetSeed(1);
@@ -691,6 +743,7 @@ main(int argc, char* argv[])
                 s->TraceConnectWithoutContext("BytesInFlight", MakeBoundCallback(&TraceU32, std::string("inflight")));
                 s->TraceConnectWithoutContext("PacingRate", MakeCallback(&TraceRate));
                 s->TraceConnectWithoutContext("RTT", MakeBoundCallback(&TraceTime, std::string("rtt_s")));
+                g_bbrSocket = DynamicCast<TcpSocketBase>(s);
             }
             Ptr<BulkApp> app = CreateObject<BulkApp>();
             app->Setup(s, InetSocketAddress(bnIf.GetAddress(1), port), g.bytes);
@@ -705,6 +758,14 @@ main(int argc, char* argv[])
     qd->TraceConnectWithoutContext("DropAfterDequeue", MakeCallback(&OnDrop));
     Ptr<PointToPointNetDevice> bn = bnDev.Get(0)->GetObject<PointToPointNetDevice>();
     bn->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&OnTxBegin));
+    if (!bbrTraceFile.empty() && g_bbrSocket)
+    {
+        g_bbrTrace.open(bbrTraceFile);
+        g_bbrTrace << "time_s,state,cycle_index,pacing_gain,cwnd_gain,btlbw_bps,min_rtt_ms,"
+                      "target_cwnd,extra_acked,cwnd,inflight,pacing_bps,queue_pkts\n";
+        Simulator::Schedule(Seconds(bbrTracePeriod), &BbrSample, g_bbrSocket, qd,
+                            Seconds(bbrTracePeriod), Seconds(duration));
+    }
     Time interval = Seconds(sample);
     Simulator::Schedule(interval, &Sample, qd, bn->GetQueue(), interval, Seconds(duration));
 

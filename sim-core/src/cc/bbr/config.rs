@@ -52,6 +52,13 @@ pub struct BbrConfig {
     /// recovery, so after a timeout cwnd grows back from one segment by the bytes acked, and
     /// only fast recovery subtracts losses (`ModulateCwndForRecovery`).
     pub linux_rto_handling: bool,
+    /// Leave fast recovery with cwnd = ssthresh, as ns-3.44 does: the full ACK runs
+    /// `TcpBbr::CwndEvent(CA_EVENT_COMPLETE_CWR)` (restore the saved cwnd) and then
+    /// `TcpSocketBase`'s `m_recoveryOps->ExitRecovery` (`TcpPrrRecovery`, `TcpClassicRecovery`:
+    /// `m_cWnd = m_ssThresh`), and BBR's ssthresh is InFlight(1) from entering Drain, about one
+    /// BDP. Off (the default, which the golden figures were recorded with): the saved cwnd
+    /// comes back, as Linux does. Ignored with `linux_rto_handling`.
+    pub exit_recovery_at_ssthresh: bool,
 }
 
 impl Default for BbrConfig {
@@ -70,6 +77,7 @@ impl Default for BbrConfig {
             min_rtt_refresh_on_equal: true,
             random_phases: 6,
             linux_rto_handling: false,
+            exit_recovery_at_ssthresh: false,
         }
     }
 }
@@ -106,6 +114,7 @@ impl Described for BbrConfig {
             Field::new("min_rtt_refresh_on_equal", "RTprop refresh on equal", "", Kind::Bool, "An RTT equal to RTprop postpones ProbeRTT (draft, ns-3); off = Linux."),
             Field::new("random_phases", "Random ProbeBW phases", "", Kind::Int(Range::closed(1.0, 7.0)), "ProbeBW starts in one of this many phases (Linux 7, ns-3 6)."),
             Field::new("linux_rto_handling", "Linux timeout handling", "", Kind::Bool, "After a timeout restore the saved cwnd and restart full-bandwidth detection (Linux); off = ns-3.44, which does neither."),
+            Field::new("exit_recovery_at_ssthresh", "Leave recovery at ssthresh", "", Kind::Bool, "Leaving fast recovery sets cwnd to ssthresh, about one BDP (ns-3.44's ExitRecovery); off = the saved cwnd comes back (Linux)."),
         ],
         flavours: &[],
     };

@@ -301,7 +301,21 @@ fn bbr_startup_grows_the_window_by_the_bytes_acked() {
 
 #[test]
 fn bbr_recovery_conserves_packets_for_a_round_then_restores_the_window() {
-    let mut h = Harness::new(BbrConfig::default());
+    // Linux's rules: the window saved at recovery's start comes back.
+    bbr_recovery(BbrConfig { linux_rto_handling: true, ..BbrConfig::default() });
+    bbr_recovery(BbrConfig::default());
+}
+
+/// ns-3.44: the full ACK restores the saved window (CA_EVENT_COMPLETE_CWR) and then
+/// `ExitRecovery` sets cwnd = ssthresh (InFlight(1) from Drain); BBR adds the bytes acked.
+#[test]
+fn bbr_leaves_fast_recovery_at_ssthresh_under_ns3_rules() {
+    bbr_recovery(BbrConfig { exit_recovery_at_ssthresh: true, ..BbrConfig::default() });
+}
+
+fn bbr_recovery(cfg: BbrConfig) {
+    let at_ssthresh = cfg.exit_recovery_at_ssthresh && !cfg.linux_rto_handling;
+    let mut h = Harness::new(cfg);
     h.reach_probe_bw();
     h.t.cwnd = 28_000;
     // A loss: the sender enters Recovery and asks for ssthresh.
@@ -315,10 +329,16 @@ fn bbr_recovery_conserves_packets_for_a_round_then_restores_the_window() {
     h.t.bytes_in_flight = 9_000;
     h.ack(1, 10.0 * MBPS, 10, false);
     assert_eq!(h.t.cwnd, 12_000, "never below in flight + acked, never grown past it");
-    // Recovery ends: the window saved at its start comes back.
+    // Recovery ends.
     h.t.state = CongState::Open;
+    let ss = h.t.ssthresh;
     h.ack(1, 10.0 * MBPS, 10, true);
-    assert_eq!(h.t.cwnd, h.b.inflight(&h.t, 2.0), "restored to 28 kB, then up to the target");
+    if !at_ssthresh {
+        assert_eq!(h.t.cwnd, h.b.inflight(&h.t, 2.0), "restored to 28 kB, then up to the target");
+    } else {
+        assert!(ss < 28_000, "ssthresh {ss} is about one BDP");
+        assert_eq!(h.t.cwnd, (ss + 2000).min(h.b.inflight(&h.t, 2.0)), "ssthresh + acked");
+    }
 }
 
 #[test]
