@@ -71,12 +71,13 @@ def warbler(name, item, groups, qdisc, duration, metrics, limit=320, extra_ns3=N
             "codel": {"type": "codel", "limit": {"packets": limit}},
             "pie": {"type": "pie", "limit": {"packets": limit}},
             "fqcodel": {"type": "fq_codel", "limit": {"packets": limit}}}[qdisc]
-    # The base preset has Linux-like TCP; ns-3's own RTT/RTO, rate-sample, pacing and PRR rules here.
+    # The base preset has Linux-like TCP; ns-3's own RTT/RTO, rate-sample, pacing, PRR and
+    # recovery-timer rules here.
     sets = [("flows", our_flows), ("bottleneck.queue", json.dumps(disc)),
             ("bottleneck.nic_queue_packets", "1"), ("duration_s", str(duration)),
             ("tcp.karn_with_timestamps", "true"), ("tcp.rate_snapshot_before_ack", "true"),
             ("tcp.pace_initial_window", "false"), ("tcp.prr", "ns3"),
-            ("tcp.initial_quick_acks", "1")]
+            ("tcp.impatient_rto", "true"), ("tcp.initial_quick_acks", "1")]
     sets += list(extra_sets)
     return dict(name=name, item=item, ns3=ns3, preset="rtt-unfair", variant="fifo", sets=sets,
                 metrics=metrics)

@@ -30,6 +30,7 @@
 //
 // Build with build.sh beside this file; runs take about a second.
 
+#include <set>
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -167,9 +168,49 @@ AfterWarmup()
     return Simulator::Now().GetSeconds() >= g_warmup;
 }
 
+std::ofstream g_trace;
+uint32_t g_traceFlow = UINT32_MAX;
+// With a trace file: every (flow, sequence number) that reached the disc, so a drop of one
+// seen before is a lost retransmission ("rtxdrop"). Counts DropBeforeEnqueue correctly
+// (PIE, RED); a DropAfterDequeue item was enqueued first and would count as one.
+std::set<std::pair<uint32_t, uint32_t>> g_seenSeq;
+
+void
+NoteSeq(Ptr<const QueueDiscItem> item, bool drop)
+{
+    auto ip = DynamicCast<const Ipv4QueueDiscItem>(item);
+    TcpHeader tcp;
+    if (!ip || !item->GetPacket()->PeekHeader(tcp) || item->GetPacket()->GetSize() <= tcp.GetSerializedSize())
+    {
+        return;
+    }
+    auto it = g_addrToFlow.find(ip->GetHeader().GetSource().Get());
+    uint32_t flow = it != g_addrToFlow.end() ? it->second : UINT32_MAX;
+    auto key = std::make_pair(flow, tcp.GetSequenceNumber().GetValue());
+    bool seen = !g_seenSeq.insert(key).second;
+    if (drop && seen)
+    {
+        g_trace << Simulator::Now().GetSeconds() << ",rtxdrop," << flow << ":" << key.second << "\n";
+    }
+}
+
+// Every flow's RTO and smoothed RTT (TcpSocketBase "RTO", "RTT"): time, name, flow:seconds.
+void
+TraceFlowTime(std::string name, uint32_t flow, Time, Time now)
+{
+    if (g_trace.is_open())
+    {
+        g_trace << Simulator::Now().GetSeconds() << "," << name << "," << flow << ":" << now.GetSeconds() << "\n";
+    }
+}
+
 void
 OnEnqueue(Ptr<const QueueDiscItem> item)
 {
+    if (g_trace.is_open())
+    {
+        NoteSeq(item, false);
+    }
     auto ip = DynamicCast<const Ipv4QueueDiscItem>(item);
     uint32_t flow = UINT32_MAX;
     if (ip)
@@ -201,14 +242,16 @@ OnTxBegin(Ptr<const Packet> p)
     }
 }
 
-std::ofstream g_trace;
-uint32_t g_traceFlow = UINT32_MAX;
 
 void
 OnDrop(Ptr<const QueueDiscItem> item, const char* reason)
 {
     g_dropsAll++;
     g_dropTimesAll.push_back(Simulator::Now().GetSeconds());
+    if (g_trace.is_open())
+    {
+        NoteSeq(item, true);
+    }
     if (g_trace.is_open())
     {
         // Every drop of any flow: time, "drop", flow:sequence number.
@@ -564,7 +607,7 @@ main(int argc, char* argv[])
     cmd.AddValue("sample", "queue sample interval (s)", sample);
     cmd.AddValue("seed", "RngRun", seed);
     cmd.AddValue("out", "JSON output file", out);
-    cmd.AddValue("traceFlow", "write every cwnd, pacing-rate, in-flight, RTT and congestion-state change of this flow, and every drop (flow:seq)", traceFlow);
+    cmd.AddValue("traceFlow", "write every cwnd, pacing-rate, in-flight, RTT and congestion-state change of this flow; every flow's RTO and smoothed RTT (rto/srtt, flow:s); every drop (flow:seq), a drop of a sequence number already seen at the disc also as rtxdrop", traceFlow);
     cmd.AddValue("traceFile", "...to this CSV file (time_s,name,value)", traceFile);
     cmd.AddValue("bbrTrace", "with traceFlow a BBR flow: sample its BBR state, cwnd, in-flight, pacing rate and the disc's length to this CSV", bbrTraceFile);
     cmd.AddValue("bbrTracePeriod", "...every this many seconds", bbrTracePeriod);
@@ -735,6 +778,11 @@ main(int argc, char* argv[])
             s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&OnSsThresh, i));
             s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&OnCwnd, i));
             s->TraceConnectWithoutContext("HighestRxAck", MakeBoundCallback(&OnHighRxAck, i));
+            if (traceFlow >= 0)
+            {
+                s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&TraceFlowTime, std::string("rto"), i));
+                s->TraceConnectWithoutContext("RTT", MakeBoundCallback(&TraceFlowTime, std::string("srtt"), i));
+            }
             if (static_cast<int32_t>(i) == traceFlow)
             {
                 g_trace.open(traceFile);

@@ -56,6 +56,8 @@ pub struct TcpSender {
     dupacks: u32,
     recover: u32,
     recover_active: bool,
+    /// ns-3's `m_isFirstPartialAck` (`TcpConfig::impatient_rto`).
+    first_partial_ack: bool,
     prr: Prr,
     rtt: RttEstimator,
     rwnd: u32,
@@ -125,6 +127,7 @@ impl TcpSender {
             dupacks: 0,
             recover: 0,
             recover_active: false,
+            first_partial_ack: true,
             prr: Prr::new(cfg.prr),
             rtt: RttEstimator::new(
                 ms(cfg.min_rto_ms),
@@ -522,7 +525,19 @@ impl TcpSender {
         if !is_dupack {
             self.dupacks = 0;
         }
-        self.restart_rto(now);
+        // RFC 6298 (5.3) restarts the timer on every ACK of new data. ns-3.44's ProcessAck
+        // passes `m_isFirstPartialAck` as NewAck's resetRTO in CA_RECOVERY (RFC 6582 §3.2
+        // step 5 / §4, "impatient") and sets it again when a full ACK ends CA_RECOVERY or
+        // CA_LOSS; its EstimateRtt updates m_rto without rescheduling the timer.
+        let partial = self.tcb.state == CongState::Recovery && ack < self.recover;
+        if !(partial && self.cfg.impatient_rto && !self.first_partial_ack) {
+            self.restart_rto(now);
+        }
+        if partial {
+            self.first_partial_ack = false;
+        } else if ack >= self.recover && matches!(self.tcb.state, CongState::Recovery | CongState::Loss) {
+            self.first_partial_ack = true;
+        }
         match self.tcb.state {
             CongState::Recovery if ack < self.recover => {
                 // Partial ACK (RFC 6582 §3.2 / RFC 6675 (B)). Without SACK the next hole is
