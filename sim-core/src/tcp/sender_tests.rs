@@ -398,3 +398,23 @@ fn pacing_spaces_segments_by_their_payload() {
         assert_eq!(w[1] - w[0], gap, "segments of 1000 B payload (1054 B on the wire)");
     }
 }
+
+#[test]
+fn an_impatient_recovery_times_out_where_a_patient_one_repairs_hole_by_hole() {
+    // Five holes in one window without SACK: NewReno repairs one per RTT (20 ms), about
+    // 100 ms in all, against a 50 ms RTO. Restarting the timer on every partial ACK
+    // (RFC 6298 §5.3) carries the recovery through; ns-3.44's rule restarts it only on the
+    // first (RFC 6582 §4, `impatient_rto`), so the timer fires mid-recovery.
+    let run = |impatient: bool| {
+        let cfg = TcpConfig { min_rto_ms: 50.0, impatient_rto: impatient, ..cfg(false) };
+        let mut l = Loopback::new(cfg, CcaSpec::NewReno(Default::default()), 120);
+        for s in [40, 42, 44, 46, 48] {
+            l = l.drop_segment(s, 1);
+        }
+        l.run(SimTime::from_secs_f64(10.0));
+        assert_eq!(l.s.phase(), Phase::Completed);
+        l.s.stats().timeouts
+    };
+    assert_eq!(run(false), 0, "every partial ACK restarts the timer");
+    assert!(run(true) >= 1, "the first partial ACK alone restarts it");
+}
