@@ -154,9 +154,11 @@ fn the_estimate_is_within_twice_what_runs_take() {
         );
         // Heap and disk within twice the estimate, give or take what no guard needs to see
         // (8 MB of heap, 1 MB of files): small runs' fixed structures vary by algorithm.
-        for (what, got, est, slack) in
-            [("events", m.events, e.events, 0.0), ("heap", m.heap, e.bytes, 8e6), ("disk", m.disk, e.disk_bytes, 1e6)]
-        {
+        for (what, got, est, slack) in [
+            ("events", m.events, e.events, 0.0),
+            ("heap", m.heap, e.bytes, 8e6),
+            ("disk", m.disk, e.disk_bytes, 1e6),
+        ] {
             if got > 2.0 * est + slack || got < est / 2.0 - slack {
                 bad.push(format!("{name}: {what} {got:.3e} against an estimate of {est:.3e}"));
             }
@@ -164,4 +166,3 @@ fn the_estimate_is_within_twice_what_runs_take() {
     }
     assert!(bad.is_empty(), "outside half to twice the estimate:\n{}", bad.join("\n"));
 }
-

@@ -427,8 +427,8 @@ fn every_mutant_of_the_preset_families_is_refused_by_name_or_runs_in_bounds() {
     let t = tally(&all, |(base, m)| {
         let (text, path, key) = apply(base, &m.edit);
         let label = format!("{} {} {:?}", m.base, m.kind, m.edit).chars().take(300).collect::<String>();
-        let outcome =
-            catch_unwind(AssertUnwindSafe(|| judge(&text, &path, key.as_deref()))).map_err(|p| panic_text(&*p));
+        let outcome = catch_unwind(AssertUnwindSafe(|| judge(&text, &path, key.as_deref())))
+            .map_err(|p| panic_text(&*p));
         (label, m.impossible, outcome)
     });
     std::panic::set_hook(hook);

@@ -41,7 +41,9 @@ fn num(v: &str) -> f64 {
 }
 
 fn packets(v: &str) -> QueueLimit {
-    QueueLimit::Packets(v.strip_suffix('p').and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("not packets: {v}")))
+    QueueLimit::Packets(
+        v.strip_suffix('p').and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("not packets: {v}")),
+    )
 }
 
 #[test]
@@ -52,7 +54,10 @@ fn red_defaults_are_ns3_3_44s() {
     assert_eq!((r.min_th, r.max_th), (num(&n["MinTh"]), num(&n["MaxTh"])));
     assert_eq!(r.queue_weight, Some(num(&n["QW"])));
     assert_eq!(r.max_p, 1.0 / num(&n["LInterm"]));
-    assert_eq!((r.gentle, r.wait, r.adaptive), (n["Gentle"] == "true", n["Wait"] == "true", n["ARED"] == "true"));
+    assert_eq!(
+        (r.gentle, r.wait, r.adaptive),
+        (n["Gentle"] == "true", n["Wait"] == "true", n["ARED"] == "true")
+    );
     assert_eq!((r.interval_s * 1e3, r.target_delay_s * 1e3), (ms(&n["Interval"]), ms(&n["TargetDelay"])));
     assert_eq!((r.alpha, r.beta, r.top), (num(&n["Alpha"]), num(&n["Beta"]), num(&n["Top"])));
     assert_eq!(r.rtt_s * 1e3, ms(&n["Rtt"]));
@@ -89,7 +94,10 @@ fn codel_and_fq_codel_share_ns3_3_44s_control_law_defaults() {
     assert_eq!((f64::from(f.flows), f64::from(f.drop_batch)), (num(&n["Flows"]), num(&n["DropBatchSize"])));
     // On purpose, and said in their help: Linux's limit and Ethernet MTU, not ns-3.44's
     // 1 500 000 bytes and 1500-byte MinBytes.
-    assert_eq!((all["CoDelQueueDisc"]["MaxSize"].as_str(), all["CoDelQueueDisc"]["MinBytes"].as_str()), ("1500000B", "1500"));
+    assert_eq!(
+        (all["CoDelQueueDisc"]["MaxSize"].as_str(), all["CoDelQueueDisc"]["MinBytes"].as_str()),
+        ("1500000B", "1500")
+    );
     assert_eq!((c.limit, c.mtu_bytes), (QueueLimit::Packets(1000), 1514));
 }
 
@@ -100,9 +108,15 @@ fn tcp_defaults_are_ns3_3_44s() {
     let t = TcpConfig::default();
     assert_eq!(f64::from(t.mss_bytes), num(&s["SegmentSize"]));
     assert_eq!(f64::from(t.initial_cwnd_segments), num(&s["InitialCwnd"]));
-    assert_eq!((f64::from(t.send_buffer_bytes), f64::from(t.recv_buffer_bytes)), (num(&s["SndBufSize"]), num(&s["RcvBufSize"])));
+    assert_eq!(
+        (f64::from(t.send_buffer_bytes), f64::from(t.recv_buffer_bytes)),
+        (num(&s["SndBufSize"]), num(&s["RcvBufSize"]))
+    );
     assert_eq!(t.syn_timeout_ms, ms(&s["ConnTimeout"]));
-    assert_eq!((t.delayed_ack_timeout_ms, f64::from(t.delayed_ack_count)), (ms(&s["DelAckTimeout"]), num(&s["DelAckCount"])));
+    assert_eq!(
+        (t.delayed_ack_timeout_ms, f64::from(t.delayed_ack_count)),
+        (ms(&s["DelAckTimeout"]), num(&s["DelAckCount"]))
+    );
     assert_eq!((t.min_rto_ms, t.clock_granularity_ms), (ms(&b["MinRto"]), ms(&b["ClockGranularity"])));
     assert_eq!((t.sack, t.timestamps), (b["Sack"] == "true", b["Timestamp"] == "true"));
     assert_eq!(f64::from(t.dupack_threshold), num(&b["ReTxThreshold"]));

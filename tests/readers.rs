@@ -28,8 +28,10 @@ const MARKED: &str = "\"\\u0001placeholder\"";
 fn documents() -> &'static [(String, Value)] {
     static DOCS: OnceLock<Vec<(String, Value)>> = OnceLock::new();
     DOCS.get_or_init(|| {
-        let mut out: Vec<(String, Value)> =
-            bases().into_iter().map(|(n, sc)| (format!("scenario {n}"), serde_json::to_value(sc).unwrap())).collect();
+        let mut out: Vec<(String, Value)> = bases()
+            .into_iter()
+            .map(|(n, sc)| (format!("scenario {n}"), serde_json::to_value(sc).unwrap()))
+            .collect();
         out.push(("dqn".into(), serde_json::to_value(DqnConfig::default()).unwrap()));
         out.push(("weights".into(), serde_json::to_value(model_weights(SHIPPED_MODEL).unwrap()).unwrap()));
         out

@@ -258,7 +258,10 @@ fn validate_prints_the_estimate_in_units_a_person_reads() {
     assert!(out.status.success(), "{}", stderr_of(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     // Small figures keep a digit ("2.3 MB", "under 0.1 s"), not "0 MB" and "0 s".
-    assert!(text.contains("MB of memory") && text.contains("under 0.1 s") && !text.contains(" 0 MB"), "{text}");
+    assert!(
+        text.contains("MB of memory") && text.contains("under 0.1 s") && !text.contains(" 0 MB"),
+        "{text}"
+    );
     let slow = aqmsim(&["validate", "--preset", "rtt-unfair", "--set", "duration_s=600"]);
     let text = String::from_utf8_lossy(&slow.stdout);
     assert!(text.contains(" s here") && !text.contains("under 0.1 s here"), "{text}");

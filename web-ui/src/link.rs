@@ -30,7 +30,7 @@ const WORKER_LOADER: &str = "./worker_loader.js";
 
 pub enum SimLink {
     Worker(WorkerLink),
-        Local(Rc<local::LocalSim>),
+    Local(Rc<local::LocalSim>),
     /// No worker could be created; the page was told why.
     None,
 }
@@ -126,7 +126,7 @@ fn describe(e: &JsValue) -> String {
 impl SimLink {
     /// A worker; with `local` the engine in the page (the browser tests).
     pub fn new(on: Callback<FromSim>, local: bool) -> SimLink {
-                if local {
+        if local {
             return SimLink::Local(local::LocalSim::new(on));
         }
         let _ = local;

@@ -199,7 +199,7 @@ mod tests {
     /// Every message of a RED study and of a Warbler run (whose log holds JSON values) to
     /// their ends, their exports, a training episode, its weights and an evaluation, each
     /// read back and written again to the same bytes.
-        #[test]
+    #[test]
     fn what_the_simulation_sends_reads_back_to_the_same_bytes() {
         use crate::engine::Engine;
         let clock = || 0.0;

@@ -134,7 +134,10 @@ mod tests {
         let json = preset("red-study", None).unwrap().to_json();
         let rate = json.lines().find(|l| l.contains("\"rate_bps\"")).unwrap();
         let e = parse_checked(&json.replacen(rate, "\"rate_bps\": Infinity,", 1)).unwrap_err();
-        assert!(e.starts_with("bottleneck.rate_bps: Infinity is not a finite number") && e.contains("allowed"), "{e}");
+        assert!(
+            e.starts_with("bottleneck.rate_bps: Infinity is not a finite number") && e.contains("allowed"),
+            "{e}"
+        );
         let e = parse_checked(&json.replacen(rate, &format!("{rate}\n{rate}"), 1)).unwrap_err();
         assert!(e.starts_with("bottleneck.rate_bps: the key \"rate_bps\" appears twice"), "{e}");
         // A share link carries the same text, so it is refused the same way.

@@ -721,10 +721,16 @@ async fn the_tcp_profile_sets_its_fields_each_stays_editable_and_an_edit_reads_a
     let _app = web_ui::mount(host.clone());
     settle().await;
     choose_preset(&host, "cubic-vegas-2q/warbler").await;
-    let profile = || find(&host, "select[name='tcp.profile']").dyn_into::<HtmlSelectElement>().unwrap().value();
+    let profile =
+        || find(&host, "select[name='tcp.profile']").dyn_into::<HtmlSelectElement>().unwrap().value();
     // As the editor shows them ("200.0"), read as whole numbers.
     let value = |name: &str| -> i64 {
-        let v: f64 = find(&host, &format!("input[name='{name}']")).dyn_into::<HtmlInputElement>().unwrap().value().parse().unwrap();
+        let v: f64 = find(&host, &format!("input[name='{name}']"))
+            .dyn_into::<HtmlInputElement>()
+            .unwrap()
+            .value()
+            .parse()
+            .unwrap();
         v.round() as i64
     };
     for _ in 0..100 {

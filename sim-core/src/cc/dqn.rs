@@ -451,7 +451,10 @@ mod tests {
             (DqnConfig { actions: 3, ..DqnConfig::default() }, "actions", "3"),
         ] {
             let e = crate::train::Trainer::new(&sc, cfg, 1).err().expect("refused");
-            assert!(e.starts_with(&format!("{field}: expected ")) && e.ends_with(&format!("got {value}")), "{e}");
+            assert!(
+                e.starts_with(&format!("{field}: expected ")) && e.ends_with(&format!("got {value}")),
+                "{e}"
+            );
         }
     }
 

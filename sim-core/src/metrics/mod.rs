@@ -14,7 +14,8 @@ pub mod window;
 pub use histogram::LogHistogram;
 pub use jain::jain_index;
 pub use recorder::{
-    DropRecord, Recorder, Sample, Thinned, Update, TRACE_DROPS, TRACE_FLOW_SAMPLES, TRACE_LOG, TRACE_LOG_VALUES,
+    DropRecord, Recorder, Sample, Thinned, Update, TRACE_DROPS, TRACE_FLOW_SAMPLES, TRACE_LOG,
+    TRACE_LOG_VALUES,
 };
 pub use summary::{
     DropStats, FlowFacts, FlowSummary, PacketCounts, QueueStats, SeriesSummary, Summary, SummaryInput,

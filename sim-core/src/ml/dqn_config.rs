@@ -158,8 +158,11 @@ impl DqnConfig {
     /// positional list for the settings or the loss, finite numbers) and validates it;
     /// missing fields take their defaults. Every error names its field.
     pub fn from_json(text: &str) -> Result<DqnConfig, Vec<FieldError>> {
-        let c: DqnConfig =
-            file::read(text, "an object of named settings, e.g. {\"gamma\": 0.95, \"hidden\": [64]}", allowed_at)?;
+        let c: DqnConfig = file::read(
+            text,
+            "an object of named settings, e.g. {\"gamma\": 0.95, \"hidden\": [64]}",
+            allowed_at,
+        )?;
         c.validate()?;
         Ok(c)
     }
@@ -347,11 +350,18 @@ mod tests {
         assert_eq!(err(r#"{"gama": 0.9}"#), "gama: expected an object of named settings, e.g. {\"gamma\": 0.95, \"hidden\": [64]}, got unknown field 'gama'; did you mean 'gamma'?");
         assert_eq!(err(r#"{"gamma": Infinity}"#), "gamma: expected 0 to 1 (1 excluded), got Infinity");
         assert_eq!(err(r#"{"hidden": [NaN]}"#), "hidden[0]: expected 1 to 4096, got NaN");
-        assert_eq!(err(r#"{"loss": {"type": "huber", "delta": -Infinity}}"#), "loss.delta: expected more than 0, at most 1000000, got -Infinity");
+        assert_eq!(
+            err(r#"{"loss": {"type": "huber", "delta": -Infinity}}"#),
+            "loss.delta: expected more than 0, at most 1000000, got -Infinity"
+        );
         assert_eq!(err(r#"{"lr": 0.1, "lr": 0.2}"#), "lr: expected each key once, got \"lr\" given twice");
         // Positional lists, for the settings or for the loss, are not read.
         assert!(err("[5, 4, [64]]").starts_with("json: expected an object of named settings"));
-        assert!(err(r#"{"loss": ["huber", 1.0]}"#).starts_with("loss: expected"), "{}", err(r#"{"loss": ["huber", 1.0]}"#));
+        assert!(
+            err(r#"{"loss": ["huber", 1.0]}"#).starts_with("loss: expected"),
+            "{}",
+            err(r#"{"loss": ["huber", 1.0]}"#)
+        );
         assert!(err(r#"{"loss": {"type": "mse", "delta": 1}}"#).contains("unknown field 'delta'"));
         assert_eq!(err(r#"{"batch": 1e400}"#), "batch: expected 1 to 1024, got 1e400");
         assert!(err(r#"{"gamma": 2}"#).starts_with("gamma: expected 0 to 1"));

@@ -21,7 +21,9 @@ pub(super) fn read<T: DeserializeOwned>(
                 let allowed = e.doc.as_ref().and_then(|d| allowed_at(d, &e.path));
                 FieldError::new(field, w, allowed.unwrap_or_else(|| "a finite number".into()))
             }
-            Problem::DuplicateKey(k) => FieldError::new(field, format!("\"{k}\" given twice"), "each key once"),
+            Problem::DuplicateKey(k) => {
+                FieldError::new(field, format!("\"{k}\" given twice"), "each key once")
+            }
             Problem::Syntax(m) => FieldError::new(field, format!("not valid JSON ({m})"), shape),
         };
         vec![err]

@@ -239,7 +239,8 @@ impl<'de> Visitor<'de> for Node<'_> {
         match v.strip_prefix(self.st.sentinel.as_str()) {
             Some(rest) if rest.starts_with("n:") || rest.starts_with("r:") => {
                 let word = rest[2..].to_string();
-                let p = if rest.starts_with('n') { Problem::NotFinite(word) } else { Problem::TooLarge(word) };
+                let p =
+                    if rest.starts_with('n') { Problem::NotFinite(word) } else { Problem::TooLarge(word) };
                 self.st.found(&self.path, p);
                 Ok(Value::Null)
             }
@@ -357,7 +358,12 @@ impl<'de, 'a> de::Deserializer<'de> for Strict<'a> {
         self.deserialize_seq(v)
     }
 
-    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _n: &'static str, _len: usize, v: V) -> Result<V::Value, E> {
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _n: &'static str,
+        _len: usize,
+        v: V,
+    ) -> Result<V::Value, E> {
         self.deserialize_seq(v)
     }
 
@@ -496,7 +502,8 @@ mod tests {
 
     #[test]
     fn a_document_serde_json_reads_reads_the_same() {
-        let text = r#"{"a": [1, -2, 0.1, 1e-300, 18446744073709551615, "x\"y"], "b": {"c": null, "d": true}}"#;
+        let text =
+            r#"{"a": [1, -2, 0.1, 1e-300, 18446744073709551615, "x\"y"], "b": {"c": null, "d": true}}"#;
         assert_eq!(parse(text).unwrap(), serde_json::from_str::<Value>(text).unwrap());
     }
 
@@ -574,8 +581,9 @@ mod tests {
 
     #[test]
     fn strict_reading_takes_objects_as_objects_only() {
-        let ok: Two = deserialize(&serde_json::json!({"a": 1, "b": [2], "c": {"type": "huber", "delta": 1.5}}))
-            .unwrap();
+        let ok: Two =
+            deserialize(&serde_json::json!({"a": 1, "b": [2], "c": {"type": "huber", "delta": 1.5}}))
+                .unwrap();
         assert_eq!(ok, Two { a: 1, b: vec![2], c: Some(Inner::Huber { delta: 1.5 }) });
         let e = deserialize::<Two>(&serde_json::json!([1, [2]])).unwrap_err();
         assert!(e.contains("expected an object with named keys, got a list"), "{e}");

@@ -2,8 +2,8 @@
 //! the CLI and the UI learn which algorithms exist and what each can be told.
 
 pub mod check;
-pub mod field;
 pub mod echo;
+pub mod field;
 pub mod json;
 pub mod registry;
 

@@ -194,7 +194,12 @@ pub fn split_tag(v: Value, family: &Family) -> Result<(String, Map<String, Value
     if family.member(&tag).is_none() {
         let hint =
             closest(&tag, tags.iter().copied()).map(|c| format!("did you mean '{c}'? ")).unwrap_or_default();
-        return Err(format!("type: unknown {} '{}'; {hint}known: {}", family.name, echo(&tag), tags.join(", ")));
+        return Err(format!(
+            "type: unknown {} '{}'; {hint}known: {}",
+            family.name,
+            echo(&tag),
+            tags.join(", ")
+        ));
     }
     Ok((tag, map))
 }

@@ -133,7 +133,8 @@ fn estimate_one(sc: &Scenario) -> Cost {
         + pending_events * BYTES_PER_EVENT
         + TRACE_FLOW_SAMPLES.min(samples * flows.max(1.0)) * BYTES_PER_FLOW_SAMPLE
         + (TRACE_DROPS as f64).min(drops) * BYTES_PER_DROP
-        + (TRACE_LOG_VALUES as f64).min(log_values).min(TRACE_LOG as f64 * decision_values) * BYTES_PER_LOG_VALUE;
+        + (TRACE_LOG_VALUES as f64).min(log_values).min(TRACE_LOG as f64 * decision_values)
+            * BYTES_PER_LOG_VALUE;
     let kept_log_values = (TRACE_LOG_VALUES as f64).min(log_values);
     let disk_bytes = DISK_FIXED
         + flows * DISK_PER_FLOW

@@ -6,8 +6,8 @@
 
 use super::fields::{BOTTLENECK_FIELDS, FLOW_FIELDS, RUN_FIELDS};
 use super::{FlowGroup, Scenario, SCENARIO_VERSION};
-use crate::params::{check_fields, fmt_num, Checker, ScenarioError};
 use crate::aqm::QueueDiscSpec;
+use crate::params::{check_fields, fmt_num, Checker, ScenarioError};
 use crate::queue::{cells_for, QueueLimit};
 use crate::switch::SwitchConfig;
 use crate::tcp::TcpConfig;
@@ -135,7 +135,11 @@ fn check_switch(c: &mut Checker, sw: &SwitchConfig, groups: &[FlowGroup], packet
 
 fn check_flow_times(c: &mut Checker, g: &FlowGroup, duration: f64) {
     if g.start_s.is_finite() && g.start_s >= duration {
-        c.push("start_s", fmt_num(g.start_s), format!("0 s up to (not including) duration_s = {} s", fmt_num(duration)));
+        c.push(
+            "start_s",
+            fmt_num(g.start_s),
+            format!("0 s up to (not including) duration_s = {} s", fmt_num(duration)),
+        );
     }
     if g.start_jitter_s.is_finite() && g.start_s + g.start_jitter_s > duration {
         c.push(
@@ -149,7 +153,11 @@ fn check_flow_times(c: &mut Checker, g: &FlowGroup, duration: f64) {
             c.push(
                 "stop_s",
                 fmt_num(stop),
-                format!("after start_s = {} s, at most duration_s = {} s", fmt_num(g.start_s), fmt_num(duration)),
+                format!(
+                    "after start_s = {} s, at most duration_s = {} s",
+                    fmt_num(g.start_s),
+                    fmt_num(duration)
+                ),
             );
         }
     }
@@ -420,11 +428,17 @@ mod tests {
              allowed: 1000 to 400000000000 bit/s"
         );
         let e = Scenario::from_json(&with_word("flows[0].cca.beta", "NaN")).unwrap_err();
-        assert!(e.starts_with("flows[0].cca.beta: NaN is not a finite number") && e.ends_with("at most 0.999"), "{e}");
+        assert!(
+            e.starts_with("flows[0].cca.beta: NaN is not a finite number") && e.ends_with("at most 0.999"),
+            "{e}"
+        );
         let e = Scenario::from_json(&with_word("bottleneck.queue.limit.packets", "-Infinity")).unwrap_err();
         assert!(e.ends_with("allowed: 1 to 10000000 packets"), "{e}");
         let e = Scenario::from_json(&with_word("tcp.headers.ip_bytes", "1e999")).unwrap_err();
-        assert!(e.starts_with("tcp.headers.ip_bytes: 1e999 is not a finite number") && e.contains("bytes"), "{e}");
+        assert!(
+            e.starts_with("tcp.headers.ip_bytes: 1e999 is not a finite number") && e.contains("bytes"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -442,8 +456,13 @@ mod tests {
     #[test]
     fn a_bad_type_names_the_type_key() {
         let e = |cca: &str| Scenario::from_json(&format!(r#"{{"flows": [{{"cca": {cca}}}]}}"#)).unwrap_err();
-        assert!(e(r#"{"type": 7}"#).starts_with("flows[0].cca.type: must be a string"), "{}", e(r#"{"type": 7}"#));
-        assert!(e(r#"{"type": "cubc"}"#).starts_with("flows[0].cca.type: unknown congestion control 'cubc'; did you mean 'cubic'?"));
+        assert!(
+            e(r#"{"type": 7}"#).starts_with("flows[0].cca.type: must be a string"),
+            "{}",
+            e(r#"{"type": 7}"#)
+        );
+        assert!(e(r#"{"type": "cubc"}"#)
+            .starts_with("flows[0].cca.type: unknown congestion control 'cubc'; did you mean 'cubic'?"));
         assert!(e("{}").starts_with("flows[0].cca.type: missing"), "{}", e("{}"));
     }
 
@@ -453,7 +472,8 @@ mod tests {
         assert!(e.starts_with("bottleneck.rate_bps:") && e.len() < 200, "{e}");
         let e = Scenario::from_json(&with_word("name", &format!("\"{}\"", "x".repeat(5000)))).unwrap();
         assert_eq!(e.name.len(), 5000);
-        let e = Scenario::from_json(&with_word("duration_s", &format!("\"{}\"", "x".repeat(5000)))).unwrap_err();
+        let e =
+            Scenario::from_json(&with_word("duration_s", &format!("\"{}\"", "x".repeat(5000)))).unwrap_err();
         assert!(e.starts_with("duration_s:") && e.len() < 200, "{e}");
         let mut s = Scenario::default();
         s.duration_s = 1e-300;

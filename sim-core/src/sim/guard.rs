@@ -36,7 +36,11 @@ impl Guard {
         } else if let Some(m) = memory.filter(|m| *m > 2.0 * e.bytes + SLACK_BYTES) {
             format!("{:.0} MB of memory, more than twice the {:.0} MB estimated", m / 1e6, e.bytes / 1e6)
         } else if written > 2.0 * e.disk_bytes + SLACK_DISK {
-            format!("{:.0} MB of traces, more than twice the {:.0} MB estimated", written / 1e6, e.disk_bytes / 1e6)
+            format!(
+                "{:.0} MB of traces, more than twice the {:.0} MB estimated",
+                written / 1e6,
+                e.disk_bytes / 1e6
+            )
         } else {
             return None;
         };
@@ -83,7 +87,9 @@ mod tests {
         let err = Guard::new(low).step_until(&mut sim, end, &|| None, 0.0).unwrap_err();
         assert!(err.contains("stopped at t =") && err.contains("events"), "{err}");
         assert!(sim.now() < sim.end(), "stopped early");
-        assert!((sim.events_processed() as f64) < 2.0 * low.events.max(MIN_EVENTS) + CHECK_EVERY as f64 * 2.0);
+        assert!(
+            (sim.events_processed() as f64) < 2.0 * low.events.max(MIN_EVENTS) + CHECK_EVERY as f64 * 2.0
+        );
     }
 
     #[test]

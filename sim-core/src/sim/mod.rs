@@ -21,7 +21,9 @@ mod worker;
 
 use crate::cc::{CcFactory, CcMetrics, SpecFactory};
 use crate::engine::EventQueue;
-use crate::metrics::{DropRecord, FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, TimeoutsByState, Update};
+use crate::metrics::{
+    DropRecord, FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, TimeoutsByState, Update,
+};
 use crate::net::{Link, Packet, PacketKind};
 use crate::queue::{Dropped, Occupancy, QdiscCtx, QueueLimit};
 use crate::scenario::{Scenario, ScenarioError};

@@ -6,8 +6,8 @@
 
 mod config;
 mod ooo;
-mod prr;
 mod profile;
+mod prr;
 pub mod rate;
 pub mod receiver;
 mod rtt;
@@ -19,8 +19,8 @@ pub mod sender;
 pub mod timer;
 
 pub use config::TcpConfig;
-pub use prr::PrrRules;
 pub use profile::TcpProfile;
+pub use prr::PrrRules;
 pub use receiver::TcpReceiver;
 pub use rtt::RttEstimator;
 pub use sender::{Phase, SenderStats, TcpSender};

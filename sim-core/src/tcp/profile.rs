@@ -36,7 +36,11 @@ impl TcpProfile {
     pub fn from_tag(tag: &str) -> Result<TcpProfile, String> {
         Self::ALL.into_iter().find(|p| p.tag() == tag).ok_or_else(|| {
             let tags: Vec<&str> = Self::ALL.iter().map(|p| p.tag()).collect();
-            format!("TCP profile '{}' is not one of {}", crate::params::json::echo_value(tag), tags.join(", "))
+            format!(
+                "TCP profile '{}' is not one of {}",
+                crate::params::json::echo_value(tag),
+                tags.join(", ")
+            )
         })
     }
 
@@ -82,8 +86,12 @@ mod tests {
         assert_eq!((t.mss_bytes, t.send_buffer_bytes), (w.mss_bytes, w.send_buffer_bytes), "the rest stays");
         let changed = serde_json::to_value(&t).unwrap();
         let before = serde_json::to_value(&w).unwrap();
-        let differ: Vec<&String> =
-            changed.as_object().unwrap().keys().filter(|k| changed[k.as_str()] != before[k.as_str()]).collect();
+        let differ: Vec<&String> = changed
+            .as_object()
+            .unwrap()
+            .keys()
+            .filter(|k| changed[k.as_str()] != before[k.as_str()])
+            .collect();
         assert_eq!(differ.len(), TcpProfile::FIELDS.len(), "{differ:?}");
         assert!(differ.iter().all(|k| TcpProfile::FIELDS.contains(&k.as_str())), "{differ:?}");
         // A field edited after matches neither.

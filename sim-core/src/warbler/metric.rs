@@ -44,4 +44,3 @@ pub(crate) trait Metric {
     /// J of the run `v[s..e]` at its own centroid, from [`Metric::prefix`] (0 when empty).
     fn run_cost(&self, p: &Self::Prefix, s: usize, e: usize) -> Self::J;
 }
-

@@ -223,7 +223,8 @@ impl App {
         let Some(sc) = self.scenario().filter(|_| self.editor.borrow().is_runnable()) else { return false };
         let lanes = self.lanes(&sc);
         let c = lanes.iter().map(|(_, s)| cost::estimate(s).events).sum::<f64>();
-        let secs = self.rates.seconds(lanes.iter().map(|(_, s)| estimate::work_units(s)).sum(), sc.total_flows());
+        let secs =
+            self.rates.seconds(lanes.iter().map(|(_, s)| estimate::work_units(s)).sum(), sc.total_flows());
         if c > cost::MAX_EVENTS {
             self.notice = Some(format!(
                 "This run would take about {c:.1e} events (roughly {:.0} minutes here); shorten it, use fewer flows or a coarser sample interval, or run it from the command line.",
@@ -353,7 +354,8 @@ impl App {
                     let flows = run.lanes.iter().map(|l| l.scenario.total_flows()).max().unwrap_or(1);
                     // The rate is kept in the estimate's units (events and the work beside
                     // them), so an estimate divided by it is a time.
-                    let events = run.lanes.iter().map(|l| estimate::work_units(&l.scenario)).sum::<f64>() as u64;
+                    let events =
+                        run.lanes.iter().map(|l| estimate::work_units(&l.scenario)).sum::<f64>() as u64;
                     drop(run);
                     self.rates.record(flows, events, self.running_ms, self.paced);
                 }

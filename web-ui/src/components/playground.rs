@@ -282,7 +282,10 @@ mod tests {
         // Fig. 2 with K = 2: the three starts find the optimum here (Random does)...
         let fig2 = parse(FIG2).unwrap();
         let j = |row: Row| partition(&fig2, 2, row).unwrap().objective;
-        assert!((j(Row::Ssre) - j(Row::SsreOptimum)).abs() <= 1e-12 * j(Row::Ssre).abs(), "the same partition");
+        assert!(
+            (j(Row::Ssre) - j(Row::SsreOptimum)).abs() <= 1e-12 * j(Row::Ssre).abs(),
+            "the same partition"
+        );
         assert!(groups_line(&fig2, 2, Row::SsreOptimum)
             .starts_with("SSRE optimum: {40, 152, 200} {1952, 2384, 2414}"));
         // ...and the optimum is never above them.

@@ -47,8 +47,10 @@ pub enum Plan {
 /// the plan.
 pub fn plan(a: &CompareArgs) -> Result<(String, Vec<String>, Plan), Failure> {
     let name = a.scenario.preset.as_deref().ok_or_else(|| io::usage("compare needs --preset NAME"))?;
-    let info =
-        preset_list().into_iter().find(|p| p.name == name).ok_or(format!("unknown preset '{}'", sim_core::params::echo(name)))?;
+    let info = preset_list()
+        .into_iter()
+        .find(|p| p.name == name)
+        .ok_or(format!("unknown preset '{}'", sim_core::params::echo(name)))?;
     let variants = match &a.variants {
         Some(v) => v.clone(),
         None => info.compared.iter().map(|v| v.to_string()).collect(),

@@ -372,7 +372,10 @@ mod tests {
             "cluster" => vec![
                 ("--k", vec!["0", "1", "3", "32", "33", "4294967295", "-1"]),
                 ("--objective", vec!["ssre", "sse", "x"]),
-                ("--init", vec!["conservative", "far,random", "far,optimal", "conservative,conservative", ""]),
+                (
+                    "--init",
+                    vec!["conservative", "far,random", "far,optimal", "conservative,conservative", ""],
+                ),
                 ("--arith", vec!["float", "fixed"]),
                 ("--current", vec!["[0,-1,1]", "[0,1,2]", "[0.5]", "[1e308]", "[]", "[", "nofile"]),
                 ("--seed", vec!["1", "-1"]),

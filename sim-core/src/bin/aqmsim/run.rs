@@ -117,7 +117,8 @@ pub fn simulate(
     force: bool,
 ) -> Result<Simulation, String> {
     let guard = (!force).then(|| Guard::new(sim_core::scenario::cost::estimate(sc)));
-    let mut sim = Simulation::new(sc).map_err(|e| e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))?;
+    let mut sim =
+        Simulation::new(sc).map_err(|e| e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))?;
     sim.set_parallel(parallel);
     let mut streams = match out {
         Some(dir) => Some(Streams::open(dir, label, sim.recorder())?),

@@ -162,8 +162,8 @@ pub fn jobs(
                 let mut args = base.clone();
                 args.sets.extend(settings.iter().cloned());
                 args.seed = Some(seed);
-                let scenario =
-                    load::load(&args, Some(variant)).map_err(|e| format!("{}, seed {seed}: {e}", sim_core::params::echo(variant)))?;
+                let scenario = load::load(&args, Some(variant))
+                    .map_err(|e| format!("{}, seed {seed}: {e}", sim_core::params::echo(variant)))?;
                 out.push(Job { variant: variant.clone(), seed, settings: settings.clone(), scenario });
             }
         }
@@ -186,7 +186,8 @@ pub fn run_all<T: Send>(
     pool.install(|| {
         jobs.par_iter()
             .map(|j| {
-                let mut sim = Simulation::new(&j.scenario).map_err(|e| e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))?;
+                let mut sim = Simulation::new(&j.scenario)
+                    .map_err(|e| e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))?;
                 // The pool already keeps the cores busy: a big run's two sides take turns.
                 sim.set_parallel(jobs.len() < 2);
                 // Many runs share the process: only their events can be told apart.
@@ -196,7 +197,9 @@ pub fn run_all<T: Send>(
                 } else {
                     Guard::new(cost::estimate(&j.scenario))
                         .step_until(&mut sim, end, &|| None, 0.0)
-                        .map_err(|e| format!("{}, seed {}: {e}; run anyway with --force", j.variant, j.seed))?;
+                        .map_err(|e| {
+                            format!("{}, seed {}: {e}; run anyway with --force", j.variant, j.seed)
+                        })?;
                 }
                 Ok(f(&sim))
             })
