@@ -6,6 +6,7 @@
 use super::Simulation;
 use crate::scenario::cost::Cost;
 use crate::time::SimTime;
+use std::cell::Cell;
 
 /// Below these a run is never stopped, whatever its estimate: events, bytes of memory
 /// beyond the estimate's twice (the process and the allocator's own), bytes of traces.
@@ -15,14 +16,17 @@ const SLACK_DISK: f64 = 16e6;
 /// Events run between two looks at the cost.
 const CHECK_EVERY: u64 = 1 << 18;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Guard {
     estimate: Cost,
+    /// Events run at the last look: looking reads the process's memory, which a slice of a
+    /// few hundred events should not pay for.
+    looked: Cell<u64>,
 }
 
 impl Guard {
     pub fn new(estimate: Cost) -> Guard {
-        Guard { estimate }
+        Guard { estimate, looked: Cell::new(0) }
     }
 
     /// Why the run must stop, if it has gone past twice the estimate: its events so far,
@@ -61,6 +65,11 @@ impl Guard {
     ) -> Result<(), String> {
         while sim.now() < t.min(sim.end()) && !sim.is_finished() {
             sim.advance(t, CHECK_EVERY);
+            let events = sim.events_processed();
+            if events < self.looked.get() + CHECK_EVERY {
+                continue;
+            }
+            self.looked.set(events);
             if let Some(why) = self.overrun(sim, memory(), written) {
                 return Err(why);
             }
