@@ -14,12 +14,11 @@ pub fn load(a: &ScenarioArgs, variant: Option<&str>) -> Result<Scenario, String>
         })?;
         register_model(id, &w).map_err(|e| format!("{file}: {e}"))?;
     }
-    let base = match (&a.file, &a.preset) {
+    let mut base = match (&a.file, &a.preset) {
         (Some(f), None) => Scenario::from_json(&io::read_text(f)?).map_err(|e| format!("{f}: {e}"))?,
         (None, Some(p)) => preset(p, variant)?,
         _ => return Err("give either a scenario file or --preset NAME".into()),
     };
-    let mut base = base;
     if let Some(p) = a.tcp_profile {
         p.apply(&mut base.tcp);
     }
