@@ -11,7 +11,7 @@
 #![allow(unsafe_code)]
 
 use sim_core::metrics::export::{self, Trace};
-use sim_core::scenario::{cost, preset, preset_list, Scenario};
+use sim_core::scenario::{cost, Scenario};
 use sim_core::sim::Simulation;
 use sim_core::time::SimTime;
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -90,53 +90,10 @@ fn measure(sc: &Scenario) -> Measured {
     Measured { events, heap, disk: disk as f64 }
 }
 
-/// Scenarios built to make a run cost far more than its packets (issue 21's cases, scaled
-/// to run in seconds).
-fn costly() -> Vec<(&'static str, Scenario)> {
-    let mut out = Vec::new();
-    // Timers: min_rto = max_rto = 1 ms, below every RTT: each flow times out every ms.
-    let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
-    (sc.flows[0].count, sc.flows[1].count, sc.duration_s, sc.warmup_s) = (1000, 1000, 2.0, 0.5);
-    (sc.tcp.min_rto_ms, sc.tcp.max_rto_ms, sc.tcp.initial_rto_ms) = (1.0, 1.0, 1.0);
-    out.push(("1 ms RTO, 2000 flows", sc));
-    // A control plane deciding every ms over 2000 flows, each decision logging two
-    // per-flow arrays.
-    let mut sc = preset("cubic-vegas-2q", Some("warbler")).unwrap();
-    (sc.flows[0].count, sc.flows[1].count, sc.duration_s, sc.warmup_s) = (1000, 1000, 2.0, 0.5);
-    if let sim_core::aqm::QueueDiscSpec::Switch(p) = &mut sc.bottleneck.queue {
-        p.initial_mapping.clear();
-        (p.control_period_ms, p.compute_latency_ms) = (1.0, 0.0);
-        if let sim_core::switch::ControlPlaneSpec::Warbler(w) = &mut p.control {
-            w.activation_s = 0.5;
-        }
-    }
-    out.push(("Warbler every 1 ms, 2000 flows", sc));
-    // A large bandwidth-delay product: 10 Gbit/s, 42 ms, a queue of one BDP.
-    let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
-    sc.bottleneck.rate_bps = 10_000_000_000;
-    for g in &mut sc.flows {
-        g.access_rate_bps = 10_000_000_000;
-    }
-    sc.bottleneck.queue = sim_core::aqm::QueueDiscSpec::fifo(sim_core::aqm::QueueLimit::Packets(35_000));
-    (sc.duration_s, sc.warmup_s) = (3.0, 0.5);
-    out.push(("10 Gbit/s, one-BDP FIFO", sc));
-    // Every flow's trace every ms: the flows CSV is what grows.
-    let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
-    (sc.flows[0].count, sc.flows[1].count, sc.duration_s, sc.warmup_s) = (5000, 5000, 1.0, 0.2);
-    sc.sample_interval_s = 0.001;
-    out.push(("10 000 flows sampled every 1 ms", sc));
-    out
-}
-
 #[test]
 fn the_estimate_is_within_twice_what_runs_take() {
-    let mut scenarios: Vec<(String, Scenario)> = Vec::new();
-    for p in preset_list() {
-        for v in p.variants.iter() {
-            scenarios.push((format!("{}/{v}", p.name), preset(p.name, Some(v)).unwrap()));
-        }
-    }
-    scenarios.extend(costly().into_iter().map(|(n, s)| (n.to_string(), s)));
+    let mut scenarios = aqm_tests::every_preset_variant();
+    scenarios.extend(aqm_tests::costly_scenarios().into_iter().map(|(n, s)| (n.to_string(), s)));
     let mut bad = Vec::new();
     for (name, sc) in &scenarios {
         let e = cost::estimate(sc);

@@ -139,3 +139,58 @@ pub fn kmeans_digest(d: &sim_core::warbler::Decision) -> u64 {
     let objective = d.candidates.iter().flat_map(|c| c.partition.objective.to_bits().to_le_bytes());
     labels.chain(objective).fold(0xcbf2_9ce4_8422_2325, fnv)
 }
+
+/// Every variant of every preset, named `preset/variant`.
+pub fn every_preset_variant() -> Vec<(String, Scenario)> {
+    let mut out = Vec::new();
+    for p in sim_core::scenario::preset_list() {
+        for v in p.variants.iter() {
+            out.push((format!("{}/{v}", p.name), preset(p.name, Some(v)).expect("preset")));
+        }
+    }
+    out
+}
+
+/// Scenarios built to make a run cost far more than its packets (issue 21's cases, scaled
+/// to run in seconds).
+pub fn costly_scenarios() -> Vec<(&'static str, Scenario)> {
+    let mut out = Vec::new();
+    // Timers: min_rto = max_rto = 1 ms, below every RTT: each flow times out every ms.
+    let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
+    (sc.flows[0].count, sc.flows[1].count, sc.duration_s, sc.warmup_s) = (1000, 1000, 2.0, 0.5);
+    (sc.tcp.min_rto_ms, sc.tcp.max_rto_ms, sc.tcp.initial_rto_ms) = (1.0, 1.0, 1.0);
+    out.push(("1 ms RTO, 2000 flows", sc));
+    // The same timers where most handshakes fail: 10 000 SYNs at once at a 2 Mbit/s link
+    // with room for 200; the rest retry after 3 s and find it full.
+    let mut sc = preset("red-study", None).unwrap();
+    (sc.flows[0].count, sc.duration_s, sc.warmup_s) = (10_000, 5.0, 1.0);
+    (sc.tcp.min_rto_ms, sc.tcp.max_rto_ms, sc.tcp.initial_rto_ms) = (1.0, 1.0, 1.0);
+    out.push(("1 ms RTO, 10 000 flows, 2 Mbit/s", sc));
+    // A control plane deciding every ms over 2000 flows, each decision logging two
+    // per-flow arrays.
+    let mut sc = preset("cubic-vegas-2q", Some("warbler")).unwrap();
+    (sc.flows[0].count, sc.flows[1].count, sc.duration_s, sc.warmup_s) = (1000, 1000, 2.0, 0.5);
+    if let sim_core::aqm::QueueDiscSpec::Switch(p) = &mut sc.bottleneck.queue {
+        p.initial_mapping.clear();
+        (p.control_period_ms, p.compute_latency_ms) = (1.0, 0.0);
+        if let sim_core::switch::ControlPlaneSpec::Warbler(w) = &mut p.control {
+            w.activation_s = 0.5;
+        }
+    }
+    out.push(("Warbler every 1 ms, 2000 flows", sc));
+    // A large bandwidth-delay product: 10 Gbit/s, 42 ms, a queue of one BDP.
+    let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
+    sc.bottleneck.rate_bps = 10_000_000_000;
+    for g in &mut sc.flows {
+        g.access_rate_bps = 10_000_000_000;
+    }
+    sc.bottleneck.queue = sim_core::aqm::QueueDiscSpec::fifo(sim_core::aqm::QueueLimit::Packets(35_000));
+    (sc.duration_s, sc.warmup_s) = (3.0, 0.5);
+    out.push(("10 Gbit/s, one-BDP FIFO", sc));
+    // Every flow's trace every ms: the flows CSV is what grows.
+    let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
+    (sc.flows[0].count, sc.flows[1].count, sc.duration_s, sc.warmup_s) = (5000, 5000, 1.0, 0.2);
+    sc.sample_interval_s = 0.001;
+    out.push(("10 000 flows sampled every 1 ms", sc));
+    out
+}

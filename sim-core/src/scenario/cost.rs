@@ -12,9 +12,11 @@ pub const MAX_EVENTS: f64 = 2.5e9;
 pub const MAX_BYTES: f64 = 2e9;
 /// Trace files a run may write by default (`aqmsim run --out`), bytes.
 pub const MAX_DISK_BYTES: f64 = 10e9;
-/// Events per second natively, for the time an estimate announces (10-20 M/s measured on
-/// the presets, 5-10 M/s with 10 000 flows).
-pub const EVENTS_PER_S: f64 = 1e7;
+/// Events per second natively (the CLI's two threads), for the time an estimate announces:
+/// 10-19 M/s measured on the presets, 10-11 M/s with 10 000 flows at 10 Gbit/s, and
+/// `cargo run --release -p aqm-tests --example estimate_time` puts every preset and the
+/// costly scenarios within 2× of the time this announces.
+pub const EVENTS_PER_S: f64 = 1.6e7;
 
 /// Events per data packet that crosses the bottleneck: its hops, its ACK's, the timers
 /// (2.4-3.5 measured on the presets; a switch port's cells and sketches cost the most).
@@ -57,6 +59,9 @@ pub const WRITE_BYTES_PER_S: f64 = 1e8;
 /// A control-plane decision's work over its flows and queues (the clustering), in event
 /// equivalents per flow and queue.
 const DECISION_WORK_PER_FLOW_QUEUE: f64 = 0.15;
+/// A sample's work per flow (its rates, backlog and KDE history), in event equivalents:
+/// 12-19 ns per flow-sample measured with 10 000 flows sampled every ms.
+const SAMPLE_WORK_PER_FLOW: f64 = 0.35;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cost {
@@ -116,7 +121,7 @@ fn estimate_one(sc: &Scenario) -> Cost {
     let pkt_bits = 8.0 * f64::from(sc.full_packet_bytes().max(1));
     let first_windows = flows * f64::from(sc.tcp.initial_cwnd_segments);
     let packets = d * carried_bps(sc) / pkt_bits;
-    let timeouts = flows * timeouts_per_flow(sc);
+    let timeouts = handshaken_flows(sc) * timeouts_per_flow(sc);
     let samples = d / sc.sample_interval_s.max(1e-3);
     let (decisions, decision_values, queues) = control_plane(sc);
     let log_values = decisions * decision_values;
@@ -150,7 +155,8 @@ fn estimate_one(sc: &Scenario) -> Cost {
             + decisions
             + samples,
         // A sample visits every flow; a decision clusters every flow.
-        work: samples * flows + decisions * flows * queues * DECISION_WORK_PER_FLOW_QUEUE,
+        work: samples * flows * SAMPLE_WORK_PER_FLOW
+            + decisions * flows * queues * DECISION_WORK_PER_FLOW_QUEUE,
         bytes,
         disk_bytes,
     }
@@ -187,6 +193,48 @@ fn timeouts_per_flow(sc: &Scenario) -> f64 {
         n += ((sc.duration_s - at) / cap).floor() + 1.0;
     }
     n
+}
+
+/// Flows that can finish their handshake, and so time out, at most. SYNs that arrive
+/// together find room in the bottleneck's queue and device queue (a SYN is a small packet)
+/// plus what the link carries while they keep arriving; the rest are dropped and retry
+/// after the SYN timeout (3 s, doubling). If the flows through already load the
+/// bottleneck with a retransmission every maximum RTO, the retries find it full; else
+/// each retry round is charged the same room again. (10 000 flows on the RED study's
+/// 2 Mbit/s path with a 1 ms RTO: 202 get through, this says 201.)
+fn handshaken_flows(sc: &Scenario) -> f64 {
+    let flows = f64::from(sc.total_flows());
+    let b = &sc.bottleneck;
+    let syn_bytes = f64::from(sc.tcp.headers.base(sc.tcp.timestamps) + 8);
+    let queue = match b.queue.limit() {
+        QueueLimit::Packets(n) => f64::from(n),
+        QueueLimit::Bytes(n) => n as f64 / syn_bytes,
+        QueueLimit::Cells { cells, cell_bytes } => {
+            f64::from(cells) / (syn_bytes / f64::from(cell_bytes.max(1))).ceil()
+        }
+    };
+    // When the first SYNs reach the bottleneck, from the earliest to the latest.
+    let at = |g: &super::FlowGroup, jitter: f64| g.start_s + jitter + g.access_delay_ms / 1e3;
+    let first = sc.flows.iter().map(|g| at(g, 0.0)).fold(f64::INFINITY, f64::min);
+    let last = sc.flows.iter().map(|g| at(g, g.start_jitter_s)).fold(0.0, f64::max);
+    let round = queue
+        + f64::from(b.nic_queue_packets)
+        + 1.0
+        + (last - first).max(0.0) * b.rate_bps as f64 / (8.0 * syn_bytes);
+    if flows <= round {
+        return flows;
+    }
+    let pkt_bits = 8.0 * f64::from(sc.full_packet_bytes().max(1));
+    let retransmitting_bps = round * pkt_bits / (sc.tcp.max_rto_ms / 1e3).max(1e-6);
+    if retransmitting_bps >= b.rate_bps as f64 {
+        return round;
+    }
+    let (mut t, mut rounds) = (sc.tcp.syn_timeout_ms / 1e3, 1.0);
+    while t <= sc.duration_s && rounds * round < flows {
+        rounds += 1.0;
+        t += sc.tcp.syn_timeout_ms / 1e3 * 2f64.powf(rounds - 1.0);
+    }
+    flows.min(rounds * round)
 }
 
 /// A switch port's control plane: (decisions in the run, values each decision logs,
