@@ -28,6 +28,10 @@
 //! Re-measured with issue 22's far start (farthest-first by ratio): the three
 //! vegas-newreno-mix warbler-4q rows, whose decisions changed (7v1n: 50 of 60 periods map
 //! differently, 6v2n: 24, 1v7n: 52); 6v2n's jitter left the band (10.15 → 9.03 ms).
+//!
+//! Re-measured with BBR leaving fast recovery at ssthresh by default, as ns-3.44 does
+//! (issue 22 item 1): the cubic-bbr-vegas-3q rows; the Warbler variant's jitter left the
+//! band (16.19 → 12.96 ms; the paper's Table 2: 12.1 ms).
 
 use aqm_tests::run;
 use sim_core::metrics::Summary;

@@ -53,8 +53,6 @@ def w_flows(groups):
     for c, n, rtt, s, *size in groups:
         ns3.append(f"{c},{n},1000000000,{rtt / 2 - 1:g},{s:g}" + "".join(f",{b}" for b in size))
         cca = {"type": names[c]}
-        if c == "bbr":
-            cca["exit_recovery_at_ssthresh"] = True  # ns-3's ExitRecovery (issue 22 item 1)
         g = {"count": n, "cca": cca, "access_rate_bps": 1_000_000_000,
              "access_delay_ms": rtt / 2 - 1, "start_s": s}
         if size:

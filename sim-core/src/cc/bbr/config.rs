@@ -56,8 +56,9 @@ pub struct BbrConfig {
     /// `TcpBbr::CwndEvent(CA_EVENT_COMPLETE_CWR)` (restore the saved cwnd) and then
     /// `TcpSocketBase`'s `m_recoveryOps->ExitRecovery` (`TcpPrrRecovery`, `TcpClassicRecovery`:
     /// `m_cWnd = m_ssThresh`), and BBR's ssthresh is InFlight(1) from entering Drain, about one
-    /// BDP. Off (the default, which the golden figures were recorded with): the saved cwnd
-    /// comes back, as Linux does. Ignored with `linux_rto_handling`.
+    /// BDP. On by default, as every other default here is ns-3.44 `TcpBbr`'s; off: the saved
+    /// cwnd comes back, as Linux `bbr_set_cwnd_to_recover_or_restore` does. Ignored with
+    /// `linux_rto_handling`.
     pub exit_recovery_at_ssthresh: bool,
 }
 
@@ -77,7 +78,7 @@ impl Default for BbrConfig {
             min_rtt_refresh_on_equal: true,
             random_phases: 6,
             linux_rto_handling: false,
-            exit_recovery_at_ssthresh: false,
+            exit_recovery_at_ssthresh: true,
         }
     }
 }

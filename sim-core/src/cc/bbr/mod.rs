@@ -351,7 +351,7 @@ impl Bbr {
             // ssthresh is InFlight(1) from entering Drain, so the window falls to about one
             // BDP and CongControl grows it back by the bytes acked. Traced on a lone flow at
             // 20 Mbit/s, 40 ms, 67-packet FIFO: cwnd 143 -> 70.7 segments at the full ACK.
-            // Behind `exit_recovery_at_ssthresh` (off by default) so the golden figures stay.
+            // `exit_recovery_at_ssthresh` (on by default; off is Linux's restore).
             if linux || prev == CongState::Recovery {
                 cwnd = cwnd.max(self.prior_cwnd);
             }
