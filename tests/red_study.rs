@@ -2,11 +2,14 @@
 //! ns-3's 100-packet device queue under the disc, ARED with Gentle on) and without a device
 //! queue (`-nonic`). Tolerances: goodput is a property of the link and headers
 //! (512 / 566 of 2 Mbit/s = 1.81), so ±4 %; RED's excess of drops is the paper's headline
-//! (19-21 % more), and we require at least 10 %.
+//! (19-21 % more), and we require at least 10 % over the mean of five seeds (one seed's
+//! drops spread by ±6 %: seed 1 of RED has 753 where seeds 1-10 average 865).
 
 use aqm_tests::run;
 use sim_core::metrics::Summary;
 use sim_core::scenario::{preset, published};
+
+const SEEDS: u64 = 5;
 
 fn study(variant: &str) -> Summary {
     let (_, s) = run(&preset("red-study", Some(variant)).unwrap());
@@ -34,14 +37,22 @@ fn check(suffix: &str) {
         let mbps = s.throughput.mean_bps / 1e6;
         assert!((1.75..=1.88).contains(&mbps), "{}: goodput {mbps}", s.scenario);
     }
-    let others = ared.drops.total.max(gentle.drops.total) as f64;
-    assert!(
-        red.drops.total as f64 >= 1.1 * others,
-        "RED {} drops vs ARED {} / Gentle {}",
-        red.drops.total,
-        ared.drops.total,
-        gentle.drops.total
+    let mean_drops = |variant: String| -> f64 {
+        let total: u64 = (1..=SEEDS)
+            .map(|seed| {
+                let mut sc = preset("red-study", Some(&variant)).unwrap();
+                sc.seed = seed;
+                run(&sc).1.drops.total
+            })
+            .sum();
+        total as f64 / SEEDS as f64
+    };
+    let (r, a, g) = (
+        mean_drops(format!("red{suffix}")),
+        mean_drops(format!("ared{suffix}")),
+        mean_drops(format!("gentle{suffix}")),
     );
+    assert!(r >= 1.1 * a.max(g), "mean drops over {SEEDS} seeds: RED {r} vs ARED {a} / Gentle {g}");
 }
 
 #[test]

@@ -478,8 +478,12 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="ns-3 runs in parallel")
     ap.add_argument("--out", help="also write the table to this file")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                    help="one more edit of our side of every scenario (repeatable), to try a rule")
     a = ap.parse_args()
     scs = [s for s in SCENARIOS if not a.only or any(o in s["name"] for o in a.only.split(","))]
+    for s in scs:
+        s["sets"] = list(s["sets"]) + [tuple(e.split("=", 1)) for e in a.set]
     if a.list:
         for s in scs:
             print(s["name"])

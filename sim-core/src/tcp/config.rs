@@ -66,9 +66,9 @@ pub struct TcpConfig {
     /// `TcpSocketBase::ProcessAck` does (`NewAck(ackNumber, m_isFirstPartialAck)`; the flag
     /// is set again when a full ACK ends CA_RECOVERY or CA_LOSS): a recovery lasting an RTO
     /// past its first partial ACK ends in a timeout. Off = RFC 6298 (5.3) / Linux: every
-    /// ACK of new data restarts the timer. Off by default and in neither TCP profile for
-    /// now: on, the RED study moves out of its golden bands (drops 753 against 854), which
-    /// needs checking against ns-3 before ns-3's rule becomes the default.
+    /// ACK of new data restarts the timer. On by default (the ns-3.44 profile); off in the
+    /// Linux one. Over ten seeds of the RED study (device queue 100) it moves timeouts
+    /// against ns-3.44 from −17 / −2 / −10 % (RED / ARED / Gentle) to −15 / −8 / −9 %.
     pub impatient_rto: bool,
     pub headers: HeaderOverhead,
 }
@@ -95,7 +95,7 @@ impl Default for TcpConfig {
             karn_with_timestamps: true,
             pace_initial_window: false,
             prr: PrrRules::Ns3,
-            impatient_rto: false,
+            impatient_rto: true,
             headers: HeaderOverhead::default(),
         }
     }
@@ -241,7 +241,7 @@ impl TcpConfig {
             "ns-3 recovery timer",
             "",
             Kind::Bool,
-            "In fast recovery only the first partial ACK restarts the retransmission timer (RFC 6582 impatient, as ns-3.44); off (default) = every ACK of new data restarts it (RFC 6298, Linux).",
+            "In fast recovery only the first partial ACK restarts the retransmission timer (RFC 6582 impatient, as ns-3.44, the default); off = every ACK of new data restarts it (RFC 6298, Linux).",
         ),
         Field::new("headers.ip_bytes", "IP header", "bytes", Kind::Int(HEADER), "IPv4: 20."),
         Field::new("headers.tcp_bytes", "TCP header", "bytes", Kind::Int(HEADER), "Without options: 20."),

@@ -1,6 +1,6 @@
 //! Two TCP profiles, each setting the rules where ns-3.44 and Linux part ways at once: a
 //! scenario written from a Warbler preset carries Linux's, and behaving like ns-3 should not
-//! take five edits. A profile is not stored: it sets the fields, each of which stays
+//! take six edits. A profile is not stored: it sets the fields, each of which stays
 //! editable after (a scenario then matches neither, and says so).
 
 use super::{PrrRules, TcpConfig};
@@ -16,8 +16,14 @@ pub enum TcpProfile {
 impl TcpProfile {
     pub const ALL: [TcpProfile; 2] = [TcpProfile::Ns3, TcpProfile::Linux];
     /// The fields a profile sets (paths under `tcp`).
-    pub const FIELDS: [&'static str; 5] =
-        ["min_rto_ms", "prr", "karn_with_timestamps", "rate_snapshot_before_ack", "pace_initial_window"];
+    pub const FIELDS: [&'static str; 6] = [
+        "min_rto_ms",
+        "prr",
+        "karn_with_timestamps",
+        "rate_snapshot_before_ack",
+        "pace_initial_window",
+        "impatient_rto",
+    ];
 
     pub fn tag(self) -> &'static str {
         match self {
@@ -44,7 +50,7 @@ impl TcpProfile {
         })
     }
 
-    /// Sets the five fields; everything else is left as it is.
+    /// Sets the six fields; everything else is left as it is.
     pub fn apply(self, t: &mut TcpConfig) {
         let linux = self == TcpProfile::Linux;
         // RFC 6298 §2.4 and ns-3.44: a 1 s minimum RTO; Linux: TCP_RTO_MIN, 200 ms.
@@ -53,9 +59,12 @@ impl TcpProfile {
         t.karn_with_timestamps = !linux;
         t.rate_snapshot_before_ack = !linux;
         t.pace_initial_window = linux;
+        // ns-3.44 restarts the timer in fast recovery on the first partial ACK only; Linux
+        // on every ACK of new data (`tcp_rearm_rto`).
+        t.impatient_rto = !linux;
     }
 
-    /// The profile the five fields match, if one does.
+    /// The profile the six fields match, if one does.
     pub fn of(t: &TcpConfig) -> Option<TcpProfile> {
         Self::ALL.into_iter().find(|p| {
             let mut probe = t.clone();
@@ -78,7 +87,7 @@ mod tests {
     }
 
     #[test]
-    fn a_profile_sets_its_five_fields_and_nothing_else() {
+    fn a_profile_sets_its_six_fields_and_nothing_else() {
         let w = preset("cubic-vegas-2q", Some("warbler")).unwrap().tcp;
         let mut t = w.clone();
         TcpProfile::Ns3.apply(&mut t);
