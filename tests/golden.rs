@@ -34,8 +34,8 @@
 //! band (16.19 → 12.96 ms; the paper's Table 2: 12.1 ms).
 //!
 //! Re-measured with ns-3.44's recovery timer as the default (`tcp.impatient_rto`, part of
-//! the ns-3.44 TCP profile; issue 22 item 3): the bufferbloat, red-study and dqn-dumbbell
-//! rows (ns-3's TCP). Seed 1 of RED: drops 854 → 753, CV 54.2 → 43.9 %, zone 0 36.8 → 24.1 %;
+//! the ns-3.44 TCP profile; issue 22 item 3): the red-study and dqn-dumbbell rows (ns-3's
+//! TCP; the other presets run Linux's). Seed 1 of RED: drops 854 → 753, CV 54.2 → 43.9 %, zone 0 36.8 → 24.1 %;
 //! over ten seeds RED's window drops are 865 ± 49 against 855 ± 34 before and ns-3.44's
 //! 949 ± 57, and timeouts 28.7 ± 4.1 against 28.3 ± 3.5 and ns-3.44's 33.9 ± 6.3.
 

@@ -73,7 +73,7 @@ pub fn split_digest() -> u64 {
 
 /// Digest of [`changes_probe_scenario`]'s summary and log (same contract): timed changes
 /// apply alike natively and in the browser.
-pub const CHANGES_DIGEST: u64 = 0x4d06_69ea_f925_2103;
+pub const CHANGES_DIGEST: u64 = 0xf189_6ab4_e242_eaa2;
 
 /// The bufferbloat lecture's cut buffer (at 20 s) and then a slower link (at 22 s), 24 s.
 pub fn changes_probe_scenario() -> Scenario {

@@ -18,12 +18,12 @@ pub type Golden = (&'static str, &'static str, &'static [(&'static str, f64)]);
 
 #[rustfmt::skip]
 pub const APP_FIGURES: &[Golden] = &[
-    ("bufferbloat", "fifo", &[("delay_ms", 983.879), ("mbps", 9.56411), ("jfi", 0.948585), ("drops", 696.0)]),
-    ("bufferbloat", "fifo-cut", &[("delay_ms", 430.148), ("mbps", 9.51579), ("jfi", 0.966086), ("drops", 1487.0)]),
-    ("bufferbloat", "codel", &[("delay_ms", 9.267), ("mbps", 9.60911), ("jfi", 0.94139), ("drops", 345.0)]),
-    ("bufferbloat", "fq-codel", &[("delay_ms", 7.05751), ("mbps", 9.61531), ("jfi", 0.999568), ("drops", 344.0)]),
-    ("bufferbloat", "pie", &[("delay_ms", 16.7941), ("mbps", 9.59765), ("jfi", 0.985133), ("drops", 274.0)]),
-    ("bufferbloat", "red", &[("delay_ms", 14.8652), ("mbps", 9.63827), ("jfi", 0.975415), ("drops", 263.0)]),
+    ("bufferbloat", "fifo", &[("delay_ms", 1035.53), ("mbps", 9.64054), ("jfi", 0.945091), ("drops", 548.0)]),
+    ("bufferbloat", "fifo-cut", &[("delay_ms", 456.653), ("mbps", 9.61902), ("jfi", 0.937924), ("drops", 1650.0)]),
+    ("bufferbloat", "codel", &[("delay_ms", 9.267), ("mbps", 9.61075), ("jfi", 0.941395), ("drops", 345.0)]),
+    ("bufferbloat", "fq-codel", &[("delay_ms", 7.1111), ("mbps", 9.61571), ("jfi", 0.999427), ("drops", 338.0)]),
+    ("bufferbloat", "pie", &[("delay_ms", 16.7941), ("mbps", 9.5995), ("jfi", 0.985112), ("drops", 274.0)]),
+    ("bufferbloat", "red", &[("delay_ms", 14.9452), ("mbps", 9.6402), ("jfi", 0.968143), ("drops", 270.0)]),
     ("red-study", "red", &[("mbps", 1.80857), ("delay_ms", 236.138), ("device_ms", 220.186), ("queue_mean", 7.08983), ("drops", 753.0), ("cv_pct", 43.9002), ("zone0_pct", 24.0678), ("zone1_pct", 72.8814), ("zone2_pct", 3.05085), ("zone3_pct", 0.0)]),
     ("red-study", "ared", &[("delay_ms", 225.141), ("device_ms", 206.081), ("queue_mean", 8.5), ("drops", 676.0), ("cv_pct", 57.3001), ("zone0_pct", 36.1017), ("zone1_pct", 45.7627), ("zone2_pct", 18.1356), ("zone3_pct", 0.0)]),
     ("red-study", "gentle", &[("delay_ms", 212.481), ("device_ms", 199.701), ("queue_mean", 5.64746), ("drops", 692.0), ("cv_pct", 62.8386), ("zone0_pct", 53.3898), ("zone1_pct", 25.5932), ("zone2_pct", 21.0169), ("zone3_pct", 0.0)]),

@@ -7,7 +7,7 @@ use crate::cc::{BbrConfig, CcaSpec, CubicConfig, NewRenoConfig, VegasConfig};
 use crate::scenario::{Bottleneck, FlowGroup, Scenario};
 use crate::switch::scheduler::WrrConfig;
 use crate::switch::{ControlPlaneSpec, SchedulerSpec, SwitchConfig, TOFINO2_CELL_BYTES};
-use crate::tcp::{PrrRules, TcpConfig};
+use crate::tcp::{TcpConfig, TcpProfile};
 use crate::warbler::WarblerConfig;
 
 /// 1 BDP at 100 Mbit/s × 10 ms in 160-byte cells, as the paper rounds it (§5.3).
@@ -82,19 +82,17 @@ pub fn group(count: u32, cca: CcaSpec, rtt_ms: f64) -> FlowGroup {
 /// Linux's delivery-rate snapshots (not ns-3's, whose Karn rule can trap a flow in
 /// back-to-back timeouts when the minimum RTO equals the delayed-ACK timeout), pacing from
 /// the first segment, and RFC 9937's PRR (Linux sizes RecoverFS from the prior window and
-/// counts SACKed bytes once).
+/// counts SACKed bytes once), the retransmission timer restarted by every ACK of new data:
+/// the Linux TCP profile.
 pub(super) fn linux_tcp() -> TcpConfig {
-    TcpConfig {
+    let mut t = TcpConfig {
         mss_bytes: 1448,
-        min_rto_ms: 200.0,
         send_buffer_bytes: 6 << 20,
         recv_buffer_bytes: 6 << 20,
-        rate_snapshot_before_ack: false,
-        karn_with_timestamps: false,
-        pace_initial_window: true,
-        prr: PrrRules::Rfc9937,
         ..TcpConfig::default()
-    }
+    };
+    TcpProfile::Linux.apply(&mut t);
+    t
 }
 
 pub fn scenario(name: String, queue: QueueDiscSpec, flows: Vec<FlowGroup>) -> Scenario {
