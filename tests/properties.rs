@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use serde_json::Value;
 use sim_core::aqm::{BuildCx, Fifo, QueueDiscSpec};
-use sim_core::net::link::ClosedFormFifo;
+use sim_core::net::{HostLink, LinkSpec};
 use sim_core::params::Checker;
 use sim_core::queue::{Dropped, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use sim_core::rng::{SimRng, StreamId};
@@ -196,13 +196,14 @@ proptest! {
         arrivals in prop::collection::vec((prop_oneof![Just(0u64), 0u64..2_000_000], 40u32..=9000), 1..400),
     ) {
         let rate = Rate(rate);
-        let mut cf = ClosedFormFifo::new(limit);
+        let spec = LinkSpec { rate, delay: sim_core::time::SimDuration::ZERO, nic_queue_packets: 0 };
+        let mut cf = HostLink::new(spec, limit);
         let mut t = 0u64;
         let closed: Vec<Option<SimTime>> = arrivals
             .iter()
             .map(|&(gap, bytes)| {
                 t += gap;
-                cf.admit(SimTime(t), bytes, rate.tx_time(bytes))
+                cf.cross(SimTime(t), bytes).map(|c| c.arrives)
             })
             .collect();
 

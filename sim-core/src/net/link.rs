@@ -1,11 +1,11 @@
-//! A unidirectional link: an egress queue disc, an optional NIC transmit queue beneath it,
-//! serialisation at the link rate and a fixed propagation delay.
+//! A unidirectional link with a queue disc: the disc, an optional NIC transmit queue
+//! beneath it, serialisation at the link rate and a fixed propagation delay.
 //!
 //! With a NIC queue of N packets the queue disc is only asked for a packet while the NIC
 //! holds fewer than N (ns-3's flow control between a queue disc and a device queue), so the
 //! disc only builds up once the device queue is full.
 
-use crate::queue::{Occupancy, QItem, QueueDisc, QueueLimit};
+use crate::queue::{Occupancy, QItem, QdiscCtx, QueueDisc};
 use crate::time::{Rate, SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -18,102 +18,40 @@ pub struct LinkSpec {
     pub nic_queue_packets: u32,
 }
 
-/// The fields a packet crossing a closed-form link touches come first, in a cache-aligned
-/// block (`repr(C)` keeps the order): with 20 000 host links, one cold link per hop costs
-/// one or two cache lines instead of pieces of four.
 #[derive(Debug)]
-#[repr(C, align(64))]
-pub struct Link {
-    /// Host and reverse-path links: a tail-drop FIFO solved in closed form, each packet's
-    /// departure known when it arrives; `None` for the bottleneck, whose disc sees every
-    /// dequeue.
-    pub fifo: Option<ClosedFormFifo>,
-    pub spec: LinkSpec,
-    /// Bytes that finished serialisation on this link.
-    pub tx_bytes: u64,
-    pub tx_packets: u64,
-    pub qdisc: Box<dyn QueueDisc>,
-    pub nic: VecDeque<NicItem>,
+pub struct DiscLink {
+    spec: LinkSpec,
+    qdisc: Box<dyn QueueDisc>,
+    nic: VecDeque<NicItem>,
     /// The packet being serialised, if any, and when its last bit is sent (`SimTime::MAX`
     /// when idle).
-    pub transmitting: Option<QItem>,
-    pub done_at: SimTime,
+    transmitting: Option<QItem>,
+    done_at: SimTime,
+    /// Bytes and packets that finished serialisation on this link.
+    tx_bytes: u64,
+    tx_packets: u64,
 }
 
 /// A packet in the device queue, with when it left the disc above (its wait splits into
 /// the disc's part and the device queue's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NicItem {
+struct NicItem {
+    item: QItem,
+    left_disc: SimTime,
+}
+
+/// A transmission that just started: the packet, when it left the disc, and when its
+/// last bit is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Started {
     pub item: QItem,
     pub left_disc: SimTime,
+    pub done: SimTime,
 }
 
-/// A tail-drop FIFO whose departures are computed when packets arrive: with no AQM acting
-/// at dequeue, a packet starts transmitting at max(arrival, previous departure).
-#[derive(Clone, Debug)]
-pub struct ClosedFormFifo {
-    limit: QueueLimit,
-    /// Start-of-transmission times of packets still waiting, with their sizes.
-    waiting: VecDeque<(SimTime, u32)>,
-    occ: Occupancy,
-    busy_until: SimTime,
-}
-
-impl ClosedFormFifo {
-    pub fn new(limit: QueueLimit) -> Self {
-        ClosedFormFifo {
-            limit,
-            waiting: VecDeque::new(),
-            occ: Occupancy::default(),
-            busy_until: SimTime::ZERO,
-        }
-    }
-
-    /// What waits at `now` (packets whose transmission has started are gone).
-    pub fn occupancy_at(&self, now: SimTime) -> Occupancy {
-        if self.busy_until <= now {
-            return Occupancy::default();
-        }
-        let mut occ = self.occ;
-        for &(_, b) in self.waiting.iter().take_while(|&&(start, _)| start <= now) {
-            occ.remove(b, self.limit.cells_of(b));
-        }
-        occ
-    }
-
-    /// Admits a packet arriving at `now`; returns when its last bit leaves, or `None` if
-    /// the queue (packets waiting, not the one on the wire) is full.
-    pub fn admit(&mut self, now: SimTime, bytes: u32, tx: SimDuration) -> Option<SimTime> {
-        if self.busy_until <= now {
-            // Everything that waited has started: forget it without reading the list (its
-            // buffer is another allocation, cold on an access link: 3/4 of the time this
-            // took at 10 000 flows was that read).
-            self.waiting.clear();
-            self.occ = Occupancy::default();
-        }
-        while let Some(&(start, b)) = self.waiting.front() {
-            if start > now {
-                break;
-            }
-            self.waiting.pop_front();
-            self.occ.remove(b, self.limit.cells_of(b));
-        }
-        let start = self.busy_until.max(now);
-        if start > now {
-            if !self.limit.admits(&self.occ, bytes) {
-                return None;
-            }
-            self.waiting.push_back((start, bytes));
-            self.occ.add(bytes, self.limit.cells_of(bytes));
-        }
-        self.busy_until = start + tx;
-        Some(self.busy_until)
-    }
-}
-
-impl Link {
-    pub fn new(spec: LinkSpec, qdisc: Box<dyn QueueDisc>) -> Link {
-        Link {
+impl DiscLink {
+    pub fn new(spec: LinkSpec, qdisc: Box<dyn QueueDisc>) -> DiscLink {
+        DiscLink {
             spec,
             qdisc,
             nic: VecDeque::new(),
@@ -121,25 +59,96 @@ impl Link {
             done_at: SimTime::MAX,
             tx_bytes: 0,
             tx_packets: 0,
-            fifo: None,
         }
     }
 
-    /// A link whose FIFO is solved in closed form (host and reverse-path links).
-    pub fn closed_form(spec: LinkSpec, limit: QueueLimit, qdisc: Box<dyn QueueDisc>) -> Link {
-        Link { fifo: Some(ClosedFormFifo::new(limit)), ..Link::new(spec, qdisc) }
+    pub fn spec(&self) -> LinkSpec {
+        self.spec
+    }
+
+    pub fn qdisc(&self) -> &dyn QueueDisc {
+        self.qdisc.as_ref()
+    }
+
+    pub fn qdisc_mut(&mut self) -> &mut dyn QueueDisc {
+        self.qdisc.as_mut()
+    }
+
+    /// Timed changes: what is on the wire keeps its timing.
+    pub fn set_rate(&mut self, rate: Rate) {
+        self.spec.rate = rate;
+    }
+
+    pub fn set_delay(&mut self, delay: SimDuration) {
+        self.spec.delay = delay;
+    }
+
+    /// A smaller device queue keeps what it holds; it is not refilled until below the size.
+    pub fn set_nic_queue(&mut self, packets: u32) {
+        self.spec.nic_queue_packets = packets;
     }
 
     pub fn tx_time(&self, bytes: u32) -> SimDuration {
         self.spec.rate.tx_time(bytes)
     }
 
-    /// What the link's queue holds at `now`: its closed-form FIFO's or its disc's.
-    pub fn occupancy(&self, now: SimTime) -> Occupancy {
-        match &self.fifo {
-            Some(f) => f.occupancy_at(now),
-            None => self.qdisc.occupancy(),
+    /// If idle at `now`, starts serialising the next packet: the device queue's head, else
+    /// what the disc hands out.
+    pub fn start_next(&mut self, now: SimTime, cx: &mut QdiscCtx) -> Option<Started> {
+        if self.transmitting.is_some() {
+            return None;
         }
+        let (item, left_disc) = match self.nic.pop_front() {
+            Some(n) => (n.item, n.left_disc),
+            None => (self.qdisc.dequeue(cx)?, now),
+        };
+        let done = now + self.tx_time(item.bytes);
+        self.transmitting = Some(item);
+        self.done_at = done;
+        Some(Started { item, left_disc, done })
+    }
+
+    /// Fills the device queue from the disc up to its size.
+    pub fn refill_nic(&mut self, now: SimTime, cx: &mut QdiscCtx) {
+        let cap = self.spec.nic_queue_packets as usize;
+        while self.nic.len() < cap {
+            match self.qdisc.dequeue(cx) {
+                Some(item) => self.nic.push_back(NicItem { item, left_disc: now }),
+                None => break,
+            }
+        }
+    }
+
+    /// When the current transmission ends (`SimTime::MAX` when idle).
+    #[inline]
+    pub fn done_at(&self) -> SimTime {
+        self.done_at
+    }
+
+    /// Ends the current transmission (its last bit was sent at [`DiscLink::done_at`]);
+    /// returns when.
+    pub fn end_tx(&mut self) -> SimTime {
+        let at = std::mem::replace(&mut self.done_at, SimTime::MAX);
+        let it = self.transmitting.take().expect("a transmission ends");
+        self.tx_bytes += u64::from(it.bytes);
+        self.tx_packets += 1;
+        at
+    }
+
+    /// The packet on the wire at `now` with when its last bit is sent, if its transmission
+    /// has not ended by then.
+    pub fn on_wire(&self, now: SimTime) -> Option<(QItem, SimTime)> {
+        self.transmitting.filter(|_| self.done_at > now).map(|it| (it, self.done_at))
+    }
+
+    /// Bytes that finished serialisation on this link.
+    pub fn tx_bytes(&self) -> u64 {
+        self.tx_bytes
+    }
+
+    /// What the disc holds now (packets, bytes, cells).
+    pub fn occupancy(&self) -> Occupancy {
+        self.qdisc.occupancy()
     }
 
     /// Packets held in the NIC queue (not counting the one on the wire).

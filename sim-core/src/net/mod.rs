@@ -1,7 +1,11 @@
-//! Packets, links and topologies.
+//! Packets, links and the network they form.
 
+mod host_link;
 pub mod link;
+mod network;
 mod packet;
 
-pub use link::{Link, LinkSpec};
+pub use host_link::{Crossing, HostLink};
+pub use link::{DiscLink, LinkSpec, Started};
+pub use network::{Network, Route};
 pub use packet::{HeaderOverhead, Packet, PacketKind, SackBlock, MAX_SACK_BLOCKS};

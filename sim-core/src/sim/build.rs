@@ -1,17 +1,19 @@
-//! Builds the dumbbell of a scenario: per flow an access link each way, one shared
-//! bottleneck each way.
+//! Builds the network of a scenario: per flow an access link each way, the disc links
+//! data cross (today the dumbbell's one bottleneck, every group's route) and the reverse
+//! bottleneck the ACKs cross.
 
 use super::changes::{start_time, Changes};
 use super::hosts::Hosts;
-use super::lane::{Mail, SenderLane, LANE_BUCKETS, SPLIT_MIN_FLOWS, SPLIT_MIN_LOOKAHEAD};
-use super::receivers::{AckPath, Receivers, FIRST_DOWNLINK};
+use super::lane::{SenderLane, LANE_BUCKETS, SPLIT_MIN_FLOWS, SPLIT_MIN_LOOKAHEAD};
+use super::receivers::{AckPath, Receivers};
 use super::senders::Senders;
+use super::windows::Split;
 use super::{Backlog, Event, Simulation, BOTTLENECK};
-use crate::aqm::{BuildCx, Fifo};
+use crate::aqm::BuildCx;
 use crate::cc::CcFactory;
 use crate::engine::EventQueue;
 use crate::metrics::{PacketCounts, Recorder, WindowStats};
-use crate::net::{Link, LinkSpec};
+use crate::net::{DiscLink, HostLink, LinkSpec, Network, Route};
 use crate::queue::QueueLimit;
 use crate::rng::{SimRng, StreamId};
 use crate::scenario::{Scenario, ScenarioError};
@@ -23,9 +25,8 @@ fn ms(v: f64) -> SimDuration {
 }
 
 /// A host or reverse-path link: a tail-drop FIFO solved in closed form.
-fn host_link(spec: LinkSpec, packets: u32) -> Link {
-    let limit = QueueLimit::Packets(packets);
-    Link::closed_form(spec, limit, Box::new(Fifo::new(limit)))
+fn host_link(spec: LinkSpec, packets: u32) -> HostLink {
+    HostLink::new(spec, QueueLimit::Packets(packets))
 }
 
 /// Builds the world; `allow_split` false keeps even a big run in one event queue (tests
@@ -46,7 +47,9 @@ pub(super) fn build(
     };
     let n_flows = sc.total_flows() as usize;
     let disc = b.queue.build(cx);
-    let bottleneck = Link::new(fwd, disc);
+    let links = vec![DiscLink::new(fwd, disc)];
+    let routes = vec![Route::new(vec![BOTTLENECK]); sc.flows.len()];
+    let net = Network::new(links, routes);
 
     // Calendar buckets four full packet times of the bottleneck wide: a few events each.
     let mut q = EventQueue::with_bucket_ns(4 * b_rate.tx_time(sc.full_packet_bytes()).as_nanos());
@@ -64,9 +67,10 @@ pub(super) fn build(
     let mut lane = (split && n_flows >= SPLIT_MIN_FLOWS && lookahead >= SPLIT_MIN_LOOKAHEAD).then(|| {
         Box::new(SenderLane::new(EventQueue::with_bucket_ns(LANE_BUCKETS * q.bucket_ns()), lookahead))
     });
-    // Link ids: the bottleneck, its reverse, per flow the ACK return link, then per flow
-    // the uplink.
-    let first_uplink_id = FIRST_DOWNLINK + n_flows as u32;
+    // Link ids: the disc links, the reverse bottleneck, per flow the ACK return link, then
+    // per flow the uplink.
+    let reverse_id = net.len();
+    let first_uplink_id = reverse_id + 1 + n_flows as u32;
     let (mut senders, mut uplinks) = (Vec::with_capacity(n_flows), Vec::with_capacity(n_flows));
     let (mut receivers, mut downlinks) = (Vec::with_capacity(n_flows), Vec::with_capacity(n_flows));
     let mut groups = Vec::with_capacity(n_flows);
@@ -103,19 +107,21 @@ pub(super) fn build(
         q.schedule(warmup, Event::WindowOpen);
         q.schedule(first_sample, Event::Sample);
     }
-    let cell_bytes = bottleneck.qdisc.cell_bytes().unwrap_or(crate::switch::TOFINO2_CELL_BYTES);
+    let bottleneck = net.link(BOTTLENECK).qdisc();
+    let cell_bytes = bottleneck.cell_bytes().unwrap_or(crate::switch::TOFINO2_CELL_BYTES);
     let n = receivers.len();
     let mut rec = Recorder::new(WindowStats::new(warmup, interval, end, n), n);
-    rec.set_series(bottleneck.qdisc.series());
+    rec.set_series(bottleneck.series());
     let hosts = Hosts {
         senders: Senders::new(senders, uplinks, first_uplink_id, warmup),
         receivers: Receivers::new(receivers),
     };
-    let ack_path = AckPath::new(host_link(rev, sc.host_queue_packets), downlinks, warmup);
+    let ack_path = AckPath::new(host_link(rev, sc.host_queue_packets), reverse_id, downlinks, warmup);
     let mut sim = Simulation {
         scenario: sc.clone(),
         q,
-        bottleneck,
+        wake_at: vec![None; net.len() as usize],
+        net,
         hosts,
         ack_path,
         groups,
@@ -130,32 +136,19 @@ pub(super) fn build(
         last_received: vec![0; n],
         data_headers: sc.full_packet_bytes() - sc.tcp.mss_bytes,
         backlog: Backlog::new(n, cell_bytes),
-        wake_at: None,
         series_buf: Vec::new(),
         log_buf: Vec::new(),
         finished: false,
-        split: lane.is_some(),
-        lane,
-        tx_events: false,
-        to_senders: Mail::default(),
-        from_senders: Mail::default(),
-        next_sample: first_sample,
-        open_at: Some(warmup),
+        split: lane.map(|lane| Box::new(Split::new(lane, first_sample, warmup))),
         parallel: cfg!(not(target_arch = "wasm32")),
-        #[cfg(not(target_arch = "wasm32"))]
-        worker: None,
-        #[cfg(not(target_arch = "wasm32"))]
-        spare_delays: Vec::new(),
+        tx_events: false,
     };
-    if sim.split {
+    if sim.split.is_some() {
         // The measured window opens between windows; at 0, before the first.
-        if warmup == SimTime::ZERO {
-            sim.open_at = None;
-            sim.open_window();
-        }
-        let first_end = sim.next_window_end(SimTime::ZERO);
-        sim.lane.as_deref_mut().expect("split").window_end = first_end;
+        sim.start_split();
     }
-    sim.sync_disc_wake();
+    for link in 0..sim.net.len() {
+        sim.sync_disc_wake(link);
+    }
     Ok(sim)
 }

@@ -3,7 +3,7 @@
 //! the run was built), and a change made now (`change_now`, the page's edit during a run)
 //! is recorded at the next nanosecond, so replaying the scenario gives the same run.
 
-use super::{Event, Simulation};
+use super::{Event, Simulation, BOTTLENECK};
 use crate::queue::{shed_to_limit, QdiscCtx};
 use crate::rng::{SimRng, StreamId};
 use crate::scenario::changes::{apply, live_field, ordered};
@@ -57,7 +57,7 @@ impl Simulation {
     /// (at the next nanosecond: what is due now has run). Err, with nothing changed, if the
     /// field cannot change during a run or the value is not allowed.
     pub fn change_now(&mut self, set: &str, to: Value) -> Result<TimedChange, String> {
-        if self.split {
+        if self.split.is_some() {
             return Err(
                 "a run of 2000 flows or more runs in windows on two threads and takes no changes while it runs; \
                  add it as a timed change before the run (a run with changes runs on one thread)"
@@ -90,23 +90,23 @@ impl Simulation {
         let b = &new.bottleneck;
         match field {
             LiveField::LinkRate => {
-                self.bottleneck.spec.rate = Rate(b.rate_bps);
+                self.net.link_mut(BOTTLENECK).set_rate(Rate(b.rate_bps));
                 if let Some(r) = self.ack_path.reverse.as_mut() {
-                    r.spec.rate = Rate(b.rate_bps);
+                    r.set_rate_delay(Rate(b.rate_bps), r.spec().delay);
                 }
                 // A disc that reads the link's rate (RED's idle decay, PIE) follows it.
                 self.retune_disc(&new);
             }
             LiveField::LinkDelay => {
                 let delay = crate::time::SimDuration::from_secs_f64(b.delay_ms / 1e3);
-                self.bottleneck.spec.delay = delay;
+                self.net.link_mut(BOTTLENECK).set_delay(delay);
                 if let Some(r) = self.ack_path.reverse.as_mut() {
-                    r.spec.delay = delay;
+                    r.set_rate_delay(r.spec().rate, delay);
                 }
             }
             LiveField::DeviceQueue => {
-                self.bottleneck.spec.nic_queue_packets = b.nic_queue_packets;
-                self.kick(now);
+                self.net.link_mut(BOTTLENECK).set_nic_queue(b.nic_queue_packets);
+                self.kick(BOTTLENECK, now);
             }
             LiveField::Disc => self.retune_disc(&new),
             LiveField::AccessRate(g) | LiveField::AccessDelay(g) => {
@@ -114,7 +114,7 @@ impl Simulation {
                 let delay = crate::time::SimDuration::from_secs_f64(delay / 1e3);
                 for f in self.flows_of(g) {
                     for l in [&mut self.hosts.senders.uplinks[f], &mut self.ack_path.downlinks[f]] {
-                        (l.spec.rate, l.spec.delay) = (rate, delay);
+                        l.set_rate_delay(rate, delay);
                     }
                 }
             }
@@ -158,16 +158,16 @@ impl Simulation {
     fn retune_disc(&mut self, new: &Scenario) {
         let now = self.now();
         let rate = Rate(new.bottleneck.rate_bps);
-        let disc = self.bottleneck.qdisc.as_mut();
+        let disc = self.net.link_mut(BOTTLENECK).qdisc_mut();
         new.bottleneck.queue.retune(disc, rate, now).expect("validated: the disc takes the change");
         shed_to_limit(disc, &mut QdiscCtx::new(now, &mut self.drops));
-        self.settle_drops(now);
-        let info = self.bottleneck.qdisc.series();
+        self.settle_drops(BOTTLENECK, now);
+        let info = self.net.link(BOTTLENECK).qdisc().series();
         if info != self.rec.series_info {
             self.rec.redeclare_series(now.as_secs_f64(), info);
         }
-        self.kick(now);
-        self.sync_disc_wake();
+        self.kick(BOTTLENECK, now);
+        self.sync_disc_wake(BOTTLENECK);
     }
 
     /// Whether a flow's start or stop event is still the one planned (a change may have

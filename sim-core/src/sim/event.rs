@@ -6,10 +6,12 @@ pub enum Event {
     Arrive {
         pkt: u32,
     },
-    /// The bottleneck finished serialising its current packet. Only scheduled where the
-    /// end cannot be settled lazily (no propagation delay, or a disc asking for wake-ups;
-    /// see `forward.rs`).
-    TxDone,
+    /// A disc link finished serialising its current packet. Only scheduled where the end
+    /// cannot be settled lazily (no propagation delay, or a disc asking for wake-ups; see
+    /// `forward.rs`).
+    TxDone {
+        link: u32,
+    },
     FlowStart {
         flow: u32,
     },
@@ -29,8 +31,10 @@ pub enum Event {
     Sample,
     /// The warm-up is over: the measured window opens.
     WindowOpen,
-    /// The bottleneck's queue discipline asked to be woken (its `poll_at`).
-    DiscWake,
+    /// A disc link's queue discipline asked to be woken (its `poll_at`).
+    DiscWake {
+        link: u32,
+    },
     /// The next timed change of the scenario is due.
     Change,
 }

@@ -7,8 +7,8 @@ use super::receivers::Receivers;
 use super::senders::Senders;
 use crate::metrics::window::WaitTally;
 use crate::metrics::DropRecord;
-use crate::net::{Link, Packet, PacketKind};
-use crate::time::{SimDuration, SimTime};
+use crate::net::{HostLink, Packet, PacketKind};
+use crate::time::SimTime;
 
 /// Where what an endpoint does goes.
 pub(super) trait HostSink {
@@ -74,11 +74,8 @@ impl Hosts {
 /// Admits a packet of `bytes` reaching a closed-form link at `at`: when its last bit
 /// reaches the far end, or None if the link's queue is full; the time it waits in the
 /// link's queue goes to `waits`.
-pub(super) fn cross(link: &mut Link, at: SimTime, bytes: u32, waits: &mut WaitTally) -> Option<SimTime> {
-    let tx = link.spec.rate.tx_time(bytes);
-    let done = link.fifo.as_mut().expect("a host link is a closed-form FIFO").admit(at, bytes, tx)?;
-    link.tx_bytes += u64::from(bytes);
-    link.tx_packets += 1;
-    waits.add(at, SimDuration((done - at).as_nanos() - tx.as_nanos()));
-    Some(done + link.spec.delay)
+pub(super) fn cross(link: &mut HostLink, at: SimTime, bytes: u32, waits: &mut WaitTally) -> Option<SimTime> {
+    let c = link.cross(at, bytes)?;
+    waits.add(at, c.waited);
+    Some(c.arrives)
 }

@@ -1,4 +1,4 @@
-//! Runs a [`Scenario`]: builds the dumbbell, pops events, and records what happens.
+//! Runs a [`Scenario`]: builds its network, pops events, and records what happens.
 //!
 //! The run can be advanced in bounded slices (`step_until`, `run_events`) so a UI frame
 //! never blocks, or to the end (`finish`). `poll` hands out what was recorded since the
@@ -24,7 +24,7 @@ use crate::engine::EventQueue;
 use crate::metrics::{
     DropRecord, FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, TimeoutsByState, Update,
 };
-use crate::net::{Link, Packet, PacketKind};
+use crate::net::{Network, Packet, PacketKind};
 use crate::queue::{Dropped, Occupancy, QdiscCtx, QueueLimit};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::tcp::TcpSender;
@@ -33,8 +33,8 @@ use crate::trace::LogRecord;
 use backlog::Backlog;
 use event::Event;
 use hosts::{HostSink, Hosts};
-use lane::{Mail, SenderLane};
-use receivers::{AckPath, FIRST_DOWNLINK, REVERSE};
+use lane::Mail;
+use receivers::AckPath;
 use slab::PacketSlab;
 
 /// Runs with fewer flows keep their per-flow state in a core's cache, and prefetching the
@@ -42,14 +42,16 @@ use slab::PacketSlab;
 /// 6 % and rtt-unfair's FQ-CoDel 10 % faster without; 1000 flows 13 % slower without).
 const PREFETCH_MIN_FLOWS: usize = 512;
 
-/// Link id of the bottleneck (router → receivers); its reverse direction is link 1, the
-/// access links follow (see `receivers.rs` and `senders.rs`).
+/// Link id of the scenario's bottleneck (router → receivers), the measured link: the
+/// network's disc links come first, then the reverse bottleneck, per flow the ACK return
+/// link and per flow the uplink (see `receivers.rs` and `senders.rs`).
 pub const BOTTLENECK: u32 = 0;
 
 pub struct Simulation {
     scenario: Scenario,
     q: EventQueue<Event>,
-    bottleneck: Link,
+    /// The disc links data cross and each group's route through them.
+    net: Network,
     /// The endpoints and their access links.
     hosts: Hosts,
     /// The reverse bottleneck and the ACKs' access links.
@@ -73,33 +75,20 @@ pub struct Simulation {
     /// never reports more than the link carried.
     data_headers: u32,
     backlog: Backlog,
-    /// Earliest wake-up scheduled for the bottleneck's discipline.
-    wake_at: Option<SimTime>,
+    /// Per disc link, the earliest wake-up scheduled for its discipline.
+    wake_at: Vec<Option<SimTime>>,
     /// Scratch space for named-series values and log records.
     series_buf: Vec<f64>,
     log_buf: Vec<LogRecord>,
     finished: bool,
-    /// Big scenarios: the senders run apart, in windows (see `lane.rs`); then the ACKs
-    /// sent during the current window wait in `to_senders` (with when each reaches its
-    /// sender), samples and the opening of the measured window (`open_at`) come between
-    /// windows, and `parallel` runs the two sides on two threads.
-    lane: Option<Box<SenderLane>>,
-    /// Whether this run is split (the lane is lent to a thread during a window).
-    split: bool,
+    /// Big scenarios: the senders run apart, in windows (see `lane.rs`, `windows.rs`);
+    /// `None` runs every event in one queue.
+    split: Option<Box<windows::Split>>,
+    /// A split run's two sides run on two threads.
+    parallel: bool,
     /// Marks every end of a bottleneck transmission with an event, as before they were
     /// settled lazily (`forward.rs`); tests compare the two.
     tx_events: bool,
-    to_senders: Mail,
-    /// What the senders sent during the last window, taken in when this one starts.
-    from_senders: Mail,
-    next_sample: SimTime,
-    open_at: Option<SimTime>,
-    parallel: bool,
-    #[cfg(not(target_arch = "wasm32"))]
-    worker: Option<worker::Worker>,
-    /// An emptied buffer of delays, for the next window's hand-over.
-    #[cfg(not(target_arch = "wasm32"))]
-    spare_delays: Vec<(u32, f64)>,
 }
 
 impl Simulation {
@@ -136,12 +125,12 @@ impl Simulation {
 
     /// Whether the senders run apart, in windows (big scenarios, `lane.rs`).
     pub fn is_split(&self) -> bool {
-        self.split
+        self.split.is_some()
     }
 
     pub fn events_processed(&self) -> u64 {
         self.q.events_processed()
-            + self.lane.as_ref().map_or(0, |l| l.q.events_processed())
+            + self.split.as_ref().map_or(0, |s| s.events_processed())
             + self.changes.made_now
     }
 
@@ -165,7 +154,7 @@ impl Simulation {
     /// slice of work on a bounded slice of simulated time.
     pub fn advance(&mut self, t: SimTime, budget: u64) -> u64 {
         let limit = t.min(self.end);
-        let n = if self.split {
+        let n = if self.split.is_some() {
             self.advance_split(limit, budget)
         } else {
             let n = self.run_core(limit, budget);
@@ -205,7 +194,7 @@ impl Simulation {
     fn check_finished(&mut self) {
         // Whatever reads the recorder next sees every delay (see `on_delay_deferred`).
         self.rec.window.flush_delays();
-        if !self.split && self.q.peek_time().is_none_or(|t| t > self.end) {
+        if self.split.is_none() && self.q.peek_time().is_none_or(|t| t > self.end) {
             self.q.advance_to(self.end);
             self.finished = true;
         }
@@ -233,11 +222,9 @@ impl Simulation {
 
     pub fn packet_counts(&self) -> PacketCounts {
         let (lane_in_flight, lane_delivered) =
-            self.lane.as_ref().map_or((0, 0), |l| (l.in_flight(), l.delivered));
+            self.split.as_ref().map_or((0, 0), |s| s.in_flight_and_delivered());
         PacketCounts {
-            in_flight: self.pkts.live()
-                + (self.to_senders.len() + self.from_senders.len()) as u64
-                + lane_in_flight,
+            in_flight: self.pkts.live() + lane_in_flight,
             sent: self.counts.sent + self.hosts.senders.sent + self.hosts.receivers.sent,
             delivered: self.counts.delivered + lane_delivered,
             ..self.counts
@@ -292,18 +279,18 @@ impl Simulation {
         &self.hosts.senders.tcp[flow as usize]
     }
 
-    /// Bytes that finished serialisation on a link (0 = bottleneck, 1 = its reverse).
+    /// Bytes that finished serialisation on a link (by id: see [`BOTTLENECK`]).
     pub fn link_tx_bytes(&self, link: u32) -> u64 {
-        if link == BOTTLENECK {
-            return self.bottleneck.tx_bytes;
+        if link < self.net.len() {
+            return self.net.link(link).tx_bytes();
         }
-        let first_up = self.hosts.senders.first_uplink_id;
+        let (first_up, reverse) = (self.hosts.senders.first_uplink_id, self.ack_path.reverse_id);
         let l = match link {
-            REVERSE => self.ack_path.reverse.as_ref(),
+            _ if link == reverse => self.ack_path.reverse.as_ref(),
             _ if link >= first_up => self.hosts.senders.uplinks.get((link - first_up) as usize),
-            _ => link.checked_sub(FIRST_DOWNLINK).and_then(|i| self.ack_path.downlinks.get(i as usize)),
+            _ => self.ack_path.downlinks.get((link - reverse - 1) as usize),
         };
-        l.map_or(0, |l| l.tx_bytes)
+        l.map_or(0, |l| l.tx_bytes())
     }
 
     /// A flow's congestion-control internals now (BBR mode and path model, Vegas BaseRTT...).
@@ -313,12 +300,12 @@ impl Simulation {
 
     /// What the bottleneck's disc holds now (packets, bytes, cells).
     pub fn bottleneck_occupancy(&self) -> Occupancy {
-        self.bottleneck.occupancy(self.now())
+        self.net.link(BOTTLENECK).occupancy()
     }
 
     /// Unit of the bottleneck's buffer limit.
     pub fn bottleneck_limit(&self) -> QueueLimit {
-        self.bottleneck.qdisc.limit()
+        self.net.link(BOTTLENECK).qdisc().limit()
     }
 
     fn handle(&mut self, ev: Event) {
@@ -328,7 +315,7 @@ impl Simulation {
         self.settle_tx(self.now());
         match ev {
             Event::Arrive { pkt } => self.arrive(pkt),
-            Event::TxDone => self.settle_tx(SimTime(self.now().0 + 1)),
+            Event::TxDone { .. } => self.settle_tx(SimTime(self.now().0 + 1)),
             Event::FlowStart { .. } | Event::FlowStop { .. } if !self.is_planned(ev) => {}
             Event::Change => self.apply_due_change(),
             Event::FlowStart { .. }
@@ -342,7 +329,7 @@ impl Simulation {
             }
             Event::Sample => self.sample(),
             Event::WindowOpen => self.open_window(),
-            Event::DiscWake => self.disc_wake(),
+            Event::DiscWake { link } => self.disc_wake(link),
         }
     }
 
@@ -351,11 +338,11 @@ impl Simulation {
         let now = self.now();
         self.settle_tx(now);
         // Of a segment on the wire now, the part still to send counts in the window.
-        let l = &self.bottleneck;
+        let l = self.net.link(BOTTLENECK);
         let mut departed = self.backlog.departed();
-        if let Some(it) = l.transmitting.filter(|_| l.done_at > now) {
+        if let Some((it, done_at)) = l.on_wire(now) {
             let tx = l.tx_time(it.bytes).as_nanos().max(1) as f64;
-            let left = (l.done_at - now).as_nanos() as f64 / tx;
+            let left = (done_at - now).as_nanos() as f64 / tx;
             let payload = it.bytes.saturating_sub(self.data_headers);
             departed[it.flow as usize] -= (f64::from(payload) * left.min(1.0)).floor() as u64;
         }
@@ -387,9 +374,9 @@ impl Simulation {
         }
         if let Event::Arrive { pkt } = first {
             let p = self.pkts.get(pkt);
-            if p.hop == 0 {
-                // A packet about to enter the queue disc: where it goes in there.
-                self.bottleneck.qdisc.prefetch_flow(p.flow, true);
+            if let Some(link) = self.entering(p) {
+                // A packet about to enter a queue disc: where it goes in there.
+                self.net.link(link).qdisc().prefetch_flow(p.flow, true);
             } else {
                 self.hosts.prefetch_sender_inner(p);
             }
@@ -406,9 +393,10 @@ impl Simulation {
         match e {
             Event::Arrive { pkt } => {
                 let p = self.pkts.get(pkt);
-                if p.hop == 0 {
-                    crate::hint::prefetch_lines(&self.bottleneck, 2);
-                    self.bottleneck.qdisc.prefetch_flow(p.flow, false);
+                if let Some(link) = self.entering(p) {
+                    let l = self.net.link(link);
+                    crate::hint::prefetch_lines(l, 2);
+                    l.qdisc().prefetch_flow(p.flow, false);
                 } else {
                     self.hosts.prefetch_for(p);
                     if matches!(p.kind, PacketKind::Data | PacketKind::Syn) {
@@ -422,29 +410,40 @@ impl Simulation {
         }
     }
 
-    /// Wakes the bottleneck's discipline if its `poll_at` is due, lets it send, and asks again.
-    fn disc_wake(&mut self) {
-        let now = self.now();
-        if self.wake_at.is_some_and(|t| t <= now) {
-            self.wake_at = None;
+    /// The disc link a packet arriving now enters, if any (else it reaches its endpoint).
+    #[inline]
+    fn entering(&self, p: &Packet) -> Option<u32> {
+        if !matches!(p.kind, PacketKind::Data | PacketKind::Syn) {
+            return None;
         }
-        if self.bottleneck.qdisc.poll_at().is_some_and(|t| t <= now) {
-            let mut cx = QdiscCtx::new(now, &mut self.drops);
-            self.bottleneck.qdisc.on_wakeup(&mut cx);
-            self.settle_drops(now);
-            self.kick(now);
-        }
-        self.sync_disc_wake();
+        self.net.link_at(p.hop + 1, || self.groups[p.flow as usize])
     }
 
-    /// Schedules a wake-up for the bottleneck's discipline when it wants one earlier than planned.
-    pub(super) fn sync_disc_wake(&mut self) {
-        let Some(t) = self.bottleneck.qdisc.poll_at() else { return };
-        if self.wake_at.is_none_or(|w| t < w) {
-            let t = t.max(self.now());
-            self.wake_at = Some(t);
+    /// Wakes `link`'s discipline if its `poll_at` is due, lets it send, and asks again.
+    fn disc_wake(&mut self, link: u32) {
+        let now = self.now();
+        let wake = &mut self.wake_at[link as usize];
+        if wake.is_some_and(|t| t <= now) {
+            *wake = None;
+        }
+        let disc = self.net.link_mut(link).qdisc_mut();
+        if disc.poll_at().is_some_and(|t| t <= now) {
+            disc.on_wakeup(&mut QdiscCtx::new(now, &mut self.drops));
+            self.settle_drops(link, now);
+            self.kick(link, now);
+        }
+        self.sync_disc_wake(link);
+    }
+
+    /// Schedules a wake-up for `link`'s discipline when it wants one earlier than planned.
+    pub(super) fn sync_disc_wake(&mut self, link: u32) {
+        let Some(t) = self.net.link(link).qdisc().poll_at() else { return };
+        let wake = &mut self.wake_at[link as usize];
+        if wake.is_none_or(|w| t < w) {
+            let t = t.max(self.q.now());
+            *wake = Some(t);
             if t <= self.end {
-                self.q.schedule(t, Event::DiscWake);
+                self.q.schedule(t, Event::DiscWake { link });
             }
         }
     }
@@ -452,12 +451,12 @@ impl Simulation {
     fn sample(&mut self) {
         let now = self.now();
         self.settle_tx(now);
-        let link = &self.bottleneck;
-        let occ = link.occupancy(now);
+        let link = self.net.link(BOTTLENECK);
+        let occ = link.occupancy();
         let dt = self.interval.as_secs_f64();
         let n = self.groups.len();
         self.series_buf.clear();
-        link.qdisc.sample_series(&mut self.series_buf);
+        link.qdisc().sample_series(&mut self.series_buf);
         let mut s = Sample {
             t_s: now.as_secs_f64(),
             queue_packets: occ.packets,
@@ -472,7 +471,7 @@ impl Simulation {
             flow_backlog_packets: self.backlog.packets(),
             flow_backlog_cells: self.backlog.cells(),
             flow_delay_ms: self.backlog.take_waits_ms(),
-            flow_queue: (0..n as u32).map(|f| link.qdisc.flow_queue(f).unwrap_or(0)).collect(),
+            flow_queue: (0..n as u32).map(|f| link.qdisc().flow_queue(f).unwrap_or(0)).collect(),
             series: self.series_buf.clone(),
         };
         let (mut total, mut arrived) = (0u64, 0u64);
@@ -502,12 +501,12 @@ impl Simulation {
             &s.series,
         );
         self.rec.push_sample(s);
-        self.bottleneck.qdisc.drain_log(&mut self.log_buf);
+        self.net.link_mut(BOTTLENECK).qdisc_mut().drain_log(&mut self.log_buf);
         for r in self.log_buf.drain(..) {
             self.rec.push_log(r);
         }
         let next = now + self.interval;
-        if next <= self.end && !self.split {
+        if next <= self.end && self.split.is_none() {
             self.q.schedule(next, Event::Sample);
         }
     }
@@ -517,8 +516,8 @@ impl Simulation {
     /// The hosts, and where what they send goes from this side: into its event queue, or
     /// (ACKs, split) over to the senders' side at the window's end.
     fn hosts_and_sink(&mut self) -> (&mut Hosts, Direct<'_>) {
-        let Simulation { hosts, ack_path, q, pkts, rec, counts, to_senders, split, .. } = self;
-        let to_senders = split.then_some(to_senders);
+        let Simulation { hosts, ack_path, q, pkts, rec, counts, split, .. } = self;
+        let to_senders = split.as_deref_mut().map(|s| &mut s.to_senders);
         (hosts, Direct { q, pkts, rec, counts, ack_path, to_senders })
     }
 }

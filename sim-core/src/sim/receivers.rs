@@ -5,15 +5,10 @@ use super::event::Event;
 use super::hosts::{cross, HostSink};
 use crate::metrics::window::WaitTally;
 use crate::metrics::DropRecord;
-use crate::net::{Link, Packet};
+use crate::net::{HostLink, Packet};
 use crate::queue::DropReason;
 use crate::tcp::TcpReceiver;
 use crate::time::SimTime;
-
-/// Link id of the reverse bottleneck in drop records.
-pub const REVERSE: u32 = 1;
-/// Link id of flow 0's ACK return link; flow i's is this + i.
-pub const FIRST_DOWNLINK: u32 = 2;
 
 #[derive(Default)]
 pub(super) struct Receivers {
@@ -62,16 +57,23 @@ impl Receivers {
 #[derive(Default)]
 pub(super) struct AckPath {
     /// The reverse bottleneck: every ACK crosses it first.
-    pub reverse: Option<Link>,
+    pub reverse: Option<HostLink>,
+    /// Its link id in drop records; flow i's ACK return link is this + 1 + i.
+    pub reverse_id: u32,
     /// Per flow, the access link its ACKs return on.
-    pub downlinks: Vec<Link>,
+    pub downlinks: Vec<HostLink>,
     /// How long ACKs waited in these links' queues (the measured window).
     pub waits: WaitTally,
 }
 
 impl AckPath {
-    pub fn new(reverse: Link, downlinks: Vec<Link>, window: SimTime) -> AckPath {
-        AckPath { reverse: Some(reverse), downlinks, waits: WaitTally::from(window) }
+    pub fn new(reverse: HostLink, reverse_id: u32, downlinks: Vec<HostLink>, window: SimTime) -> AckPath {
+        AckPath { reverse: Some(reverse), reverse_id, downlinks, waits: WaitTally::from(window) }
+    }
+
+    /// Link id of `flow`'s ACK return link in drop records.
+    pub fn downlink_id(&self, flow: u32) -> u32 {
+        self.reverse_id + 1 + flow
     }
 
     /// Sends an ACK its receiver sent at `at` across both links: when it reaches its
@@ -85,10 +87,12 @@ impl AckPath {
         };
         p.hop = 0;
         let reverse = self.reverse.as_mut().expect("built with a reverse link");
-        let at = cross(reverse, at, p.wire_bytes, &mut self.waits).ok_or_else(|| drop(at, REVERSE))?;
+        let at =
+            cross(reverse, at, p.wire_bytes, &mut self.waits).ok_or_else(|| drop(at, self.reverse_id))?;
         p.hop = 1;
+        let down_id = self.downlink_id(p.flow);
         let down = &mut self.downlinks[p.flow as usize];
-        cross(down, at, p.wire_bytes, &mut self.waits).ok_or_else(|| drop(at, FIRST_DOWNLINK + p.flow))
+        cross(down, at, p.wire_bytes, &mut self.waits).ok_or_else(|| drop(at, down_id))
     }
 
     /// Starts loading `flow`'s downlink (a hint).

@@ -4,7 +4,7 @@ use super::event::Event;
 use super::hosts::{cross, HostSink};
 use crate::metrics::window::WaitTally;
 use crate::metrics::DropRecord;
-use crate::net::{Link, Packet};
+use crate::net::{HostLink, Packet};
 use crate::queue::DropReason;
 use crate::tcp::TcpSender;
 use crate::time::SimTime;
@@ -13,7 +13,7 @@ use crate::time::SimTime;
 pub(super) struct Senders {
     pub tcp: Vec<TcpSender>,
     /// Per flow, the access link its data cross first (a closed-form FIFO).
-    pub uplinks: Vec<Link>,
+    pub uplinks: Vec<HostLink>,
     /// Link id of flow 0's uplink in drop records; flow i's is this + i.
     pub first_uplink_id: u32,
     /// Packets handed to the network.
@@ -24,7 +24,12 @@ pub(super) struct Senders {
 }
 
 impl Senders {
-    pub fn new(tcp: Vec<TcpSender>, uplinks: Vec<Link>, first_uplink_id: u32, window: SimTime) -> Senders {
+    pub fn new(
+        tcp: Vec<TcpSender>,
+        uplinks: Vec<HostLink>,
+        first_uplink_id: u32,
+        window: SimTime,
+    ) -> Senders {
         Senders { tcp, uplinks, first_uplink_id, sent: 0, waits: WaitTally::from(window), out: Vec::new() }
     }
 

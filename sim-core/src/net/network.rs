@@ -1,0 +1,101 @@
+//! The links with a queue disc that data cross between the senders' access links and the
+//! receivers, and each flow group's route through them. A packet's `hop` counts the links
+//! it has reached: 0 on its access link, then `route[hop - 1]`, then its receiver.
+
+use super::DiscLink;
+use crate::time::SimTime;
+
+/// The disc links a flow group's data cross, in order (indices into the network's links).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route(Box<[u32]>);
+
+impl Route {
+    pub fn new(links: Vec<u32>) -> Route {
+        Route(links.into_boxed_slice())
+    }
+
+    /// The link a packet enters at `hop` (1 = the first after its access link), if any.
+    #[inline]
+    pub fn link_at(&self, hop: u8) -> Option<u32> {
+        (hop as usize).checked_sub(1).and_then(|i| self.0.get(i)).copied()
+    }
+
+    pub fn links(&self) -> &[u32] {
+        &self.0
+    }
+}
+
+#[derive(Debug)]
+pub struct Network {
+    links: Vec<DiscLink>,
+    /// Per flow group.
+    routes: Vec<Route>,
+    /// The one link every route is, if so (the dumbbell): a packet's next link without
+    /// reading its group (3 % of the Warbler §5.2 run's time otherwise).
+    every_route: Option<u32>,
+}
+
+impl Network {
+    /// Every route must name links of `links` (the builder checks what it makes).
+    pub fn new(links: Vec<DiscLink>, routes: Vec<Route>) -> Network {
+        let n = links.len() as u32;
+        assert!(
+            routes.iter().all(|r| r.0.iter().all(|&l| l < n)),
+            "a route through a link not in the network"
+        );
+        let every_route = match routes.first().map(|r| r.links()) {
+            Some(&[only]) if routes.iter().all(|r| r.links() == [only]) => Some(only),
+            _ => None,
+        };
+        Network { links, routes, every_route }
+    }
+
+    #[inline]
+    pub fn link(&self, id: u32) -> &DiscLink {
+        &self.links[id as usize]
+    }
+
+    #[inline]
+    pub fn link_mut(&mut self, id: u32) -> &mut DiscLink {
+        &mut self.links[id as usize]
+    }
+
+    pub fn len(&self) -> u32 {
+        self.links.len() as u32
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.links.is_empty()
+    }
+
+    pub fn links(&self) -> &[DiscLink] {
+        &self.links
+    }
+
+    /// The link a packet enters at `hop`, if it has not reached its end; `group` gives
+    /// its flow group (read only when the routes differ).
+    #[inline]
+    pub fn link_at(&self, hop: u8, group: impl FnOnce() -> u32) -> Option<u32> {
+        match self.every_route {
+            Some(only) => (hop == 1).then_some(only),
+            None => self.routes[group() as usize].link_at(hop),
+        }
+    }
+
+    /// The link whose transmission ends first before `before`, if any (ties: the lower
+    /// id, so the order is the same in every run).
+    #[inline]
+    pub fn next_tx_end(&self, before: SimTime) -> Option<u32> {
+        if let [only] = self.links.as_slice() {
+            return (only.done_at() < before).then_some(0);
+        }
+        let mut best: Option<(SimTime, u32)> = None;
+        for (i, l) in self.links.iter().enumerate() {
+            let t = l.done_at();
+            if t < before && best.is_none_or(|(b, _)| t < b) {
+                best = Some((t, i as u32));
+            }
+        }
+        best.map(|(_, i)| i)
+    }
+}
