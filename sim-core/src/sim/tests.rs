@@ -278,7 +278,7 @@ mod split {
         for queue in queues() {
             let sc = big(queue);
             let mut two = Simulation::new(&sc).unwrap();
-            assert!(two.split, "{} flows with a 1 ms lookahead run split", sc.total_flows());
+            assert!(two.is_split(), "{} flows with a 1 ms lookahead run split", sc.total_flows());
             two.finish();
             let expect = outputs(&mut two);
             let c = expect.2.packets;
@@ -318,7 +318,7 @@ mod split {
             let sc = big(queue);
             let mut split = Simulation::new(&sc).unwrap();
             let mut single = build::build(&sc, &SpecFactory, false).unwrap();
-            assert!(split.split && !single.split);
+            assert!(split.is_split() && !single.is_split());
             split.finish();
             single.finish();
             let (a, b) = (outputs(&mut split), outputs(&mut single));
