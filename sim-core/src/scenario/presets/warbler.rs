@@ -93,6 +93,10 @@ pub(super) fn linux_tcp() -> TcpConfig {
         karn_with_timestamps: false,
         pace_initial_window: true,
         prr: PrrRules::Rfc9937,
+        // Linux rearms the timer on every cumulative ACK and takes a SACKed retransmission
+        // out of the pipe (`tcp_clean_rtx_queue`, `tcp_sacktag_one`).
+        rto_restart_in_disorder: true,
+        sacked_retransmissions_in_pipe: false,
         ..TcpConfig::default()
     }
 }
