@@ -75,7 +75,8 @@ def warbler(name, item, groups, qdisc, duration, metrics, limit=320, extra_ns3=N
             ("bottleneck.nic_queue_packets", "1"), ("duration_s", str(duration)),
             ("tcp.karn_with_timestamps", "true"), ("tcp.rate_snapshot_before_ack", "true"),
             ("tcp.pace_initial_window", "false"), ("tcp.prr", "ns3"),
-            ("tcp.impatient_rto", "true"), ("tcp.initial_quick_acks", "1")]
+            ("tcp.impatient_rto", "true"), ("tcp.rto_restart_in_disorder", "false"),
+            ("tcp.sacked_retransmissions_in_pipe", "true"), ("tcp.initial_quick_acks", "1")]
     sets += list(extra_sets)
     return dict(name=name, item=item, ns3=ns3, preset="rtt-unfair", variant="fifo", sets=sets,
                 metrics=metrics)

@@ -24,9 +24,9 @@ pub const APP_FIGURES: &[Golden] = &[
     ("bufferbloat", "fq-codel", &[("delay_ms", 7.1111), ("mbps", 9.61571), ("jfi", 0.999427), ("drops", 338.0)]),
     ("bufferbloat", "pie", &[("delay_ms", 16.7941), ("mbps", 9.5995), ("jfi", 0.985112), ("drops", 274.0)]),
     ("bufferbloat", "red", &[("delay_ms", 14.9452), ("mbps", 9.6402), ("jfi", 0.968143), ("drops", 270.0)]),
-    ("red-study", "red", &[("mbps", 1.80857), ("delay_ms", 236.138), ("device_ms", 220.186), ("queue_mean", 7.08983), ("drops", 753.0), ("cv_pct", 43.9002), ("zone0_pct", 24.0678), ("zone1_pct", 72.8814), ("zone2_pct", 3.05085), ("zone3_pct", 0.0)]),
-    ("red-study", "ared", &[("delay_ms", 225.141), ("device_ms", 206.081), ("queue_mean", 8.5), ("drops", 676.0), ("cv_pct", 57.3001), ("zone0_pct", 36.1017), ("zone1_pct", 45.7627), ("zone2_pct", 18.1356), ("zone3_pct", 0.0)]),
-    ("red-study", "gentle", &[("delay_ms", 212.481), ("device_ms", 199.701), ("queue_mean", 5.64746), ("drops", 692.0), ("cv_pct", 62.8386), ("zone0_pct", 53.3898), ("zone1_pct", 25.5932), ("zone2_pct", 21.0169), ("zone3_pct", 0.0)]),
+    ("red-study", "red", &[("mbps", 1.80871), ("delay_ms", 231.065), ("device_ms", 216.175), ("queue_mean", 6.66271), ("drops", 891.0), ("cv_pct", 36.3918), ("zone0_pct", 31.1864), ("zone1_pct", 65.7627), ("zone2_pct", 3.05085), ("zone3_pct", 0.0)]),
+    ("red-study", "ared", &[("delay_ms", 222.051), ("device_ms", 202.61), ("queue_mean", 8.59661), ("drops", 682.0), ("cv_pct", 55.887), ("zone0_pct", 33.0508), ("zone1_pct", 48.9831), ("zone2_pct", 17.9661), ("zone3_pct", 0.0)]),
+    ("red-study", "gentle", &[("delay_ms", 209.278), ("device_ms", 196.599), ("queue_mean", 5.58305), ("drops", 678.0), ("cv_pct", 45.3705), ("zone0_pct", 53.7288), ("zone1_pct", 25.0847), ("zone2_pct", 21.1864), ("zone3_pct", 0.0)]),
     ("rtt-unfair", "fifo", &[("mbps", 96.4048), ("jfi", 0.807287), ("delay_ms", 25.8745), ("jitter_ms", 7.20631), ("buffer_cells", 2154.02)]),
     ("rtt-unfair", "fq-codel", &[("jfi", 0.970678), ("delay_ms", 1.75334), ("jitter_ms", 4.91686), ("buffer_cells", 136.291)]),
     ("rtt-unfair", "cebinae", &[("mbps", 77.5393), ("jfi", 0.991998), ("delay_ms", 0.166605), ("jitter_ms", 0.319769), ("buffer_cells", 10.8364)]),
@@ -67,7 +67,7 @@ pub const APP_FIGURES: &[Golden] = &[
     ("vegas-newreno-mix", "1v7n-warbler-4q", &[("jfi", 0.997507), ("delay_ms", 28.5983), ("jitter_ms", 28.633), ("buffer_cells", 2380.07)]),
     ("vegas-newreno-mix", "1v7n-warbler-8q", &[("jfi", 1.0), ("delay_ms", 48.7994), ("jitter_ms", 14.8482), ("buffer_cells", 4061.36)]),
     ("dqn-dumbbell", "dqn", &[("mbps", 1.76108), ("rtt_ms", 41.9722), ("losses", 0.0)]),
-    ("dqn-dumbbell", "cubic", &[("mbps", 1.75165), ("rtt_ms", 458.874), ("losses", 448.0)]),
+    ("dqn-dumbbell", "cubic", &[("mbps", 1.75165), ("rtt_ms", 442.934), ("losses", 394.0)]),
     ("dqn-dumbbell", "newreno", &[("mbps", 1.76494), ("rtt_ms", 450.444), ("losses", 131.0)]),
 ];
 

@@ -16,13 +16,15 @@ pub enum TcpProfile {
 impl TcpProfile {
     pub const ALL: [TcpProfile; 2] = [TcpProfile::Ns3, TcpProfile::Linux];
     /// The fields a profile sets (paths under `tcp`).
-    pub const FIELDS: [&'static str; 6] = [
+    pub const FIELDS: [&'static str; 8] = [
         "min_rto_ms",
         "prr",
         "karn_with_timestamps",
         "rate_snapshot_before_ack",
         "pace_initial_window",
         "impatient_rto",
+        "rto_restart_in_disorder",
+        "sacked_retransmissions_in_pipe",
     ];
 
     pub fn tag(self) -> &'static str {
@@ -50,7 +52,7 @@ impl TcpProfile {
         })
     }
 
-    /// Sets the six fields; everything else is left as it is.
+    /// Sets the eight fields; everything else is left as it is.
     pub fn apply(self, t: &mut TcpConfig) {
         let linux = self == TcpProfile::Linux;
         // RFC 6298 §2.4 and ns-3.44: a 1 s minimum RTO; Linux: TCP_RTO_MIN, 200 ms.
@@ -62,9 +64,15 @@ impl TcpProfile {
         // ns-3.44 restarts the timer in fast recovery on the first partial ACK only; Linux
         // on every ACK of new data (`tcp_rearm_rto`).
         t.impatient_rto = !linux;
+        // ns-3.44's ProcessAck calls NewAck (the timer's restart) not from CA_DISORDER;
+        // Linux rearms it on every cumulative ACK (`tcp_clean_rtx_queue`).
+        t.rto_restart_in_disorder = linux;
+        // ns-3.44's BytesInFlight keeps a SACKed retransmission; Linux's `tcp_sacktag_one`
+        // takes it out of `retrans_out`.
+        t.sacked_retransmissions_in_pipe = !linux;
     }
 
-    /// The profile the six fields match, if one does.
+    /// The profile the eight fields match, if one does.
     pub fn of(t: &TcpConfig) -> Option<TcpProfile> {
         Self::ALL.into_iter().find(|p| {
             let mut probe = t.clone();
@@ -87,7 +95,7 @@ mod tests {
     }
 
     #[test]
-    fn a_profile_sets_its_six_fields_and_nothing_else() {
+    fn a_profile_sets_its_eight_fields_and_nothing_else() {
         let w = preset("cubic-vegas-2q", Some("warbler")).unwrap().tcp;
         let mut t = w.clone();
         TcpProfile::Ns3.apply(&mut t);

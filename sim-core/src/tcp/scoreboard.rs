@@ -1,7 +1,12 @@
 //! The sender's record of every segment between SND.UNA and SND.NXT (RFC 6675 §3-§4).
 //!
 //! Counters follow ns-3's `TcpTxBuffer`: pipe = sent − sacked − lost + retransmitted, where
-//! a retransmitted lost segment keeps its lost mark and so counts once.
+//! a retransmitted lost segment keeps its lost mark and so counts once. A retransmission
+//! that is then SACKed leaves `retransmitted` (RFC 6675 `SetPipe()` counts only un-SACKed
+//! octets; Linux's `tcp_sacktag_one` lowers `retrans_out`), unless
+//! [`Scoreboard::set_sacked_retrans_in_pipe`] asks for ns-3.44's count, where
+//! `TcpTxBuffer::Update` sets `m_sacked` but leaves `m_retrans` and its byte count until the
+//! cumulative ACK (`RemoveFromCounts`), so such a segment stays in `BytesInFlight()`.
 //!
 //! Cost per ACK does not grow with the window (a 16 MB window of 100-byte segments is
 //! 160 000 segments): SACKed segments are also kept as runs ([`Runs`]), so SACK processing
@@ -25,7 +30,7 @@ use std::collections::VecDeque;
 struct Seg {
     sacked: bool,
     lost: bool,
-    /// Retransmitted and not yet acknowledged or SACKed.
+    /// Retransmitted and not yet acknowledged (nor SACKed, unless ns-3's count).
     retrans: bool,
     ever_retransmitted: bool,
     sent_at: SimTime,
@@ -67,6 +72,8 @@ pub struct Scoreboard {
     sacked_runs: Runs,
     /// First segment ≥ una that is neither SACKed nor retransmitted (nxt if none).
     uncovered: u32,
+    /// ns-3.44: a SACKed retransmission stays counted in `retrans` (and so in the pipe).
+    sacked_retrans_in_pipe: bool,
 }
 
 impl Scoreboard {
@@ -82,7 +89,14 @@ impl Scoreboard {
     pub fn sacked(&self) -> u32 {
         self.sacked
     }
-    /// Retransmitted segments not yet acknowledged or SACKed.
+    /// ns-3.44's pipe: a retransmission keeps counting once it is SACKed, until the
+    /// cumulative ACK covers it (`TcpTxBuffer::Update` leaves `m_retrans` as it is;
+    /// `TcpConfig::sacked_retransmissions_in_pipe`). Off: RFC 6675 and Linux.
+    pub fn set_sacked_retrans_in_pipe(&mut self, on: bool) {
+        self.sacked_retrans_in_pipe = on;
+    }
+
+    /// Retransmitted segments not yet acknowledged (nor SACKed, unless ns-3's count).
     pub fn retransmitted(&self) -> u32 {
         self.retrans
     }
@@ -174,6 +188,7 @@ impl Scoreboard {
         let (una, nxt) = (self.una, self.nxt());
         for b in blocks {
             let (start, end) = (b.start.max(una), b.end.min(nxt));
+            let keep_retrans = self.sacked_retrans_in_pipe;
             let (segs, sacked, lost, retrans) =
                 (&mut self.segs, &mut self.sacked, &mut self.lost, &mut self.retrans);
             self.sacked_runs.insert(start, end, |seq| {
@@ -187,7 +202,7 @@ impl Scoreboard {
                     s.lost = false;
                     *lost -= 1;
                 }
-                if s.retrans {
+                if s.retrans && !keep_retrans {
                     s.retrans = false;
                     *retrans -= 1;
                 }
@@ -392,6 +407,28 @@ mod tests {
         assert_eq!(b.pipe(), 10 - 3 - 1);
         b.on_retransmit(0, SimTime(5), TxSnapshot::default());
         assert_eq!(b.pipe(), 10 - 3);
+    }
+
+    #[test]
+    fn ns3_keeps_a_sacked_retransmission_in_the_pipe_until_the_cumulative_ack() {
+        // Holes 0 and 1 retransmitted; the retransmission of 1 is SACKed while 0 is still
+        // missing. RFC 6675 / Linux: it leaves the pipe; ns-3.44 (`TcpTxBuffer::Update`
+        // leaves m_retrans): it stays until the cumulative ACK.
+        let pipe_after = |ns3: bool| {
+            let mut b = board(10);
+            b.set_sacked_retrans_in_pipe(ns3);
+            b.apply_sack(&[sack(2, 6)], |_, _| {});
+            b.mark_lost_by_sack(3);
+            b.on_retransmit(0, SimTime(5), TxSnapshot::default());
+            b.on_retransmit(1, SimTime(5), TxSnapshot::default());
+            b.apply_sack(&[sack(1, 6)], |_, _| {});
+            let before_ack = b.pipe();
+            b.advance(6, |_, _| {});
+            (before_ack, b.pipe(), b.retransmitted())
+        };
+        // 10 sent, 5 SACKed, 1 lost (segment 0, retransmitted): RFC 5, ns-3 6.
+        assert_eq!(pipe_after(false), (5, 4, 0));
+        assert_eq!(pipe_after(true), (6, 4, 0));
     }
 
     #[test]

@@ -114,6 +114,8 @@ impl TcpSender {
             srtt: None,
             min_rtt: None,
         };
+        let mut sb = Scoreboard::default();
+        sb.set_sacked_retrans_in_pipe(cfg.sacked_retransmissions_in_pipe);
         TcpSender {
             flow,
             cfg: cfg.clone(),
@@ -121,7 +123,7 @@ impl TcpSender {
             total_segments,
             last_segment_bytes,
             phase: Phase::NotStarted,
-            sb: Scoreboard::default(),
+            sb,
             tcb,
             cc,
             dupacks: 0,
@@ -529,8 +531,14 @@ impl TcpSender {
         // passes `m_isFirstPartialAck` as NewAck's resetRTO in CA_RECOVERY (RFC 6582 §3.2
         // step 5 / §4, "impatient") and sets it again when a full ACK ends CA_RECOVERY or
         // CA_LOSS; its EstimateRtt updates m_rto without rescheduling the timer.
+        // ns-3.44 calls NewAck only from Open, Loss, CWR and the partial-ACK branch, not
+        // when a duplicate ACK that also advanced SND.UNA leaves CA_DISORDER as it is
+        // (`TcpConfig::rto_restart_in_disorder`).
         let partial = self.tcb.state == CongState::Recovery && ack < self.recover;
-        if !(partial && self.cfg.impatient_rto && !self.first_partial_ack) {
+        let stays_disorder = self.tcb.state == CongState::Disorder && is_dupack;
+        if !(partial && self.cfg.impatient_rto && !self.first_partial_ack)
+            && !(stays_disorder && !self.cfg.rto_restart_in_disorder)
+        {
             self.restart_rto(now);
         }
         if partial {
