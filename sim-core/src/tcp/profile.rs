@@ -1,6 +1,6 @@
 //! Two TCP profiles, each setting the rules where ns-3.44 and Linux part ways at once: a
 //! scenario written from a Warbler preset carries Linux's, and behaving like ns-3 should not
-//! take six edits. A profile is not stored: it sets the fields, each of which stays
+//! take eight edits. A profile is not stored: it sets the fields, each of which stays
 //! editable after (a scenario then matches neither, and says so).
 
 use super::{PrrRules, TcpConfig};

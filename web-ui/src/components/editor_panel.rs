@@ -37,7 +37,7 @@ pub enum EditMsg {
     Commit(String),
     AddChange(sim_core::scenario::TimedChange),
     RemoveChange(usize),
-    /// The TCP profile menu chose one: its six fields take its values.
+    /// The TCP profile menu chose one: its eight fields take its values.
     TcpProfile(sim_core::tcp::TcpProfile),
 }
 
@@ -285,7 +285,7 @@ fn view(ed: &Editor, link: &Link) -> Html {
     }
 }
 
-/// The TCP profile the six fields where ns-3.44 and Linux differ match (or "edited" when
+/// The TCP profile the eight fields where ns-3.44 and Linux differ match (or "edited" when
 /// they match neither); choosing one sets them, each still editable below.
 fn tcp_profile(ed: &Editor, link: &Link) -> Html {
     use sim_core::tcp::TcpProfile;
