@@ -272,7 +272,7 @@ impl Engine {
                         .sim
                         .recorder()
                         .window
-                        .flows
+                        .flows()
                         .iter()
                         .take(DELAY_FLOWS)
                         .map(|f| f.delay.clone())
@@ -344,7 +344,7 @@ fn evaluate(runs: Vec<(String, u64, Scenario)>) -> FromSim {
             .iter()
             .map(|s| {
                 while di < all_drops.len() && all_drops[di].t_s <= s.t_s {
-                    drops += u64::from(all_drops[di].link == 0);
+                    drops += u64::from(all_drops[di].at_bottleneck());
                     di += 1;
                 }
                 let g = s.flow_goodput_bps.first().copied().unwrap_or(0.0) / 1e6;

@@ -211,7 +211,7 @@ impl Series {
                 self.thin();
             }
         }
-        for d in u.drops.iter().filter(|d| d.link == 0) {
+        for d in u.drops.iter().filter(|d| d.at_bottleneck()) {
             self.drops_seen += 1;
             if (self.drops_seen - 1).is_multiple_of(self.drop_stride) {
                 self.drops.push((d.t_s, d.flow, d.reason));
@@ -391,7 +391,7 @@ mod tests {
             sim.run_events(5_000);
             s.push(&sim.poll(), &[]);
         }
-        s.set_delays(sim.recorder().window.flows.iter().map(|f| f.delay.clone()).collect());
+        s.set_delays(sim.recorder().window.flows().iter().map(|f| f.delay.clone()).collect());
         (s, sim)
     }
 

@@ -152,7 +152,7 @@ pub const DROPS_HEADER: &str = "time_s,flow,reason\n";
 /// Rows of `<alg>_drops.csv`: time_s,flow,reason for every drop at the bottleneck.
 pub fn drops_rows(drops: &[DropRecord]) -> String {
     let mut s = String::new();
-    for d in drops.iter().filter(|d| d.link == 0) {
+    for d in drops.iter().filter(|d| d.at_bottleneck()) {
         let _ = writeln!(s, "{:.9},{},{}", d.t_s, d.flow, d.reason.as_str());
     }
     s
@@ -220,7 +220,7 @@ fn kde_rows(header: &str, per_flow: &[&LogHistogram], points: usize) -> String {
 
 /// `<alg>_backlog_kde.csv`: each flow's backlog density in cells over the window (Fig. 5).
 pub fn backlog_kde_csv(rec: &Recorder) -> String {
-    let hs: Vec<&LogHistogram> = rec.window.flows.iter().map(|f| &f.backlog_cells).collect();
+    let hs: Vec<&LogHistogram> = rec.window.flows().iter().map(|f| &f.backlog_cells).collect();
     kde_rows("flow,backlog_cells,density\n", &hs, 200)
 }
 
@@ -228,7 +228,7 @@ pub fn backlog_kde_csv(rec: &Recorder) -> String {
 pub fn delay_kde_csv(rec: &Recorder) -> String {
     let ms: Vec<LogHistogram> = rec
         .window
-        .flows
+        .flows()
         .iter()
         .map(|f| {
             let mut h = LogHistogram::default();
@@ -260,7 +260,7 @@ mod tests {
         assert_eq!(throughput_csv(&r.samples.kept).lines().count(), 1 + r.samples.kept.len());
         assert_eq!(
             drops_csv(&r.drops.kept).lines().count(),
-            1 + r.drops.kept.iter().filter(|d| d.link == 0).count()
+            1 + r.drops.kept.iter().filter(|d| d.at_bottleneck()).count()
         );
         assert_eq!(flows_csv(&r.samples.kept).lines().count(), 1 + 10 * r.samples.kept.len());
         let kde = delay_kde_csv(r);

@@ -45,9 +45,17 @@ pub struct Sample {
 pub struct DropRecord {
     pub t_s: f64,
     pub flow: u32,
-    /// Index of the link whose queue dropped it (0 = bottleneck).
+    /// Index of the link whose queue dropped it ([`crate::net::BOTTLENECK`] = the
+    /// scenario's bottleneck).
     pub link: u32,
     pub reason: DropReason,
+}
+
+impl DropRecord {
+    /// Dropped by the scenario's bottleneck (the measured link), not a host link's queue.
+    pub fn at_bottleneck(&self) -> bool {
+        self.link == crate::net::BOTTLENECK
+    }
 }
 
 /// What happened since the previous poll.

@@ -219,7 +219,7 @@ impl Summary {
         let mut flows: Vec<FlowSummary> = inp
             .flows
             .into_iter()
-            .zip(&w.flows)
+            .zip(w.flows())
             .enumerate()
             .map(|(i, (f, fw))| {
                 let got = f.received_bytes.saturating_sub(fw.received_at_start);
@@ -255,7 +255,7 @@ impl Summary {
         let jfi = jain_index(&flows.iter().map(|f| f.throughput_bps).collect::<Vec<_>>());
         let spreads: Vec<f64> = flows.iter().filter_map(|f| Some(f.delay_p95_s? - f.delay_p50_s?)).collect();
         let (delay_sum, delay_n) =
-            w.flows.iter().fold((0.0, 0u64), |(s, n), f| (s + f.delay.sum(), n + f.delay.count()));
+            w.flows().iter().fold((0.0, 0u64), |(s, n), f| (s + f.delay.sum(), n + f.delay.count()));
         let delay_mean_s = (delay_n > 0).then(|| delay_sum / delay_n as f64);
         let delay_device_mean_s = inp.device_queue.then(|| w.device_wait.mean_s());
         Summary {

@@ -183,7 +183,8 @@ pub struct WindowStats {
     per_bin: u64,
     /// Cells held at the bottleneck, per window sample.
     pub buffer_cells: Moments,
-    pub flows: Vec<FlowWindow>,
+    /// Per flow; lent out during a split run's window ([`WindowStats::lend_flows`]).
+    flows: Vec<FlowWindow>,
     /// Seconds each packet leaving the bottleneck in the window spent in the device queue
     /// under the disc (no records when the link has none).
     pub device_wait: WaitTally,
@@ -386,11 +387,39 @@ impl WindowStats {
     }
 }
 
+/// The per-flow windows while another thread records a window's delays into them (a split
+/// run): taken with [`WindowStats::lend_flows`], handed back with [`WindowStats::take_back`].
+pub struct LentFlows(Vec<FlowWindow>);
+
+impl LentFlows {
+    /// Records `pending` delays into the flows, in order, and empties it.
+    pub fn record(&mut self, pending: &mut Vec<(u32, f64)>) {
+        record_delays(&mut self.0, pending);
+    }
+}
+
+impl WindowStats {
+    /// Every flow's window.
+    pub fn flows(&self) -> &[FlowWindow] {
+        &self.flows
+    }
+
+    /// Lends the per-flow windows out; until they come back, delays are only gathered.
+    pub fn lend_flows(&mut self) -> LentFlows {
+        LentFlows(std::mem::take(&mut self.flows))
+    }
+
+    pub fn take_back(&mut self, lent: LentFlows) {
+        debug_assert_eq!(lent.0.len(), self.n_flows, "the flows lent");
+        self.flows = lent.0;
+    }
+}
+
 /// Records `pending` delays (flow, seconds) into the flows' histograms, in order, and
 /// empties it; as a pipeline: 16 ahead, the flow's histogram is asked for; 8 ahead, the
 /// bucket the delay goes into (its index depends on the value only, so later records cannot
 /// change it).
-pub fn record_delays(flows: &mut [FlowWindow], pending: &mut Vec<(u32, f64)>) {
+fn record_delays(flows: &mut [FlowWindow], pending: &mut Vec<(u32, f64)>) {
     const HIST: usize = 16;
     const BUCKET: usize = 8;
     let mut hints = [None; BUCKET];

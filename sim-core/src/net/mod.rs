@@ -7,5 +7,5 @@ mod packet;
 
 pub use host_link::{Crossing, HostLink};
 pub use link::{DiscLink, LinkSpec, Started};
-pub use network::{Network, Route};
+pub use network::{Network, Route, BOTTLENECK};
 pub use packet::{HeaderOverhead, Packet, PacketKind, SackBlock, MAX_SACK_BLOCKS};

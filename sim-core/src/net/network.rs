@@ -5,6 +5,11 @@
 use super::DiscLink;
 use crate::time::SimTime;
 
+/// Link id of the scenario's bottleneck, the measured link: the network's disc links come
+/// first (this one is link 0), then the reverse bottleneck, per flow the ACK return link
+/// and per flow the uplink.
+pub const BOTTLENECK: u32 = 0;
+
 /// The disc links a flow group's data cross, in order (indices into the network's links).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Route(Box<[u32]>);

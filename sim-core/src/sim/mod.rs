@@ -42,10 +42,7 @@ use slab::PacketSlab;
 /// 6 % and rtt-unfair's FQ-CoDel 10 % faster without; 1000 flows 13 % slower without).
 const PREFETCH_MIN_FLOWS: usize = 512;
 
-/// Link id of the scenario's bottleneck (router → receivers), the measured link: the
-/// network's disc links come first, then the reverse bottleneck, per flow the ACK return
-/// link and per flow the uplink (see `receivers.rs` and `senders.rs`).
-pub const BOTTLENECK: u32 = 0;
+pub use crate::net::BOTTLENECK;
 
 pub struct Simulation {
     scenario: Scenario,

@@ -132,7 +132,7 @@ impl Simulation {
         // first (the same records either way: one side records them all, in order); this
         // side gathers the window's meanwhile.
         let w = &mut rec.window;
-        let flows = std::mem::take(&mut w.flows);
+        let flows = w.lend_flows();
         let recording = Recording { flows, delays: w.take_delays(std::mem::take(&mut split.spare_delays)) };
         let worker = split.worker.get_or_insert_with(Worker::start);
         worker.send(Job { lent: Lent { lane, senders }, stop, prefetch }, recording);
@@ -149,7 +149,7 @@ impl Simulation {
         split.lane = Some(lane);
         split.spare_delays = delays;
         self.hosts.senders = senders;
-        self.rec.window.flows = flows;
+        self.rec.window.take_back(flows);
         events + b
     }
 

@@ -6,7 +6,7 @@
 
 use super::lane::SenderLane;
 use super::senders::Senders;
-use crate::metrics::window::{record_delays, FlowWindow};
+use crate::metrics::window::LentFlows;
 use crate::time::SimTime;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -21,13 +21,13 @@ pub(super) struct Lent {
 /// The recorder's per-flow windows and the delays to record in them, in order (the
 /// delays' buffer comes back emptied, for reuse).
 pub(super) struct Recording {
-    pub flows: Vec<FlowWindow>,
+    pub flows: LentFlows,
     pub delays: Vec<(u32, f64)>,
 }
 
 impl Recording {
     pub fn record(&mut self) {
-        record_delays(&mut self.flows, &mut self.delays);
+        self.flows.record(&mut self.delays);
     }
 }
 

@@ -26,7 +26,7 @@ fn run_scenario(sc: &sim_core::scenario::Scenario) -> Series {
     s.flow_cca = crate::labels::flow_ccas(&sc);
     s.link_mbps = crate::state::peak_rate_bps(&sc) / 1e6;
     s.push(&sim.poll(), &[]);
-    s.set_delays(sim.recorder().window.flows.iter().map(|f| f.delay.clone()).collect());
+    s.set_delays(sim.recorder().window.flows().iter().map(|f| f.delay.clone()).collect());
     s
 }
 
