@@ -536,9 +536,9 @@ impl TcpSender {
         // (`TcpConfig::rto_restart_in_disorder`).
         let partial = self.tcb.state == CongState::Recovery && ack < self.recover;
         let stays_disorder = self.tcb.state == CongState::Disorder && is_dupack;
-        if !(partial && self.cfg.impatient_rto && !self.first_partial_ack)
-            && !(stays_disorder && !self.cfg.rto_restart_in_disorder)
-        {
+        let held_in_recovery = partial && self.cfg.impatient_rto && !self.first_partial_ack;
+        let held_in_disorder = stays_disorder && !self.cfg.rto_restart_in_disorder;
+        if !held_in_recovery && !held_in_disorder {
             self.restart_rto(now);
         }
         if partial {
