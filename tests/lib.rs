@@ -170,6 +170,24 @@ pub fn costly_scenarios() -> Vec<(&'static str, Scenario)> {
     (sc.flows[0].count, sc.duration_s, sc.warmup_s) = (10_000, 5.0, 1.0);
     (sc.tcp.min_rto_ms, sc.tcp.max_rto_ms, sc.tcp.initial_rto_ms) = (1.0, 1.0, 1.0);
     out.push(("1 ms RTO, 10 000 flows, 2 Mbit/s", sc));
+    // A parking lot of three 100 Mbit/s links, 200 flows: every hop's packets cost events.
+    let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
+    let hop = sim_core::scenario::Bottleneck { nic_queue_packets: 0, ..sc.bottleneck.clone() };
+    sc.links.insert("hop2".into(), hop.clone());
+    sc.links.insert("hop3".into(), hop);
+    let long = sim_core::scenario::FlowGroup {
+        count: 50,
+        route: vec!["bottleneck".into(), "hop2".into(), "hop3".into()],
+        ..sc.flows[0].clone()
+    };
+    let one = |name: &str| sim_core::scenario::FlowGroup {
+        count: 50,
+        route: vec![name.into()],
+        ..sc.flows[1].clone()
+    };
+    sc.flows = vec![long, one("bottleneck"), one("hop2"), one("hop3")];
+    (sc.duration_s, sc.warmup_s) = (3.0, 0.5);
+    out.push(("parking lot, 3 links, 200 flows", sc));
     // A control plane deciding every ms over 2000 flows, each decision logging two
     // per-flow arrays.
     let mut sc = preset("cubic-vegas-2q", Some("warbler")).unwrap();

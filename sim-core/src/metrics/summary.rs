@@ -183,6 +183,9 @@ pub struct FlowFacts {
     pub fast_recoveries: u64,
     pub start_time_s: Option<f64>,
     pub completion_time_s: Option<f64>,
+    /// Its data cross the bottleneck (every flow of a dumbbell): its goodput counts in
+    /// the bottleneck's utilisation.
+    pub crosses_bottleneck: bool,
 }
 
 pub struct SummaryInput<'a> {
@@ -216,6 +219,7 @@ impl Summary {
     pub fn compute(inp: SummaryInput) -> Summary {
         let w = inp.window;
         let window_s = (inp.duration_s - inp.warmup_s).max(0.0);
+        let crosses: Vec<bool> = inp.flows.iter().map(|f| f.crosses_bottleneck).collect();
         let mut flows: Vec<FlowSummary> = inp
             .flows
             .into_iter()
@@ -249,6 +253,8 @@ impl Summary {
             })
             .collect();
         let total: f64 = flows.iter().map(|f| f.throughput_bps).sum();
+        let through_bottleneck: f64 =
+            (flows.iter().zip(&crosses)).filter(|(_, &c)| c).map(|(f, _)| f.throughput_bps).sum();
         for f in &mut flows {
             f.throughput_share = if total > 0.0 { f.throughput_bps / total } else { 0.0 };
         }
@@ -283,7 +289,11 @@ impl Summary {
                 max_bps: w.goodput.max(),
                 cv_pct: cv(&w.goodput),
                 cv_1s_pct: cv(&w.goodput_1s),
-                utilisation: if inp.link_rate_bps > 0.0 { total / inp.link_rate_bps } else { 0.0 },
+                utilisation: if inp.link_rate_bps > 0.0 {
+                    through_bottleneck / inp.link_rate_bps
+                } else {
+                    0.0
+                },
             },
             drops: drop_stats(w, window_s),
             packets: inp.packets,

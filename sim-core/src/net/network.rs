@@ -87,6 +87,11 @@ impl Network {
         }
     }
 
+    /// Whether `group`'s route crosses `link`.
+    pub fn crosses(&self, group: u32, link: u32) -> bool {
+        self.routes[group as usize].links().contains(&link)
+    }
+
     /// The link whose transmission ends first before `before`, if any (ties: the lower
     /// id, so the order is the same in every run).
     #[inline]

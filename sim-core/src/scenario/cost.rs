@@ -162,14 +162,21 @@ fn estimate_one(sc: &Scenario) -> Cost {
     }
 }
 
-/// What the bottleneck can carry, or the flows' windows can keep going if that is less: a
-/// window (the smaller of the send and receive buffers) per base RTT per flow.
+/// What the disc links can carry (the bottleneck and every link of `links`: a packet's
+/// events come again on each hop), or the flows' windows can keep going if that is less: a
+/// window (the smaller of the send and receive buffers) per base RTT per flow, on each
+/// link of its route.
 fn carried_bps(sc: &Scenario) -> f64 {
     let buffer_bits = 8.0 * f64::from(sc.tcp.send_buffer_bytes.min(sc.tcp.recv_buffer_bytes));
     let windows: f64 = (sc.flows.iter())
-        .map(|g| f64::from(g.count) * buffer_bits / (sc.base_rtt_ms(g) / 1e3).max(1e-6))
+        .map(|g| {
+            let hops = sc.route_of(g).len().max(1) as f64;
+            hops * f64::from(g.count) * buffer_bits / (sc.base_rtt_ms(g) / 1e3).max(1e-6)
+        })
         .sum();
-    (sc.bottleneck.rate_bps as f64).min(windows)
+    let links: f64 =
+        std::iter::once(&sc.bottleneck).chain(sc.links.values()).map(|l| l.rate_bps as f64).sum();
+    links.min(windows)
 }
 
 /// Retransmission timeouts a flow can take in the run, at most: back to back, each
@@ -265,12 +272,20 @@ fn outstanding_segments(sc: &Scenario) -> f64 {
     let windows = f64::from(sc.total_flows()) * (buffer / mss).ceil();
     let b = &sc.bottleneck;
     let max_rtt_s = sc.flows.iter().map(|g| sc.base_rtt_ms(g)).fold(0.0, f64::max) / 1e3;
-    let queue = match b.queue.limit() {
-        QueueLimit::Packets(n) => f64::from(n),
-        QueueLimit::Bytes(n) => n as f64 * 8.0 / pkt_bits,
-        QueueLimit::Cells { cells, cell_bytes } => f64::from(cells) * f64::from(cell_bytes) * 8.0 / pkt_bits,
-    };
-    let bottleneck = b.rate_bps as f64 * max_rtt_s / pkt_bits + queue + f64::from(b.nic_queue_packets);
+    // Each disc link: its bandwidth-delay product at the longest RTT, its disc and device queue.
+    let bottleneck: f64 = std::iter::once(b)
+        .chain(sc.links.values())
+        .map(|l| {
+            let queue = match l.queue.limit() {
+                QueueLimit::Packets(n) => f64::from(n),
+                QueueLimit::Bytes(n) => n as f64 * 8.0 / pkt_bits,
+                QueueLimit::Cells { cells, cell_bytes } => {
+                    f64::from(cells) * f64::from(cell_bytes) * 8.0 / pkt_bits
+                }
+            };
+            l.rate_bps as f64 * max_rtt_s / pkt_bits + queue + f64::from(l.nic_queue_packets)
+        })
+        .sum();
     let hosts: f64 = sc
         .flows
         .iter()

@@ -22,6 +22,7 @@ use crate::aqm::QueueDiscSpec;
 use crate::cc::CcaSpec;
 use crate::tcp::TcpConfig;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Version of the scenario format this build reads and writes.
 pub const SCENARIO_VERSION: u32 = 1;
@@ -39,6 +40,11 @@ pub struct Scenario {
     /// Queue, throughput and window traces are sampled at this interval.
     pub sample_interval_s: f64,
     pub bottleneck: Bottleneck,
+    /// More links with a queue disc, by name, that flow groups' data can cross after (or
+    /// instead of) the bottleneck: a parking lot, two bottlenecks in series. None in a
+    /// dumbbell. Link ids follow the bottleneck's (0) in name order.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub links: BTreeMap<String, Bottleneck>,
     pub flows: Vec<FlowGroup>,
     pub tcp: TcpConfig,
     /// Buffer of host NICs and of the reverse (ACK) path, in packets. ns-3 puts an
@@ -77,6 +83,11 @@ pub struct FlowGroup {
     pub stop_s: Option<f64>,
     /// Bytes to transfer; `None` = unlimited (bulk send).
     pub size_bytes: Option<u64>,
+    /// The links the group's data cross, in order, by name (`bottleneck` or a key of
+    /// `links`); empty = the bottleneck alone. ACKs come back over one reverse link with
+    /// the route's delays added up, at its slowest rate.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub route: Vec<String>,
 }
 
 impl Default for Scenario {
@@ -89,6 +100,7 @@ impl Default for Scenario {
             warmup_s: 1.0,
             sample_interval_s: 0.1,
             bottleneck: Bottleneck::default(),
+            links: BTreeMap::new(),
             flows: vec![FlowGroup::default()],
             tcp: TcpConfig::default(),
             host_queue_packets: 10_000,
@@ -119,6 +131,7 @@ impl Default for FlowGroup {
             start_jitter_s: 0.0,
             stop_s: None,
             size_bytes: None,
+            route: Vec::new(),
         }
     }
 }
@@ -179,8 +192,38 @@ impl Scenario {
         self.tcp.mss_bytes + self.tcp.headers.base(self.tcp.timestamps)
     }
 
-    /// Base RTT of a flow group: both directions of access and bottleneck links.
+    /// Base RTT of a flow group: both directions of its access link and its route.
     pub fn base_rtt_ms(&self, group: &FlowGroup) -> f64 {
-        2.0 * (group.access_delay_ms + self.bottleneck.delay_ms)
+        let route: f64 = self.route_of(group).iter().map(|(_, l)| l.delay_ms).sum();
+        2.0 * (group.access_delay_ms + route)
+    }
+
+    /// The name of the scenario's bottleneck in routes.
+    pub const BOTTLENECK_NAME: &'static str = "bottleneck";
+
+    /// The links a group's data cross, by name (the bottleneck alone by default); a name
+    /// that is not a link is left out (the validator refuses it).
+    pub fn route_of<'a>(&'a self, group: &'a FlowGroup) -> Vec<(&'a str, &'a Bottleneck)> {
+        if group.route.is_empty() {
+            return vec![(Self::BOTTLENECK_NAME, &self.bottleneck)];
+        }
+        (group.route.iter()).filter_map(|n| self.link_named(n).map(|l| (n.as_str(), l))).collect()
+    }
+
+    /// The bottleneck or one of `links`, by name.
+    pub fn link_named(&self, name: &str) -> Option<&Bottleneck> {
+        if name == Self::BOTTLENECK_NAME {
+            Some(&self.bottleneck)
+        } else {
+            self.links.get(name)
+        }
+    }
+
+    /// Link id of a disc link by name: the bottleneck 0, then `links` in name order.
+    pub fn link_id(&self, name: &str) -> Option<u32> {
+        if name == Self::BOTTLENECK_NAME {
+            return Some(0);
+        }
+        self.links.keys().position(|k| k == name).map(|i| i as u32 + 1)
     }
 }

@@ -56,6 +56,29 @@ impl Scenario {
             }
         });
 
+        for (name, l) in &self.links {
+            c.at(&format!("links.{name}"), |c| {
+                check_fields(&v["links"][name], BOTTLENECK_FIELDS, c);
+                c.at("queue", |c| l.queue.check(c));
+                if matches!(l.queue, QueueDiscSpec::Switch(_)) {
+                    c.push(
+                        "queue.type",
+                        "switch",
+                        "a queue disc other than a switch port (a switch port is the bottleneck)",
+                    );
+                }
+                check_holds_a_packet(c, l.queue.limit(), self.full_packet_bytes());
+            });
+            check_link_name(&mut c, name);
+        }
+        if !self.links.is_empty() && !self.changes.is_empty() {
+            c.push(
+                "changes",
+                format!("{} changes", self.changes.len()),
+                "none in a scenario with links (timed changes apply to the dumbbell's bottleneck)",
+            );
+        }
+
         if self.flows.is_empty() {
             c.push("flows", "[]", "at least one flow group");
         }
@@ -68,6 +91,7 @@ impl Scenario {
                 check_fields(&v["flows"][i], FLOW_FIELDS, c);
                 c.at("cca", |c| g.cca.check(c));
                 check_flow_times(c, g, d);
+                check_route(c, self, g);
             });
         }
         c.at("tcp", |c| {
@@ -79,6 +103,48 @@ impl Scenario {
             super::changes::check(self, &mut c);
         }
         c.into_result()
+    }
+}
+
+/// Longest route, in links.
+pub const MAX_ROUTE_LINKS: usize = 32;
+
+/// A link's name is a key in field paths (`links.NAME.rate_bps`): letters, digits, `-`
+/// and `_`, not the bottleneck's own.
+fn check_link_name(c: &mut Checker, name: &str) {
+    let ok = (1..=40).contains(&name.len())
+        && name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');
+    if !ok || name == Scenario::BOTTLENECK_NAME {
+        c.push(
+            "links",
+            format!("a link named '{}'", crate::params::json::echo_value(name)),
+            "names of 1-40 letters, digits, '-' or '_', other than 'bottleneck'",
+        );
+    }
+}
+
+/// A route is a path: links that exist, each at most once.
+fn check_route(c: &mut Checker, sc: &Scenario, g: &FlowGroup) {
+    if g.route.len() > MAX_ROUTE_LINKS {
+        c.push("route", format!("{} links", g.route.len()), format!("at most {MAX_ROUTE_LINKS} links"));
+        return;
+    }
+    for (i, name) in g.route.iter().enumerate() {
+        if sc.link_named(name).is_none() {
+            let mut known = vec![Scenario::BOTTLENECK_NAME.to_string()];
+            known.extend(sc.links.keys().cloned());
+            c.push(
+                &format!("route[{i}]"),
+                crate::params::json::echo_value(name),
+                format!("a link of the scenario: {}", known.join(", ")),
+            );
+        } else if g.route[..i].contains(name) {
+            c.push(
+                &format!("route[{i}]"),
+                crate::params::json::echo_value(name),
+                "each link at most once (a route is a path)",
+            );
+        }
     }
 }
 

@@ -29,6 +29,43 @@ fn host_link(spec: LinkSpec, packets: u32) -> HostLink {
     HostLink::new(spec, QueueLimit::Packets(packets))
 }
 
+/// The disc links (the bottleneck, then `links` in name order) and each group's route.
+fn network(sc: &Scenario) -> Network {
+    let named = std::iter::once(&sc.bottleneck).chain(sc.links.values());
+    let links = (named.enumerate())
+        .map(|(id, l)| {
+            let spec = LinkSpec {
+                rate: Rate(l.rate_bps),
+                delay: ms(l.delay_ms),
+                nic_queue_packets: l.nic_queue_packets,
+            };
+            let cx = BuildCx {
+                link_rate: spec.rate,
+                rng: SimRng::new(sc.seed, StreamId::Queue(id as u32)),
+                packet_bytes: sc.full_packet_bytes(),
+            };
+            DiscLink::new(spec, l.queue.build(cx))
+        })
+        .collect();
+    let routes = (sc.flows.iter())
+        .map(|g| match g.route.is_empty() {
+            true => Route::new(vec![BOTTLENECK]),
+            false => Route::new(g.route.iter().map(|n| sc.link_id(n).expect("validated: a link")).collect()),
+        })
+        .collect();
+    Network::new(links, routes)
+}
+
+/// A group's ACKs come back over one link with its route's delays added up, at the route's
+/// slowest rate (for the dumbbell: the reverse bottleneck). ACKs are small: on the way
+/// back they meet no queue in any preset.
+fn reverse_spec(sc: &Scenario, g: &crate::scenario::FlowGroup) -> LinkSpec {
+    let route = sc.route_of(g);
+    let delay_ms: f64 = route.iter().map(|(_, l)| l.delay_ms).sum();
+    let rate = route.iter().map(|(_, l)| l.rate_bps).min().unwrap_or(sc.bottleneck.rate_bps);
+    LinkSpec { rate: Rate(rate), delay: ms(delay_ms), nic_queue_packets: 0 }
+}
+
 /// Builds the world; `allow_split` false keeps even a big run in one event queue (tests
 /// compare the two).
 pub(super) fn build(
@@ -36,20 +73,26 @@ pub(super) fn build(
     factory: &dyn CcFactory,
     allow_split: bool,
 ) -> Result<Simulation, Vec<ScenarioError>> {
-    let b = &sc.bottleneck;
-    let b_rate = Rate(b.rate_bps);
-    let fwd = LinkSpec { rate: b_rate, delay: ms(b.delay_ms), nic_queue_packets: b.nic_queue_packets };
-    let rev = LinkSpec { nic_queue_packets: 0, ..fwd };
-    let cx = BuildCx {
-        link_rate: b_rate,
-        rng: SimRng::new(sc.seed, StreamId::Queue(BOTTLENECK)),
-        packet_bytes: sc.full_packet_bytes(),
-    };
+    let b_rate = Rate(sc.bottleneck.rate_bps);
     let n_flows = sc.total_flows() as usize;
-    let disc = b.queue.build(cx);
-    let links = vec![DiscLink::new(fwd, disc)];
-    let routes = vec![Route::new(vec![BOTTLENECK]); sc.flows.len()];
-    let net = Network::new(links, routes);
+    let net = network(sc);
+    // The ACKs' way back: one reverse link per distinct route (the dumbbell's: the reverse
+    // bottleneck), then each flow's own access link.
+    let mut reverse_routes: Vec<Vec<&str>> = Vec::new();
+    let mut reverse = Vec::new();
+    let mut reverse_of_group = Vec::with_capacity(sc.flows.len());
+    for g in &sc.flows {
+        let route: Vec<&str> = sc.route_of(g).iter().map(|(n, _)| *n).collect();
+        let i = match reverse_routes.iter().position(|r| *r == route) {
+            Some(i) => i,
+            None => {
+                reverse_routes.push(route);
+                reverse.push(host_link(reverse_spec(sc, g), sc.host_queue_packets));
+                reverse.len() - 1
+            }
+        };
+        reverse_of_group.push(i as u32);
+    }
 
     // Calendar buckets four full packet times of the bottleneck wide: a few events each.
     let mut q = EventQueue::with_bucket_ns(4 * b_rate.tx_time(sc.full_packet_bytes()).as_nanos());
@@ -70,7 +113,8 @@ pub(super) fn build(
     // Link ids: the disc links, the reverse bottleneck, per flow the ACK return link, then
     // per flow the uplink.
     let reverse_id = net.len();
-    let first_uplink_id = reverse_id + 1 + n_flows as u32;
+    let first_uplink_id = reverse_id + reverse.len() as u32 + n_flows as u32;
+    let mut reverse_of = Vec::with_capacity(n_flows);
     let (mut senders, mut uplinks) = (Vec::with_capacity(n_flows), Vec::with_capacity(n_flows));
     let (mut receivers, mut downlinks) = (Vec::with_capacity(n_flows), Vec::with_capacity(n_flows));
     let mut groups = Vec::with_capacity(n_flows);
@@ -93,6 +137,7 @@ pub(super) fn build(
             senders.push(TcpSender::with_cc(id, &sc.tcp, cc, group.size_bytes));
             receivers.push(TcpReceiver::new(id, &sc.tcp));
             groups.push(g as u32);
+            reverse_of.push(reverse_of_group[g]);
             let starts = lane.as_mut().map_or(&mut q, |l| &mut l.q);
             let (start, stop) = (start_time(sc, g, id), group.stop_s.map(SimTime::from_secs_f64));
             starts.schedule(start, Event::FlowStart { flow: id });
@@ -116,7 +161,7 @@ pub(super) fn build(
         senders: Senders::new(senders, uplinks, first_uplink_id, warmup),
         receivers: Receivers::new(receivers),
     };
-    let ack_path = AckPath::new(host_link(rev, sc.host_queue_packets), reverse_id, downlinks, warmup);
+    let ack_path = AckPath::new(reverse, reverse_of, reverse_id, downlinks, warmup);
     let mut sim = Simulation {
         scenario: sc.clone(),
         q,

@@ -91,7 +91,8 @@ impl Simulation {
         match field {
             LiveField::LinkRate => {
                 self.net.link_mut(BOTTLENECK).set_rate(Rate(b.rate_bps));
-                if let Some(r) = self.ack_path.reverse.as_mut() {
+                // A scenario with changes is a dumbbell: one reverse link.
+                if let Some(r) = self.ack_path.reverse.first_mut() {
                     r.set_rate_delay(Rate(b.rate_bps), r.spec().delay);
                 }
                 // A disc that reads the link's rate (RED's idle decay, PIE) follows it.
@@ -100,7 +101,7 @@ impl Simulation {
             LiveField::LinkDelay => {
                 let delay = crate::time::SimDuration::from_secs_f64(b.delay_ms / 1e3);
                 self.net.link_mut(BOTTLENECK).set_delay(delay);
-                if let Some(r) = self.ack_path.reverse.as_mut() {
+                if let Some(r) = self.ack_path.reverse.first_mut() {
                     r.set_rate_delay(r.spec().rate, delay);
                 }
             }

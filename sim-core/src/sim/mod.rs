@@ -251,6 +251,7 @@ impl Simulation {
                     fast_recoveries: st.fast_recoveries,
                     start_time_s: s.started_at().map(|t| t.as_secs_f64()),
                     completion_time_s: s.completed_at().map(|t| t.as_secs_f64()),
+                    crosses_bottleneck: self.net.crosses(group, BOTTLENECK),
                 }
             })
             .collect();
@@ -281,11 +282,10 @@ impl Simulation {
         if link < self.net.len() {
             return self.net.link(link).tx_bytes();
         }
-        let (first_up, reverse) = (self.hosts.senders.first_uplink_id, self.ack_path.reverse_id);
+        let first_up = self.hosts.senders.first_uplink_id;
         let l = match link {
-            _ if link == reverse => self.ack_path.reverse.as_ref(),
             _ if link >= first_up => self.hosts.senders.uplinks.get((link - first_up) as usize),
-            _ => self.ack_path.downlinks.get((link - reverse - 1) as usize),
+            _ => self.ack_path.link(link),
         };
         l.map_or(0, |l| l.tx_bytes())
     }

@@ -57,8 +57,13 @@ impl Receivers {
 #[derive(Default)]
 pub(super) struct AckPath {
     /// The reverse bottleneck: every ACK crosses it first.
-    pub reverse: Option<HostLink>,
-    /// Its link id in drop records; flow i's ACK return link is this + 1 + i.
+    /// One per distinct route (the dumbbell's: one, the reverse bottleneck), with the
+    /// route's delays added up, at its slowest rate.
+    pub reverse: Vec<HostLink>,
+    /// Per flow, its reverse link.
+    pub reverse_of: Vec<u32>,
+    /// The first reverse link's id in drop records; the others follow, then flow i's ACK
+    /// return link.
     pub reverse_id: u32,
     /// Per flow, the access link its ACKs return on.
     pub downlinks: Vec<HostLink>,
@@ -67,13 +72,28 @@ pub(super) struct AckPath {
 }
 
 impl AckPath {
-    pub fn new(reverse: HostLink, reverse_id: u32, downlinks: Vec<HostLink>, window: SimTime) -> AckPath {
-        AckPath { reverse: Some(reverse), reverse_id, downlinks, waits: WaitTally::from(window) }
+    pub fn new(
+        reverse: Vec<HostLink>,
+        reverse_of: Vec<u32>,
+        reverse_id: u32,
+        downlinks: Vec<HostLink>,
+        window: SimTime,
+    ) -> AckPath {
+        AckPath { reverse, reverse_of, reverse_id, downlinks, waits: WaitTally::from(window) }
     }
 
     /// Link id of `flow`'s ACK return link in drop records.
     pub fn downlink_id(&self, flow: u32) -> u32 {
-        self.reverse_id + 1 + flow
+        self.reverse_id + self.reverse.len() as u32 + flow
+    }
+
+    /// A link of the ACKs' way by id, if `id` is one.
+    pub fn link(&self, id: u32) -> Option<&HostLink> {
+        let i = id.checked_sub(self.reverse_id)? as usize;
+        match i.checked_sub(self.reverse.len()) {
+            None => self.reverse.get(i),
+            Some(down) => self.downlinks.get(down),
+        }
     }
 
     /// Sends an ACK its receiver sent at `at` across both links: when it reaches its
@@ -86,9 +106,10 @@ impl AckPath {
             reason: DropReason::Overflow,
         };
         p.hop = 0;
-        let reverse = self.reverse.as_mut().expect("built with a reverse link");
+        let r = self.reverse_of[p.flow as usize];
+        let reverse = &mut self.reverse[r as usize];
         let at =
-            cross(reverse, at, p.wire_bytes, &mut self.waits).ok_or_else(|| drop(at, self.reverse_id))?;
+            cross(reverse, at, p.wire_bytes, &mut self.waits).ok_or_else(|| drop(at, self.reverse_id + r))?;
         p.hop = 1;
         let down_id = self.downlink_id(p.flow);
         let down = &mut self.downlinks[p.flow as usize];

@@ -1,0 +1,117 @@
+//! Networks beyond the dumbbell: extra disc links by name and a route per flow group
+//! (issue 23's first steps). A parking lot conserves packets, keeps every link busy and
+//! makes the long flow pay on every hop; a route is checked to be a path of links that
+//! exist; the dumbbell written with an explicit route runs exactly as without one.
+
+use aqm_tests::run;
+use sim_core::aqm::{QueueDiscSpec, QueueLimit};
+use sim_core::metrics::summary_digest;
+use sim_core::scenario::{preset, Bottleneck, FlowGroup, Scenario};
+
+const MBPS: u64 = 1_000_000;
+
+fn hop(delay_ms: f64) -> Bottleneck {
+    Bottleneck {
+        rate_bps: 10 * MBPS,
+        delay_ms,
+        queue: QueueDiscSpec::fifo(QueueLimit::Packets(100)),
+        nic_queue_packets: 0,
+    }
+}
+
+/// Three 10 Mbit/s links in series (5 ms each); one flow over all three, one per link.
+fn parking_lot() -> Scenario {
+    let mut sc = Scenario { duration_s: 20.0, warmup_s: 5.0, bottleneck: hop(5.0), ..Scenario::default() };
+    sc.links.insert("hop2".into(), hop(5.0));
+    sc.links.insert("hop3".into(), hop(5.0));
+    let group = |route: &[&str]| FlowGroup {
+        access_delay_ms: 2.0,
+        route: route.iter().map(|s| s.to_string()).collect(),
+        ..FlowGroup::default()
+    };
+    sc.flows = vec![
+        group(&["bottleneck", "hop2", "hop3"]),
+        group(&["bottleneck"]),
+        group(&["hop2"]),
+        group(&["hop3"]),
+    ];
+    sc
+}
+
+#[test]
+fn a_parking_lot_keeps_every_link_busy_and_the_long_flow_pays_on_every_hop() {
+    let sc = parking_lot();
+    assert_eq!(sc.base_rtt_ms(&sc.flows[0]), 34.0, "2 · (2 + 3 · 5) ms");
+    let (sim, s) = run(&sc);
+    for link in 0..3 {
+        let bps = sim.link_tx_bytes(link) as f64 * 8.0 / sc.duration_s;
+        assert!(bps > 0.9 * 10e6, "link {link} carried {bps} bit/s");
+    }
+    let goodput: Vec<f64> = s.flows.iter().map(|f| f.throughput_bps).collect();
+    // The bottleneck's utilisation counts the flows that cross it (the long one and its own).
+    let through = (goodput[0] + goodput[1]) / 10e6;
+    assert!(
+        (s.throughput.utilisation - through).abs() < 1e-9 && s.throughput.utilisation <= 1.0,
+        "{}",
+        s.throughput.utilisation
+    );
+    for one_hop in &goodput[1..] {
+        assert!(goodput[0] < 0.8 * one_hop, "the long flow gets less than each one-hop flow: {goodput:?}");
+    }
+    // Its smoothed RTT includes all three links both ways.
+    let srtt = sim.sender(0).srtt().expect("an RTT sample").as_secs_f64() * 1e3;
+    assert!(srtt >= 34.0, "srtt {srtt} ms");
+    // Each FIFO overflows, and its drops carry its link id (0, 1, 2).
+    let links: std::collections::BTreeSet<u32> = sim.recorder().drops.kept.iter().map(|d| d.link).collect();
+    assert!([0, 1, 2].iter().all(|l| links.contains(l)), "drops by link {links:?}");
+}
+
+#[test]
+fn a_fast_second_hop_only_adds_its_delay() {
+    let one = preset("red-study", Some("red-nonic")).unwrap();
+    let mut two = one.clone();
+    two.links.insert("core".into(), Bottleneck { rate_bps: 1000 * MBPS, delay_ms: 5.0, ..hop(5.0) });
+    for g in &mut two.flows {
+        g.route = vec!["bottleneck".into(), "core".into()];
+    }
+    assert_eq!(two.base_rtt_ms(&two.flows[0]), one.base_rtt_ms(&one.flows[0]) + 10.0);
+    let (_, a) = run(&one);
+    let (sim, b) = run(&two);
+    let rel = (b.throughput.mean_bps - a.throughput.mean_bps).abs() / a.throughput.mean_bps;
+    assert!(rel < 0.02, "goodput {} against {}", b.throughput.mean_bps, a.throughput.mean_bps);
+    assert!(sim.recorder().drops.kept.iter().all(|d| d.link != 1), "the fast hop never drops");
+}
+
+#[test]
+fn the_dumbbell_with_its_route_spelled_out_runs_exactly_as_without() {
+    let plain = preset("rtt-unfair", Some("fq-codel")).unwrap();
+    let mut spelled = plain.clone();
+    for g in &mut spelled.flows {
+        g.route = vec!["bottleneck".into()];
+    }
+    assert_eq!(summary_digest(&run(&plain).1), summary_digest(&run(&spelled).1));
+}
+
+#[test]
+fn a_route_must_be_a_path_of_links_that_exist() {
+    let mut sc = parking_lot();
+    sc.flows[0].route = vec!["bottleneck".into(), "hop9".into(), "bottleneck".into()];
+    sc.links.insert("bottleneck".into(), hop(1.0));
+    sc.links.insert("bad name".into(), hop(1.0));
+    let errs = sc.validate().unwrap_err();
+    let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
+    assert!(fields.contains(&"flows[0].route[1]"), "{errs:?}");
+    assert!(fields.contains(&"flows[0].route[2]"), "{errs:?}");
+    let unknown = errs.iter().find(|e| e.field == "flows[0].route[1]").unwrap();
+    assert!(unknown.value.contains("hop9") && unknown.allowed.contains("hop2"), "{unknown:?}");
+    assert_eq!(errs.iter().filter(|e| e.field == "links").count(), 2, "{errs:?}");
+}
+
+#[test]
+fn a_scenario_with_links_round_trips_and_a_dumbbell_writes_none() {
+    let sc = parking_lot();
+    let back = Scenario::from_json(&sc.to_json()).unwrap();
+    assert_eq!(back, sc);
+    let dumbbell = preset("red-study", None).unwrap().to_json();
+    assert!(!dumbbell.contains("\"links\"") && !dumbbell.contains("\"route\""), "v1 files stay as they were");
+}
