@@ -41,7 +41,7 @@ fn parking_lot() -> Scenario {
 #[test]
 fn a_parking_lot_keeps_every_link_busy_and_the_long_flow_pays_on_every_hop() {
     let sc = parking_lot();
-    assert_eq!(sc.base_rtt_ms(&sc.flows[0]), 34.0, "2 · (2 + 3 · 5) ms");
+    assert!((sc.base_rtt_ms(&sc.flows[0]) - 34.0).abs() < 1e-9, "2 · (2 + 3 · 5) ms");
     let (sim, s) = run(&sc);
     for link in 0..3 {
         let bps = sim.link_tx_bytes(link) as f64 * 8.0 / sc.duration_s;
@@ -74,7 +74,7 @@ fn a_fast_second_hop_only_adds_its_delay() {
     for g in &mut two.flows {
         g.route = vec!["bottleneck".into(), "core".into()];
     }
-    assert_eq!(two.base_rtt_ms(&two.flows[0]), one.base_rtt_ms(&one.flows[0]) + 10.0);
+    assert!((two.base_rtt_ms(&two.flows[0]) - one.base_rtt_ms(&one.flows[0]) - 10.0).abs() < 1e-9);
     let (_, a) = run(&one);
     let (sim, b) = run(&two);
     let rel = (b.throughput.mean_bps - a.throughput.mean_bps).abs() / a.throughput.mean_bps;
