@@ -58,6 +58,14 @@ fn a_parking_lot_keeps_every_link_busy_and_the_long_flow_pays_on_every_hop() {
     for one_hop in &goodput[1..] {
         assert!(goodput[0] < 0.8 * one_hop, "the long flow gets less than each one-hop flow: {goodput:?}");
     }
+    // Each link's own window: busy, queued, dropping; the bottleneck's as the summary says.
+    let names: Vec<&str> = s.links.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["bottleneck", "hop2", "hop3"]);
+    for l in &s.links {
+        assert!(l.utilisation > 0.95 && l.utilisation <= 1.0 + 1e-9, "{l:?}");
+        assert!(l.queue_mean_packets.is_some_and(|q| q > 10.0) && l.drops > 0, "{l:?}");
+    }
+    assert_eq!(s.links[0].drops, s.drops.total, "the bottleneck's window drops");
     // Its smoothed RTT includes all three links both ways.
     let srtt = sim.sender(0).srtt().expect("an RTT sample").as_secs_f64() * 1e3;
     assert!(srtt >= 34.0, "srtt {srtt} ms");
@@ -89,7 +97,9 @@ fn the_dumbbell_with_its_route_spelled_out_runs_exactly_as_without() {
     for g in &mut spelled.flows {
         g.route = vec!["bottleneck".into()];
     }
-    assert_eq!(summary_digest(&run(&plain).1), summary_digest(&run(&spelled).1));
+    let (a, b) = (run(&plain).1, run(&spelled).1);
+    assert!(a.links.is_empty(), "a dumbbell's summary has no per-link part");
+    assert_eq!(summary_digest(&a), summary_digest(&b));
 }
 
 #[test]

@@ -46,6 +46,25 @@ pub struct Summary {
     pub drops: DropStats,
     pub packets: PacketCounts,
     pub events: u64,
+    /// Every disc link's own figures over the window, when the scenario names more links
+    /// than the bottleneck (none for a dumbbell, whose figures are the ones above).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<LinkSummary>,
+}
+
+/// One disc link over the measured window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LinkSummary {
+    /// `bottleneck` or its key in the scenario's `links`.
+    pub name: String,
+    pub rate_bps: f64,
+    /// Bytes on the wire it sent in the window over what its rate allows (headers
+    /// included, so a busy link reads 1).
+    pub utilisation: f64,
+    /// Packets in its disc, mean over the samples.
+    pub queue_mean_packets: Option<f64>,
+    /// Packets its disc dropped in the window.
+    pub drops: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -298,6 +317,7 @@ impl Summary {
             drops: drop_stats(w, window_s),
             packets: inp.packets,
             events: inp.events,
+            links: Vec::new(),
         }
     }
 }

@@ -166,6 +166,7 @@ pub(super) fn build(
         scenario: sc.clone(),
         q,
         wake_at: vec![None; net.len() as usize],
+        link_window: vec![Default::default(); net.len() as usize],
         net,
         hosts,
         ack_path,

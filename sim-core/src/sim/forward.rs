@@ -92,6 +92,9 @@ impl Simulation {
             }
             self.rec.push_drop(DropRecord { t_s, flow: d.item.flow, link, reason: d.reason });
             self.counts.dropped += 1;
+            if self.rec.window.opened {
+                self.link_window[link as usize].count();
+            }
             self.pkts.remove(d.item.id);
         }
     }

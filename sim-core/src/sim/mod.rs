@@ -12,6 +12,7 @@ mod forward;
 pub mod guard;
 mod hosts;
 mod lane;
+mod link_window;
 mod receivers;
 mod senders;
 mod slab;
@@ -74,6 +75,8 @@ pub struct Simulation {
     backlog: Backlog,
     /// Per disc link, the earliest wake-up scheduled for its discipline.
     wake_at: Vec<Option<SimTime>>,
+    /// Per disc link, what it did in the measured window.
+    link_window: Vec<link_window::LinkWindow>,
     /// Scratch space for named-series values and log records.
     series_buf: Vec<f64>,
     log_buf: Vec<LogRecord>,
@@ -255,7 +258,7 @@ impl Simulation {
                 }
             })
             .collect();
-        Summary::compute(SummaryInput {
+        let mut summary = Summary::compute(SummaryInput {
             scenario: sc.name.clone(),
             queue_disc: sc.bottleneck.queue.name().to_string(),
             duration_s: self.now().as_secs_f64(),
@@ -269,7 +272,9 @@ impl Simulation {
             events: self.events_processed(),
             window: &self.rec.window,
             series: &self.rec.series_info,
-        })
+        });
+        summary.links = self.link_summaries();
+        summary
     }
 
     /// A flow's TCP sender, for inspection (window, state, counters).
@@ -345,6 +350,7 @@ impl Simulation {
         }
         let received = self.hosts.receivers.tcp.iter().map(|r| r.received_bytes());
         self.rec.window.open(received.zip(departed));
+        self.open_link_windows();
     }
 
     /// Starts loading what the next events will touch (hints only; results do not change),
@@ -498,6 +504,7 @@ impl Simulation {
             &s.series,
         );
         self.rec.push_sample(s);
+        self.sample_links();
         self.net.link_mut(BOTTLENECK).qdisc_mut().drain_log(&mut self.log_buf);
         for r in self.log_buf.drain(..) {
             self.rec.push_log(r);

@@ -84,6 +84,37 @@ pub fn run_tables(s: &Summary, alg: &str) -> String {
 pub fn all_tables(s: &Summary, alg: &str, paper: Option<published::WarblerTable2>) -> String {
     let mut o = run_tables(s, alg);
     o.push_str(&fairness_tables(s, paper));
+    o.push_str(&links_table(s));
+    o
+}
+
+/// Every disc link's window (scenarios with links; the tables above are the bottleneck's).
+fn links_table(s: &Summary) -> String {
+    let mut o = String::new();
+    if s.links.is_empty() {
+        return o;
+    }
+    let _ = writeln!(
+        o,
+        "Links (the tables above are the bottleneck's; utilisation counts every byte on the wire)"
+    );
+    let _ = writeln!(
+        o,
+        "  {:<16} {:>10} {:>12} {:>12} {:>8}",
+        "link", "Mbit/s", "utilisation", "mean queue", "drops"
+    );
+    for l in &s.links {
+        let queue = l.queue_mean_packets.map_or("-".to_string(), |q| format!("{q:.1}"));
+        let _ = writeln!(
+            o,
+            "  {:<16} {:>10.1} {:>12.3} {:>12} {:>8}",
+            l.name,
+            l.rate_bps / 1e6,
+            l.utilisation,
+            queue,
+            l.drops
+        );
+    }
     o
 }
 

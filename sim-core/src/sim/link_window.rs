@@ -1,0 +1,69 @@
+//! What each disc link did in the measured window, for scenarios with more links than the
+//! bottleneck (the bottleneck's own figures are the recorder's, in far more detail).
+
+use super::Simulation;
+use crate::metrics::LinkSummary;
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct LinkWindow {
+    tx_bytes_at_open: u64,
+    drops: u64,
+    queue_sum: f64,
+    samples: u64,
+}
+
+impl LinkWindow {
+    /// A drop by the link's disc in the window.
+    #[inline]
+    pub fn count(&mut self) {
+        self.drops += 1;
+    }
+}
+
+impl Simulation {
+    /// The window opens: what each link has sent so far is not the window's.
+    pub(super) fn open_link_windows(&mut self) {
+        for (w, l) in self.link_window.iter_mut().zip(self.net.links()) {
+            w.tx_bytes_at_open = l.tx_bytes();
+        }
+    }
+
+    /// A sample of every link's disc.
+    pub(super) fn sample_links(&mut self) {
+        if !self.rec.window.opened {
+            return;
+        }
+        for (w, l) in self.link_window.iter_mut().zip(self.net.links()) {
+            w.queue_sum += f64::from(l.occupancy().packets);
+            w.samples += 1;
+        }
+    }
+
+    /// Every disc link's figures over the window; none for a dumbbell.
+    pub(super) fn link_summaries(&self) -> Vec<LinkSummary> {
+        let sc = &self.scenario;
+        if sc.links.is_empty() {
+            return Vec::new();
+        }
+        let window_s = (self.now().as_secs_f64() - sc.warmup_s).max(0.0);
+        let names = std::iter::once(crate::scenario::Scenario::BOTTLENECK_NAME)
+            .chain(sc.links.keys().map(|k| k.as_str()));
+        (names.zip(self.net.links()).zip(&self.link_window))
+            .map(|((name, l), w)| {
+                let rate = l.spec().rate.0 as f64;
+                let sent = l.tx_bytes().saturating_sub(w.tx_bytes_at_open) as f64 * 8.0;
+                LinkSummary {
+                    name: name.to_string(),
+                    rate_bps: rate,
+                    utilisation: if self.rec.window.opened && window_s > 0.0 && rate > 0.0 {
+                        sent / (rate * window_s)
+                    } else {
+                        0.0
+                    },
+                    queue_mean_packets: (w.samples > 0).then(|| w.queue_sum / w.samples as f64),
+                    drops: w.drops,
+                }
+            })
+            .collect()
+    }
+}
