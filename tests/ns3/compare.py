@@ -91,9 +91,12 @@ def red_study(variant, nic, metrics):
         ns3.update(ared="true", gentle="true")
     elif alg == "gentle":
         ns3.update(gentle="true")
+    # ns-3.44 acknowledges the first data segment at once (`ProcessSynRcvd` sets
+    # m_delAckCount to m_delAckMaxCount); our default delays it (tcp.initial_quick_acks).
     return dict(name=f"red-study/{variant} (device queue {nic})", item="5, 6", ns3=ns3,
                 preset="red-study", variant=variant,
-                sets=[("bottleneck.nic_queue_packets", str(nic))], metrics=metrics)
+                sets=[("bottleneck.nic_queue_packets", str(nic)), ("tcp.initial_quick_acks", "1")],
+                metrics=metrics)
 
 
 NS3_TCP = dict(minRto=1000, sndBuf=131072, rcvBuf=131072)

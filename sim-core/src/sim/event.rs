@@ -35,6 +35,11 @@ pub enum Event {
     DiscWake {
         link: u32,
     },
+    /// A disc link's one-packet device queue, stopped by a packet sent to the idle device,
+    /// is woken (ns-3 `NetDeviceQueue::PacketDequeued`'s `ScheduleNow`).
+    DeviceWake {
+        link: u32,
+    },
     /// The next timed change of the scenario is due.
     Change,
 }

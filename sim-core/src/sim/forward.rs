@@ -14,6 +14,7 @@
 
 use super::{Event, Simulation, BOTTLENECK};
 use crate::metrics::DropRecord;
+use crate::net::link::Run;
 use crate::net::PacketKind;
 use crate::queue::{QItem, QdiscCtx};
 use crate::time::{SimDuration, SimTime};
@@ -53,13 +54,29 @@ impl Simulation {
         self.sync_disc_wake(link);
     }
 
-    /// Starts a transmission on `link` at `now` if it is idle (and schedules the packet's
-    /// arrival at the far end), then refills the link's NIC queue from its disc.
+    /// Asks `link`'s disc for packets at `now` (ns-3 `QueueDisc::Run`, see `net/link.rs`):
+    /// onto the wire if it is free (scheduling the packet's arrival at the far end), into
+    /// the device queue otherwise.
     pub(super) fn kick(&mut self, link: u32, now: SimTime) {
+        let mut cx = QdiscCtx::new(now, &mut self.drops);
+        let run = self.net.link_mut(link).run(now, &mut cx);
+        self.after_run(link, now, run);
+    }
+
+    /// The device queue of `link` is woken (an event scheduled by a `Send` to the idle
+    /// device that filled a one-packet queue).
+    pub(super) fn device_wake(&mut self, link: u32) {
+        let now = self.now();
+        let mut cx = QdiscCtx::new(now, &mut self.drops);
+        let run = self.net.link_mut(link).wake(now, &mut cx);
+        self.after_run(link, now, run);
+        self.sync_disc_wake(link);
+    }
+
+    fn after_run(&mut self, link: u32, now: SimTime, run: Run) {
         let tx_events = self.tx_events;
         let l = self.net.link_mut(link);
-        let mut cx = QdiscCtx::new(now, &mut self.drops);
-        if let Some(s) = l.start_next(now, &mut cx) {
+        if let Some(s) = run.started {
             let (it, delay) = (s.item, l.spec().delay);
             self.q.schedule(s.done + delay, Event::Arrive { pkt: it.id });
             if tx_events || delay == SimDuration::ZERO || l.qdisc().poll_at().is_some() {
@@ -74,7 +91,9 @@ impl Simulation {
                 }
             }
         }
-        l.refill_nic(now, &mut cx);
+        if run.wake_now {
+            self.q.schedule(now, Event::DeviceWake { link });
+        }
         if !self.drops.is_empty() {
             self.settle_drops(link, now);
         }
@@ -104,8 +123,10 @@ impl Simulation {
     #[inline]
     pub(super) fn settle_tx(&mut self, before: SimTime) {
         while let Some(link) = self.net.next_tx_end(before) {
-            let at = self.net.link_mut(link).end_tx();
-            self.kick(link, at);
+            let l = self.net.link_mut(link);
+            let at = l.end_tx();
+            let run = l.transmit_complete(at, &mut QdiscCtx::new(at, &mut self.drops));
+            self.after_run(link, at, run);
             self.sync_disc_wake(link);
         }
     }

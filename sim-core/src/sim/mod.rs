@@ -332,6 +332,7 @@ impl Simulation {
             Event::Sample => self.sample(),
             Event::WindowOpen => self.open_window(),
             Event::DiscWake { link } => self.disc_wake(link),
+            Event::DeviceWake { link } => self.device_wake(link),
         }
     }
 
