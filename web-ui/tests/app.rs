@@ -748,3 +748,35 @@ async fn the_tcp_profile_sets_its_fields_each_stays_editable_and_an_edit_reads_a
     type_into(&host, "tcp.min_rto_ms", "300").await;
     assert_eq!(profile(), "edited");
 }
+
+#[wasm_bindgen_test]
+async fn a_scenario_with_links_runs_and_shows_each_links_window() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "red-study/red").await;
+    let mut sc = sim_core::scenario::preset("red-study", Some("red-nonic")).unwrap();
+    (sc.duration_s, sc.warmup_s) = (3.0, 1.0);
+    sc.links.insert("core".into(), sim_core::scenario::Bottleneck { delay_ms: 2.0, ..sc.bottleneck.clone() });
+    for g in &mut sc.flows {
+        g.route = vec!["bottleneck".into(), "core".into()];
+    }
+    web_ui::dom::push_hash(&web_ui::share::to_fragment(&sc, None, true));
+    web_sys::window().unwrap().dispatch_event(&web_sys::Event::new("hashchange").unwrap()).unwrap();
+    for _ in 0..100 {
+        settle().await;
+        if scenario_in_url().links.contains_key("core") && !run_disabled(&host) {
+            break;
+        }
+    }
+    let mut table = None;
+    for _ in 0..60 {
+        click(&host, "step").await;
+        table = host.query_selector("[data-testid=links-table]").unwrap();
+        if table.is_some() {
+            break;
+        }
+    }
+    let text = table.expect("a links table once the run has a summary").text_content().unwrap();
+    assert!(text.contains("bottleneck") && text.contains("core"), "{text}");
+}

@@ -206,7 +206,7 @@ pub fn summary_panel(p: &SummaryProps) -> Html {
                     "The paper's Table 2 for this run: Jain's index {}, mean delay {:.1} ms, jitter {:.1} ms, buffer {:.0} cells.",
                     t.jfi, t.delay_mean_s * 1e3, t.jitter_s * 1e3, t.buffer_cells) }</p>
             }
-            if let [(_, s, _)] = summaries.as_slice() { { flows_table(s) } }
+            if let [(_, s, _)] = summaries.as_slice() { { links_table(s) }{ flows_table(s) } }
         </section>
     }
 }
@@ -231,6 +231,28 @@ fn window_table(run: &RunView, t: f64) -> Html {
 pub fn active_rate_bps(f: &FlowSummary) -> Option<f64> {
     let (start, done) = (f.start_time_s?, f.completion_time_s?);
     (done > start).then(|| f.delivered_bytes as f64 * 8.0 / (done - start))
+}
+
+/// Every disc link's window, for a scenario that names links beyond the bottleneck (the
+/// table above is the bottleneck's).
+fn links_table(s: &Summary) -> Html {
+    if s.links.is_empty() {
+        return html! {};
+    }
+    html! {
+        <div class="table-wrap"><table class="links-table" data-testid="links-table">
+            <caption>{ "Each link of the route, over the window (the table above is the bottleneck's)" }</caption>
+            <tr><th>{ "link" }</th><th>{ "Mbit/s" }</th>
+                <th title="Bytes on the wire it sent over what its rate allows: 1 is a link never idle">{ "utilisation" }</th>
+                <th title="Packets in its disc at each sample, averaged">{ "mean queue (pkt)" }</th>
+                <th title="Packets its disc dropped after the warm-up">{ "drops" }</th></tr>
+            { for s.links.iter().map(|l| html! {
+                <tr><td>{ l.name.clone() }</td><td class="num">{ num(Some(l.rate_bps / 1e6), 1) }</td>
+                    <td class="num">{ num(Some(l.utilisation), 3) }</td><td class="num">{ num(l.queue_mean_packets, 1) }</td>
+                    <td class="num">{ l.drops }</td></tr>
+            }) }
+        </table></div>
+    }
 }
 
 fn flows_table(s: &Summary) -> Html {
