@@ -66,6 +66,15 @@ fn a_parking_lot_keeps_every_link_busy_and_the_long_flow_pays_on_every_hop() {
         assert!(l.queue_mean_packets.is_some_and(|q| q > 10.0) && l.drops > 0, "{l:?}");
     }
     assert_eq!(s.links[0].drops, s.drops.total, "the bottleneck's window drops");
+    // The references: max-min gives every flow half a link; proportional fairness charges
+    // the long flow for each of its three links (x0 = c/4, the others 3c/4), and TCP lands
+    // nearer that than max-min.
+    let c = 10e6 * f64::from(sc.tcp.mss_bytes) / f64::from(sc.full_packet_bytes());
+    let (mm, pf): (Vec<f64>, Vec<f64>) =
+        s.flows.iter().map(|f| (f.max_min_bps.unwrap(), f.proportional_bps.unwrap())).unzip();
+    assert!(mm.iter().all(|m| (m - c / 2.0).abs() < 1.0), "{mm:?}");
+    assert!((pf[0] - c / 4.0).abs() < 1e3 && pf[1..].iter().all(|p| (p - 0.75 * c).abs() < 1e3), "{pf:?}");
+    assert!((goodput[0] - pf[0]).abs() < (goodput[0] - mm[0]).abs(), "{goodput:?}");
     // Its smoothed RTT includes all three links both ways.
     let srtt = sim.sender(0).srtt().expect("an RTT sample").as_secs_f64() * 1e3;
     assert!(srtt >= 34.0, "srtt {srtt} ms");

@@ -779,4 +779,6 @@ async fn a_scenario_with_links_runs_and_shows_each_links_window() {
     }
     let text = table.expect("a links table once the run has a summary").text_content().unwrap();
     assert!(text.contains("bottleneck") && text.contains("core"), "{text}");
+    let flows = find(&host, "[data-testid=flows-table]").text_content().unwrap();
+    assert!(flows.contains("max-min / prop. fair"), "the reference shares beside each flow: {flows}");
 }

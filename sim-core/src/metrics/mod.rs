@@ -2,6 +2,7 @@
 
 pub mod counts;
 pub mod export;
+pub mod fair_shares;
 pub mod histogram;
 pub mod jain;
 pub mod kde;

@@ -96,6 +96,12 @@ pub struct FlowSummary {
     /// When the flow opened its connection (the group's start plus its jitter), s; `None`
     /// before it starts. With the completion time it gives a finite flow's rate while active.
     pub start_time_s: Option<f64>,
+    /// Its max-min fair and proportionally fair goodput, from the links' capacities and the
+    /// routes ([`super::fair_shares`]), bit/s of payload; in scenarios with links.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_min_bps: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proportional_bps: Option<f64>,
 }
 
 /// Table 6: bottleneck queue length in packets over the window samples.
@@ -268,6 +274,8 @@ impl Summary {
                     throughput_share: 0.0,
                     completion_time_s: f.completion_time_s,
                     start_time_s: f.start_time_s,
+                    max_min_bps: None,
+                    proportional_bps: None,
                 }
             })
             .collect();

@@ -274,6 +274,11 @@ impl Simulation {
             series: &self.rec.series_info,
         });
         summary.links = self.link_summaries();
+        if let Some((mm, pf)) = self.fair_shares() {
+            for ((f, m), p) in summary.flows.iter_mut().zip(mm).zip(pf) {
+                (f.max_min_bps, f.proportional_bps) = (Some(m), Some(p));
+            }
+        }
         summary
     }
 

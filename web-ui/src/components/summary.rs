@@ -259,10 +259,16 @@ fn flows_table(s: &Summary) -> Html {
     // Finite flows get their completion and their rate while active beside the window's
     // average, which spreads a short transfer over the whole run.
     let finite = s.flows.iter().take(FLOW_ROWS).any(|f| f.completion_time_s.is_some());
-    let columns = if finite { 11 } else { 9 };
+    // With links: what max-min and proportional fairness would give each flow.
+    let fair = s.flows.iter().any(|f| f.max_min_bps.is_some());
+    let columns = if finite { 11 } else { 9 } + if fair { 1 } else { 0 };
     html! {
         <div class="table-wrap"><table class="flows-table" data-testid="flows-table">
-            <tr><th>{ "flow" }</th><th>{ "CCA" }</th><th>{ "goodput (Mbit/s)" }</th><th>{ "share" }</th>
+            <tr><th>{ "flow" }</th><th>{ "CCA" }</th><th>{ "goodput (Mbit/s)" }</th>
+                if fair {
+                    <th title="Its share under max-min fairness (every link split evenly among the flows it limits) and under proportional fairness (the rates that maximise the sum of their logarithms: a flow pays for every link it crosses), from the links' rates and the routes">{ "max-min / prop. fair (Mbit/s)" }</th>
+                }
+                <th>{ "share" }</th>
                 if finite {
                     <th title="When the flow's last byte was acknowledged">{ "completed at (s)" }</th>
                     <th title="Bytes over the time from its start to its completion">{ "rate while active (Mbit/s)" }</th>
@@ -273,6 +279,9 @@ fn flows_table(s: &Summary) -> Html {
                 <tr>
                     <td>{ f.id }</td><td>{ crate::labels::cca(&f.cca) }</td>
                     <td class="num">{ num(f.throughput_bps / 1e6, 4) }</td>
+                    if fair {
+                        <td class="num">{ format!("{} / {}", num(scaled(f.max_min_bps, 1e-6), 3), num(scaled(f.proportional_bps, 1e-6), 3)) }</td>
+                    }
                     <td class="num">{ pct(100.0 * f.throughput_share) }</td>
                     if finite {
                         <td class="num">{ num(f.completion_time_s, 3) }</td>

@@ -151,13 +151,16 @@ pub fn fairness_tables(s: &Summary, paper: Option<published::WarblerTable2>) -> 
             o.push_str(&delay_parts(s));
         }
     }
-    let _ = writeln!(
+    // With links, each flow's max-min and proportionally fair goodput beside its own.
+    let fair = s.flows.iter().any(|f| f.max_min_bps.is_some());
+    let _ = write!(
         o,
         "  {:>4} {:<8} {:>12} {:>7} {:>14} {:>16}",
         "flow", "cca", "goodput Mb/s", "share", "backlog cells", "delay P50/P95 ms"
     );
+    let _ = writeln!(o, "{}", if fair { format!(" {:>16}", "max-min / PF") } else { String::new() });
     for f in &s.flows {
-        let _ = writeln!(
+        let _ = write!(
             o,
             "  {:>4} {:<8} {:>12.3} {:>6.1}% {:>14.0} {:>16}",
             f.id,
@@ -171,6 +174,12 @@ pub fn fairness_tables(s: &Summary, paper: Option<published::WarblerTable2>) -> 
                 pub_or_dash(f.delay_p95_s.map(|d| d * 1e3), 1)
             )
         );
+        let refs = format!(
+            "{} / {}",
+            pub_or_dash(f.max_min_bps.map(|b| b / 1e6), 3),
+            pub_or_dash(f.proportional_bps.map(|b| b / 1e6), 3)
+        );
+        let _ = writeln!(o, "{}", if fair { format!(" {refs:>16}") } else { String::new() });
     }
     o
 }
