@@ -95,6 +95,13 @@ fn figure(s: &Summary, name: &str) -> f64 {
         "mbps" => Some(s.throughput.mean_bps / 1e6),
         "rtt_ms" => s.flows[0].srtt_ms_mean,
         "losses" => Some(s.drops.total_all as f64),
+        // The parking lot: flow 0 is the long flow, the others one link each.
+        "long_mbps" => Some(s.flows[0].throughput_bps / 1e6),
+        "local_mbps" => Some(
+            s.flows[1..].iter().map(|f| f.throughput_bps).sum::<f64>() / (s.flows.len() - 1) as f64 / 1e6,
+        ),
+        "mm_long_mbps" => s.flows[0].max_min_bps.map(|b| b / 1e6),
+        "pf_long_mbps" => s.flows[0].proportional_bps.map(|b| b / 1e6),
         _ => panic!("unknown figure {name}"),
     };
     v.unwrap_or_else(|| panic!("{}: no {name}", s.scenario))
@@ -145,6 +152,11 @@ fn every_compared_variant_of_every_preset_has_a_golden_row() {
 #[test]
 fn bufferbloat_figures_stay_within_their_bands() {
     check("bufferbloat", |_| true);
+}
+
+#[test]
+fn parking_lot_figures_stay_within_their_bands() {
+    check("parking-lot", |_| true);
 }
 
 #[test]

@@ -318,9 +318,19 @@ proptest! {
         prop_assume!(sc.validate().is_ok() && sc.changes.is_empty());
         prop_assume!(sim_core::scenario::cost::check(&sc, false).is_ok_and(|c| c.events < 2e6));
         let (_, s) = aqm_tests::run(&sc);
-        let rate = sc.bottleneck.rate_bps as f64;
-        let flows: f64 = s.flows.iter().map(|f| f.throughput_bps).sum();
         prop_assert!(s.throughput.utilisation <= 1.0 + 1e-9, "utilisation {} of {}", s.throughput.utilisation, sc.to_json());
-        prop_assert!(flows <= rate * (1.0 + 1e-9), "flows {flows} > link {rate}: {}", sc.to_json());
+        // Every disc link: the flows whose route crosses it carry no more than its rate.
+        let names = std::iter::once(Scenario::BOTTLENECK_NAME).chain(sc.links.keys().map(|k| k.as_str()));
+        for name in names {
+            let rate = sc.link_named(name).unwrap().rate_bps as f64;
+            let flows: f64 = (s.flows.iter())
+                .filter(|f| sc.route_of(&sc.flows[f.group as usize]).iter().any(|(n, _)| *n == name))
+                .map(|f| f.throughput_bps)
+                .sum();
+            prop_assert!(flows <= rate * (1.0 + 1e-9), "{name}: flows {flows} > link {rate}: {}", sc.to_json());
+        }
+        for l in &s.links {
+            prop_assert!(l.utilisation <= 1.0 + 1e-9, "{l:?}");
+        }
     }
 }

@@ -8,7 +8,9 @@
 //! `cv_pct` (goodput CV over 100 ms), `zone0_pct`..`zone3_pct` (RED's EWMA zones), `jfi`,
 //! `delay_ms` (mean queueing delay), `device_ms` (of it, in the device queue), `jitter_ms`
 //! (P95 − P50), `buffer_cells`, `mbps`
-//! (goodput), `rtt_ms` (flow 0's mean SRTT).
+//! (goodput), `rtt_ms` (flow 0's mean SRTT); the parking lot's `long_mbps` (flow 0, the long
+//! flow), `local_mbps` (the others' mean) and `mm_long_mbps` / `pf_long_mbps` (the long
+//! flow's max-min and proportionally fair shares).
 //!
 //! Produced with `aqmsim run --preset P --variant V --out DIR -q` (figures from
 //! DIR/summary.json); history of the re-measurements in tests/golden.rs.
@@ -24,6 +26,9 @@ pub const APP_FIGURES: &[Golden] = &[
     ("bufferbloat", "fq-codel", &[("delay_ms", 7.1111), ("mbps", 9.61571), ("jfi", 0.999427), ("drops", 338.0)]),
     ("bufferbloat", "pie", &[("delay_ms", 16.7941), ("mbps", 9.5995), ("jfi", 0.985112), ("drops", 274.0)]),
     ("bufferbloat", "red", &[("delay_ms", 14.9452), ("mbps", 9.6402), ("jfi", 0.968143), ("drops", 270.0)]),
+    ("parking-lot", "fifo", &[("long_mbps", 0.993905), ("local_mbps", 8.63782), ("mm_long_mbps", 4.82024), ("pf_long_mbps", 2.41012), ("jfi", 0.805082), ("delay_ms", 103.484)]),
+    ("parking-lot", "red", &[("long_mbps", 1.61851), ("local_mbps", 8.00886), ("mm_long_mbps", 4.82024), ("pf_long_mbps", 2.41012), ("jfi", 0.842972), ("delay_ms", 10.3005)]),
+    ("parking-lot", "fq-codel", &[("long_mbps", 4.67484), ("local_mbps", 4.94712), ("mm_long_mbps", 4.82024), ("pf_long_mbps", 2.41012), ("jfi", 0.999416), ("delay_ms", 5.84625)]),
     ("red-study", "red", &[("mbps", 1.80857), ("delay_ms", 225.38), ("device_ms", 211.74), ("queue_mean", 5.99831), ("drops", 979.0), ("cv_pct", 50.3746), ("zone0_pct", 37.7966), ("zone1_pct", 57.9661), ("zone2_pct", 4.23729), ("zone3_pct", 0.0)]),
     ("red-study", "ared", &[("delay_ms", 225.366), ("device_ms", 205.845), ("queue_mean", 8.61356), ("drops", 604.0), ("cv_pct", 46.1144), ("zone0_pct", 28.6441), ("zone1_pct", 53.3898), ("zone2_pct", 17.9661), ("zone3_pct", 0.0)]),
     ("red-study", "gentle", &[("delay_ms", 210.709), ("device_ms", 197.558), ("queue_mean", 5.75085), ("drops", 714.0), ("cv_pct", 46.5001), ("zone0_pct", 45.7627), ("zone1_pct", 32.7119), ("zone2_pct", 21.5254), ("zone3_pct", 0.0)]),

@@ -12,11 +12,25 @@ pub fn apply(sc: &Scenario, sets: &[(String, String)]) -> Result<Scenario, Strin
         return Ok(sc.clone());
     }
     let mut v = serde_json::to_value(sc).map_err(|e| e.to_string())?;
+    with_optional_fields(&mut v);
     for (path, raw) in sets {
         let new = parse_raw(&v, path, raw)?;
         set(&mut v, path, new)?;
     }
     Scenario::from_value(v)
+}
+
+/// The fields a scenario writes only when used (`links`, each group's `route`), empty, so
+/// that a path into them can be set.
+fn with_optional_fields(v: &mut Value) {
+    if let Value::Object(m) = v {
+        m.entry("links").or_insert_with(|| Value::Object(Default::default()));
+        if let Some(Value::Array(flows)) = m.get_mut("flows") {
+            for f in flows.iter_mut().filter_map(Value::as_object_mut) {
+                f.entry("route").or_insert_with(|| Value::Array(Vec::new()));
+            }
+        }
+    }
 }
 
 /// `raw` as JSON, read strictly; a word that is not JSON is a string, unless it is

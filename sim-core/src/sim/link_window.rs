@@ -6,7 +6,8 @@ use crate::metrics::LinkSummary;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct LinkWindow {
-    tx_bytes_at_open: u64,
+    /// Bytes sent before the window opened, the part of a packet then on the wire included.
+    tx_bytes_at_open: f64,
     drops: u64,
     queue_sum: f64,
     samples: u64,
@@ -23,8 +24,15 @@ impl LinkWindow {
 impl Simulation {
     /// The window opens: what each link has sent so far is not the window's.
     pub(super) fn open_link_windows(&mut self) {
+        let now = self.now();
         for (w, l) in self.link_window.iter_mut().zip(self.net.links()) {
-            w.tx_bytes_at_open = l.tx_bytes();
+            // A packet on the wire counts when its transmission ends: the part sent before
+            // now is not the window's.
+            let on_wire = l.on_wire(now).map_or(0.0, |(it, done)| {
+                let tx = l.tx_time(it.bytes).as_nanos().max(1) as f64;
+                f64::from(it.bytes) * (1.0 - ((done - now).as_nanos() as f64 / tx).min(1.0))
+            });
+            w.tx_bytes_at_open = l.tx_bytes() as f64 + on_wire;
         }
     }
 
@@ -76,7 +84,7 @@ impl Simulation {
         (names.zip(self.net.links()).zip(&self.link_window))
             .map(|((name, l), w)| {
                 let rate = l.spec().rate.0 as f64;
-                let sent = l.tx_bytes().saturating_sub(w.tx_bytes_at_open) as f64 * 8.0;
+                let sent = (l.tx_bytes() as f64 - w.tx_bytes_at_open).max(0.0) * 8.0;
                 LinkSummary {
                     name: name.to_string(),
                     rate_bps: rate,

@@ -5,6 +5,7 @@
 
 mod bufferbloat;
 mod dqn;
+mod parking_lot;
 pub(crate) mod red_study;
 pub mod text;
 mod warbler;
@@ -92,6 +93,26 @@ a timed change.",
 queue bought no throughput. The rest of the link carries headers.",
             differs: "",
             watch: &["The queueing delay over time: about a second with FIFO, a few milliseconds with CoDel, on the same link and buffer.", "Goodput stays the same with every disc: the extra queue buys no throughput.", "During a FIFO run, type {p:fifo-cut:changes[0].to} into Buffer: the change is marked on the charts and the delay falls within a second."],
+        },
+        PresetInfo {
+            name: "parking-lot",
+            title: "The parking lot: one long flow over three {p:bottleneck.rate_bps} Mbit/s links, one short flow on each",
+            variants: parking_lot::VARIANTS,
+            compared: parking_lot::COMPARED,
+            default_variant: "fifo",
+            seeds: 1,
+            setting: "Three {p:bottleneck.rate_bps} Mbit/s links in series (bottleneck, hop2, hop3; {p:bottleneck.delay_ms} ms \
+each, {p:bottleneck.queue.limit} packets of buffer, the variant's queue disc on every one). One long CUBIC flow crosses all \
+three (base RTT {p:rtt[0]} ms), one short flow crosses each link alone (base RTT {p:rtt[1]} ms). The tables give each \
+link's utilisation, queue and drops, and beside each flow its max-min and proportionally fair shares.",
+            paper: "No paper: the textbook case (Bertsekas and Gallager's Data Networks; Kelly's proportional fairness, 1997).",
+            here: "Max-min fairness would give every flow {app:fifo:mm_long_mbps} Mbit/s of goodput; proportional fairness \
+{app:fifo:pf_long_mbps} Mbit/s to the long flow and the rest of each link to the short ones. With FIFOs the long flow gets \
+{app:fifo:long_mbps} Mbit/s and each short flow {app:fifo:local_mbps}: less than either reference, since it pays a drop \
+on every hop and grows its window once per longer round trip. RED gives it {app:red:long_mbps} Mbit/s and FQ-CoDel, which \
+splits each link evenly between the flows that use it, {app:fq-codel:long_mbps}.",
+            differs: "",
+            watch: &["The per-flow table: the long flow's goodput against its max-min and proportionally fair shares.", "Every link is busy: the long flow's loss is the short flows' gain, not idle capacity.", "Compare FIFO and FQ-CoDel: per-link fair queueing brings the long flow to about half a link."],
         },
         PresetInfo {
             name: "red-study",
@@ -244,6 +265,7 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
         "cubic-bbr-vegas-3q" => warbler::cubic_bbr_vegas_3q(v),
         "vegas-newreno-mix" => warbler::vegas_newreno_mix(v),
         "dqn-dumbbell" => dqn::build(v),
+        "parking-lot" => parking_lot::build(v),
         _ => unreachable!("listed presets are built above"),
     })
 }
