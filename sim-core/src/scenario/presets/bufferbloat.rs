@@ -19,22 +19,26 @@ pub const BUFFER_PACKETS: u32 = 1000;
 pub const CUT_AT_S: f64 = 20.0;
 pub const CUT_TO_PACKETS: u32 = 50;
 
+/// RED at Floyd's "rule of thumb" thresholds for a 10 Mbit/s link (minTh 5, maxTh 15
+/// packets), gentle, as ns-3 and Linux run it: the lecture presets' RED.
+pub(super) fn lecture_red(limit: QueueLimit) -> QueueDiscSpec {
+    QueueDiscSpec::Red(RedConfig {
+        limit,
+        min_th: 5.0,
+        max_th: 15.0,
+        gentle: true,
+        mean_pkt_size_bytes: 1500,
+        ..RedConfig::default()
+    })
+}
+
 pub fn build(variant: &str) -> Scenario {
     let limit = QueueLimit::Packets(BUFFER_PACKETS);
     let queue = match variant {
         "codel" => QueueDiscSpec::Codel(CodelConfig { limit, ..CodelConfig::default() }),
         "fq-codel" => QueueDiscSpec::FqCodel(FqCodelConfig { limit, ..FqCodelConfig::default() }),
         "pie" => QueueDiscSpec::Pie(PieConfig { limit, ..PieConfig::default() }),
-        // RED at Floyd's "rule of thumb" thresholds for this link (minTh 5, maxTh 15 packets),
-        // gentle, as ns-3 and Linux run it.
-        "red" => QueueDiscSpec::Red(RedConfig {
-            limit,
-            min_th: 5.0,
-            max_th: 15.0,
-            gentle: true,
-            mean_pkt_size_bytes: 1500,
-            ..RedConfig::default()
-        }),
+        "red" => lecture_red(limit),
         _ => QueueDiscSpec::fifo(limit),
     };
     let cubic = CcaSpec::Cubic(CubicConfig::default());

@@ -6,7 +6,7 @@
 //! window grows once per round trip, and the long flow's is the longest, so it gets less
 //! than either reference.
 
-use crate::aqm::{FqCodelConfig, QueueDiscSpec, QueueLimit, RedConfig};
+use crate::aqm::{FqCodelConfig, QueueDiscSpec, QueueLimit};
 use crate::cc::{CcaSpec, CubicConfig};
 use crate::scenario::{Bottleneck, FlowGroup, Scenario};
 
@@ -21,14 +21,7 @@ pub const HOPS: [&str; 2] = ["hop2", "hop3"];
 pub fn build(variant: &str) -> Scenario {
     let limit = QueueLimit::Packets(BUFFER_PACKETS);
     let queue = match variant {
-        "red" => QueueDiscSpec::Red(RedConfig {
-            limit,
-            min_th: 5.0,
-            max_th: 15.0,
-            gentle: true,
-            mean_pkt_size_bytes: 1500,
-            ..RedConfig::default()
-        }),
+        "red" => super::bufferbloat::lecture_red(limit),
         "fq-codel" => QueueDiscSpec::FqCodel(FqCodelConfig { limit, ..FqCodelConfig::default() }),
         _ => QueueDiscSpec::fifo(limit),
     };
