@@ -1,9 +1,9 @@
 //! Moving data through the disc links of its route: arrival → queue disc → the wire → the
 //! next link or the receiver. (The hosts' links are crossed in `hosts.rs`.)
 //!
-//! The end of a transmission is applied lazily: no event marks it (on every disc link). What it did (count the
-//! bytes, let the disc choose the next packet at that instant) is done by the next event
-//! on this side, or by whatever reads the link, through [`Simulation::settle_tx`]. A
+//! The end of a transmission is applied lazily, on every disc link: no event marks it.
+//! What it did (count the bytes, let the disc choose the next packet at that instant) is
+//! done by the next event on this side, or by whatever reads the link, through [`Simulation::settle_tx`]. A
 //! packet's arrival at its receiver is scheduled when it starts, and is itself the event
 //! that lets the next packet start in time: a transmission ending at t is settled by an
 //! event in (t, t + delay], before the next one's arrival at t + tx + delay. So the link's
