@@ -3,14 +3,14 @@
 //!
 //! The end of a transmission is applied lazily, on every disc link: no event marks it.
 //! What it did (count the bytes, let the disc choose the next packet at that instant) is
-//! done by the next event on this side, or by whatever reads the link, through [`Simulation::settle_tx`]. A
-//! packet's arrival at its receiver is scheduled when it starts, and is itself the event
-//! that lets the next packet start in time: a transmission ending at t is settled by an
-//! event in (t, t + delay], before the next one's arrival at t + tx + delay. So the link's
-//! end-of-transmission comes after every other event of its instant (as it did, in
-//! practice, as an event: those were scheduled earlier). Without a propagation delay, or
-//! for a disc that asked for wake-ups (whose timing a late dequeue could move), an event
-//! still marks each end.
+//! done by the next event on this side, or by whatever reads the link, through
+//! [`Simulation::settle_tx`]. A packet's arrival at the far end is scheduled when it
+//! starts, and is itself the event that lets the next packet start in time: a
+//! transmission ending at t is settled by an event in (t, t + delay], before the next
+//! one's arrival at t + tx + delay. So the link's end-of-transmission comes after every
+//! other event of its instant (as it did, in practice, as an event: those were scheduled
+//! earlier). Without a propagation delay, or for a disc that asked for wake-ups (whose
+//! timing a late dequeue could move), an event still marks each end.
 
 use super::{Event, Simulation, BOTTLENECK};
 use crate::metrics::DropRecord;
