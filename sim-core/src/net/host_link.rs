@@ -16,7 +16,6 @@ pub struct HostLink {
     fifo: ClosedFormFifo,
     spec: LinkSpec,
     tx_bytes: u64,
-    tx_packets: u64,
 }
 
 /// A packet admitted to a host link: when its last bit reaches the far end, and how long
@@ -29,7 +28,7 @@ pub struct Crossing {
 
 impl HostLink {
     pub fn new(spec: LinkSpec, limit: QueueLimit) -> HostLink {
-        HostLink { fifo: ClosedFormFifo::new(limit), spec, tx_bytes: 0, tx_packets: 0 }
+        HostLink { fifo: ClosedFormFifo::new(limit), spec, tx_bytes: 0 }
     }
 
     pub fn spec(&self) -> LinkSpec {
@@ -46,7 +45,6 @@ impl HostLink {
         let tx = self.spec.rate.tx_time(bytes);
         let done = self.fifo.admit(at, bytes, tx)?;
         self.tx_bytes += u64::from(bytes);
-        self.tx_packets += 1;
         let waited = SimDuration((done - at).as_nanos() - tx.as_nanos());
         Some(Crossing { arrives: done + self.spec.delay, waited })
     }

@@ -34,9 +34,8 @@ pub struct DiscLink {
     /// when idle).
     transmitting: Option<QItem>,
     done_at: SimTime,
-    /// Bytes and packets that finished serialisation on this link.
+    /// Bytes that finished serialisation on this link.
     tx_bytes: u64,
-    tx_packets: u64,
     /// The device queue is stopped (ns-3 `NetDeviceQueue::m_stoppedByDevice`): the disc is
     /// not asked until a wake-up.
     stopped: bool,
@@ -77,7 +76,6 @@ impl DiscLink {
             transmitting: None,
             done_at: SimTime::MAX,
             tx_bytes: 0,
-            tx_packets: 0,
             stopped: false,
         }
     }
@@ -197,7 +195,6 @@ impl DiscLink {
         let at = std::mem::replace(&mut self.done_at, SimTime::MAX);
         let it = self.transmitting.take().expect("a transmission ends");
         self.tx_bytes += u64::from(it.bytes);
-        self.tx_packets += 1;
         at
     }
 
@@ -272,6 +269,12 @@ mod tests {
         l.run(now, &mut cx)
     }
 
+    /// Ends the transmission on the wire and lets the link go on (`settle_tx`'s step).
+    fn finish(l: &mut DiscLink, drops: &mut Vec<Dropped>) -> Run {
+        let at = l.end_tx();
+        l.transmit_complete(at, &mut QdiscCtx::new(at, drops))
+    }
+
     #[test]
     fn a_one_packet_device_queue_is_stopped_by_a_send_to_the_idle_device_until_its_wake() {
         let (mut l, asks) = link(1);
@@ -298,14 +301,11 @@ mod tests {
         offer(&mut l, 2, t0, &mut drops);
         l.wake(t0, &mut QdiscCtx::new(t0, &mut drops));
         // Packet 1 ends: packet 2 leaves the device queue, whose wake finds the disc empty.
-        let at = l.end_tx();
-        let next = l.transmit_complete(at, &mut QdiscCtx::new(at, &mut drops));
+        let next = finish(&mut l, &mut drops);
         assert_eq!(next.started.map(|s| s.item.id), Some(2));
         assert_eq!(asks.load(Ordering::Relaxed), 1);
         // Packet 2 ends with the device queue empty: ns-3's TransmitComplete stops there.
-        let at = l.end_tx();
-        let next = l.transmit_complete(at, &mut QdiscCtx::new(at, &mut drops));
-        assert_eq!(next, Run::default());
+        assert_eq!(finish(&mut l, &mut drops), Run::default());
         assert_eq!(asks.load(Ordering::Relaxed), 1);
     }
 
@@ -318,10 +318,8 @@ mod tests {
         assert!(first.started.is_some() && !first.wake_now);
         offer(&mut l, 2, t0, &mut drops);
         assert_eq!((l.occupancy().packets, l.nic_packets()), (0, 1));
-        let at = l.end_tx();
-        l.transmit_complete(at, &mut QdiscCtx::new(at, &mut drops));
-        let at = l.end_tx();
-        l.transmit_complete(at, &mut QdiscCtx::new(at, &mut drops));
+        finish(&mut l, &mut drops);
+        finish(&mut l, &mut drops);
         assert_eq!(asks.load(Ordering::Relaxed), 0, "never stopped, never woken");
     }
 }

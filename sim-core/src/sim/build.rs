@@ -166,7 +166,13 @@ pub(super) fn build(
         scenario: sc.clone(),
         q,
         wake_at: vec![None; net.len() as usize],
-        link_window: vec![Default::default(); net.len() as usize],
+        // A dumbbell's one link is the recorder's: no per-link window to keep.
+        link_window: if sc.links.is_empty() {
+            Vec::new()
+        } else {
+            vec![Default::default(); net.len() as usize]
+        },
+        fair: None,
         net,
         hosts,
         ack_path,
@@ -196,5 +202,7 @@ pub(super) fn build(
     for link in 0..sim.net.len() {
         sim.sync_disc_wake(link);
     }
+    // The links and routes do not change during a run (changes are refused with links).
+    sim.fair = sim.fair_shares();
     Ok(sim)
 }

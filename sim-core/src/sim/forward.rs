@@ -103,16 +103,19 @@ impl Simulation {
     pub(super) fn settle_drops(&mut self, link: u32, at: SimTime) {
         let t_s = at.as_secs_f64();
         for d in self.drops.drain(..) {
-            if d.was_queued && link == BOTTLENECK {
-                self.backlog.remove(d.item.flow, d.item.bytes);
-            }
             if link == BOTTLENECK {
+                if d.was_queued {
+                    self.backlog.remove(d.item.flow, d.item.bytes);
+                }
                 self.rec.window.on_drop(at, d.reason);
             }
             self.rec.push_drop(DropRecord { t_s, flow: d.item.flow, link, reason: d.reason });
             self.counts.dropped += 1;
             if self.rec.window.opened {
-                self.link_window[link as usize].count();
+                // Kept for scenarios with links only (empty for a dumbbell).
+                if let Some(w) = self.link_window.get_mut(link as usize) {
+                    w.count();
+                }
             }
             self.pkts.remove(d.item.id);
         }

@@ -75,8 +75,11 @@ pub struct Simulation {
     backlog: Backlog,
     /// Per disc link, the earliest wake-up scheduled for its discipline.
     wake_at: Vec<Option<SimTime>>,
-    /// Per disc link, what it did in the measured window.
+    /// Per disc link, what it did in the measured window (scenarios with links; empty for
+    /// a dumbbell).
     link_window: Vec<link_window::LinkWindow>,
+    /// Each flow's max-min and proportionally fair goodput (scenarios with links).
+    fair: Option<(Vec<f64>, Vec<f64>)>,
     /// Scratch space for named-series values and log records.
     series_buf: Vec<f64>,
     log_buf: Vec<LogRecord>,
@@ -274,8 +277,8 @@ impl Simulation {
             series: &self.rec.series_info,
         });
         summary.links = self.link_summaries();
-        if let Some((mm, pf)) = self.fair_shares() {
-            for ((f, m), p) in summary.flows.iter_mut().zip(mm).zip(pf) {
+        if let Some((mm, pf)) = &self.fair {
+            for ((f, &m), &p) in summary.flows.iter_mut().zip(mm).zip(pf) {
                 (f.max_min_bps, f.proportional_bps) = (Some(m), Some(p));
             }
         }
