@@ -73,6 +73,8 @@ fn floor(figure: &str) -> f64 {
     match figure {
         f if f.ends_with("_pct") && f.starts_with("zone") => 0.5,
         "drops" | "losses" => 2.0,
+        // A link that never queues: within half a millisecond of none.
+        f if f.ends_with("_delay_ms") => 0.5,
         _ => 0.0,
     }
 }
@@ -102,6 +104,11 @@ fn figure(s: &Summary, name: &str) -> f64 {
         ),
         "mm_long_mbps" => s.flows[0].max_min_bps.map(|b| b / 1e6),
         "pf_long_mbps" => s.flows[0].proportional_bps.map(|b| b / 1e6),
+        // A link's mean queueing delay, by its name.
+        n if n.ends_with("_delay_ms") => {
+            let link = n.trim_end_matches("_delay_ms");
+            s.links.iter().find(|l| l.name == link).and_then(|l| l.delay_mean_ms)
+        }
         _ => panic!("unknown figure {name}"),
     };
     v.unwrap_or_else(|| panic!("{}: no {name}", s.scenario))
@@ -157,6 +164,11 @@ fn bufferbloat_figures_stay_within_their_bands() {
 #[test]
 fn parking_lot_figures_stay_within_their_bands() {
     check("parking-lot", |_| true);
+}
+
+#[test]
+fn two_bottlenecks_figures_stay_within_their_bands() {
+    check("two-bottlenecks", |_| true);
 }
 
 #[test]

@@ -320,7 +320,7 @@ proptest! {
         let (_, s) = aqm_tests::run(&sc);
         prop_assert!(s.throughput.utilisation <= 1.0 + 1e-9, "utilisation {} of {}", s.throughput.utilisation, sc.to_json());
         // Every disc link: the flows whose route crosses it carry no more than its rate.
-        let names = std::iter::once(Scenario::BOTTLENECK_NAME).chain(sc.links.keys().map(|k| k.as_str()));
+        let names = sc.link_names();
         for name in names {
             let rate = sc.link_named(name).unwrap().rate_bps as f64;
             let flows: f64 = (s.flows.iter())

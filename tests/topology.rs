@@ -84,6 +84,53 @@ fn a_parking_lot_keeps_every_link_busy_and_the_long_flow_pays_on_every_hop() {
 }
 
 #[test]
+fn every_link_is_measured_per_sample_and_each_flow_s_delay_is_split_by_hop() {
+    let sc = parking_lot();
+    let (sim, s) = run(&sc);
+    let rec = sim.recorder();
+    let col = |name: &str| rec.series_info.iter().position(|i| i.name == name).expect(name);
+    let kept = &rec.samples.kept;
+    let dt = sc.sample_interval_s;
+    for (link, l) in s.links.iter().enumerate() {
+        // The window's drops by reason add up, and are the drop records of this link.
+        assert_eq!(l.early + l.forced + l.overflow, l.drops, "{l:?}");
+        let records = (rec.drops.kept.iter())
+            .filter(|d| d.link == link as u32 && d.t_s > sc.warmup_s && d.t_s <= sc.duration_s)
+            .count() as u64;
+        assert_eq!(records, l.drops, "{}", l.name);
+        // Per sample: the queue and utilisation series agree with the window's figures.
+        let (q, u, d) = (
+            col(&format!("link.{}.queue", l.name)),
+            col(&format!("link.{}.utilisation", l.name)),
+            col(&format!("link.{}.drops", l.name)),
+        );
+        // The window's queue counts the sample at its opening; its intervals start there.
+        let sampled: Vec<_> = kept.iter().filter(|x| x.t_s > sc.warmup_s - 1e-9).collect();
+        let mean_q = sampled.iter().map(|x| x.series[q]).sum::<f64>() / sampled.len() as f64;
+        let in_window: Vec<_> = kept.iter().filter(|x| x.t_s > sc.warmup_s + 1e-9).collect();
+        assert!((mean_q - l.queue_mean_packets.unwrap()).abs() < 1e-9, "{} {mean_q}", l.name);
+        assert!(kept.iter().all(|x| (0.0..=100.0).contains(&x.series[u])), "utilisation in 0-100 %");
+        let mean_u = in_window.iter().map(|x| x.series[u]).sum::<f64>() / in_window.len() as f64 / 100.0;
+        assert!((mean_u - l.utilisation).abs() < 0.01, "{} {mean_u} against {}", l.name, l.utilisation);
+        let drops: f64 = in_window.iter().map(|x| x.series[d] * dt).sum();
+        assert!((drops - l.drops as f64).abs() < 0.5, "{} {drops} against {}", l.name, l.drops);
+        // A full FIFO's wait is about its queue over its rate.
+        let wait_ms =
+            l.queue_mean_packets.unwrap() * f64::from(sc.full_packet_bytes()) * 8.0 / l.rate_bps * 1e3;
+        let delay = l.delay_mean_ms.unwrap();
+        assert!((delay - wait_ms).abs() < 0.15 * wait_ms, "{}: {delay} ms against {wait_ms}", l.name);
+    }
+    // The long flow waits at each of its three links, in route order; a one-hop flow at its own.
+    let hops = |f: usize| s.flows[f].hop_delays.iter().map(|h| h.link.as_str()).collect::<Vec<_>>();
+    assert_eq!(hops(0), ["bottleneck", "hop2", "hop3"]);
+    assert_eq!((hops(1), hops(2), hops(3)), (vec!["bottleneck"], vec!["hop2"], vec!["hop3"]));
+    for (h, l) in s.flows[0].hop_delays.iter().zip(&s.links) {
+        let (mine, all) = (h.mean_ms.unwrap(), l.delay_mean_ms.unwrap());
+        assert!((mine - all).abs() < 0.2 * all, "{}: {mine} against the link's {all}", l.name);
+    }
+}
+
+#[test]
 fn a_fast_second_hop_only_adds_its_delay() {
     let one = preset("red-study", Some("red-nonic")).unwrap();
     let mut two = one.clone();
@@ -133,4 +180,43 @@ fn a_scenario_with_links_round_trips_and_a_dumbbell_writes_none() {
     assert_eq!(back, sc);
     let dumbbell = preset("red-study", None).unwrap().to_json();
     assert!(!dumbbell.contains("\"links\"") && !dumbbell.contains("\"route\""), "v1 files stay as they were");
+}
+
+#[test]
+fn two_bottlenecks_queue_at_the_slower_link_whose_disc_alone_decides_the_delay() {
+    let delays = |v: &str| {
+        let (_, s) = run(&preset("two-bottlenecks", Some(v)).unwrap());
+        let d = |name: &str| s.links.iter().find(|l| l.name == name).and_then(|l| l.delay_mean_ms).unwrap();
+        (d("home"), d("modem"))
+    };
+    // The router shaped below the modem holds the queue; at its LAN rate, the modem does.
+    let (home, modem) = delays("fq-codel-shaped");
+    assert!(home > 2.0 && home < 20.0 && modem < 0.5, "FQ-CoDel at home: {home} / {modem} ms");
+    let (home, modem) = delays("fq-codel-unshaped");
+    assert!(home < 0.5 && modem > 150.0, "the modem's FIFO: {home} / {modem} ms");
+    let (home, modem) = delays("isp-fq-codel");
+    assert!(home < 0.5 && modem > 2.0 && modem < 20.0, "FQ-CoDel at the ISP: {home} / {modem} ms");
+    let (home, modem) = delays("isp-fq-codel-shaped");
+    assert!(home > 150.0 && modem < 0.5, "the slower FIFO router: {home} / {modem} ms");
+}
+
+#[test]
+fn the_bottleneck_can_go_by_another_name_but_not_one_a_link_has() {
+    let mut sc = parking_lot();
+    sc.bottleneck_name = "first".into();
+    assert!(sc.validate().is_err(), "routes still name 'bottleneck'");
+    sc.flows[0].route[0] = "first".into();
+    sc.flows[1].route[0] = "first".into();
+    assert_eq!(sc.validate(), Ok(()));
+    let (_, s) = run(&sc);
+    assert_eq!(s.links[0].name, "first");
+    let json = serde_json::to_string(&sc).unwrap();
+    assert!(json.contains("\"bottleneck_name\":\"first\""), "{json}");
+    sc.bottleneck_name = "hop2".into();
+    let e = sc.validate().unwrap_err();
+    assert!(e.iter().any(|e| e.field == "links"), "{e:?}");
+    assert!(
+        !serde_json::to_string(&parking_lot()).unwrap().contains("bottleneck_name"),
+        "written only when not the default"
+    );
 }

@@ -114,7 +114,10 @@ fn misuse_of_files_and_arguments_gives_an_error_not_a_panic() {
         (vec!["run".into(), "/dev/zero".into()], "larger than"),
         // Text that is not JSON.
         (vec!["validate".into(), file.clone().into_os_string()], "not valid JSON"),
-        (vec!["run".into(), "--preset".into(), "nope".into()], "known: bufferbloat, parking-lot, red-study"),
+        (
+            vec!["run".into(), "--preset".into(), "nope".into()],
+            "known: bufferbloat, parking-lot, two-bottlenecks, red-study",
+        ),
     ];
     for (args, expect) in cases {
         let out = Command::new(env!("CARGO_BIN_EXE_aqmsim")).args(&args).output().unwrap();

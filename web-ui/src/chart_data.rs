@@ -623,9 +623,30 @@ pub fn group_chart(s: &Series, group: &str, f: &Frame) -> TimeChart {
         "centroids" => "Cluster centroids (backlog)".to_string(),
         "clustering" => "Clustering objective (J_pre and the chosen J)".to_string(),
         "moves" => "Flows moved per decision".to_string(),
+        "link-queue" => "Queue at each link (packets in its disc and device queue)".to_string(),
+        "link-delay" => "Queueing delay at each link (ms)".to_string(),
+        "link-utilisation" => "Utilisation of each link (%)".to_string(),
+        "link-drops" => "Drops at each link (per s)".to_string(),
         other => format!("{} ({unit})", other),
     };
-    time(&title, unit, f, lines, y_max)
+    let mut c = time(&title, unit, f, lines, y_max);
+    c.note = link_note(group).map(String::from);
+    if group == "link-utilisation" {
+        c.y_max = 100.0;
+    }
+    c
+}
+
+/// What a per-link chart's values are, under its title: the queue builds where a route's
+/// slowest link is, and only that link's disc then matters.
+fn link_note(group: &str) -> Option<&'static str> {
+    Some(match group {
+        "link-queue" => "At each sample; the queue builds at the slowest link of a route",
+        "link-delay" => "Mean wait of the packets that started on its wire in each interval (0 if none did)",
+        "link-utilisation" => "Bytes it sent in each interval over what its rate allows",
+        "link-drops" => "Drops by its disc in each interval, every reason",
+        _ => return None,
+    })
 }
 
 /// The DQN agent's decisions: the chosen action (cWnd change) over time.

@@ -337,26 +337,89 @@ impl Editor {
         }
     }
 
-    /// Switches the bottleneck to picker entry `key`; coming back to an algorithm restores
-    /// what was typed into it (RED 7/21 → CoDel → RED is 7/21 again, a FIFO's 100 packets
-    /// stay 100 packets after a detour through the switch port), refused texts included.
-    pub fn swap_disc(&mut self, key: &str) {
+    /// The disc at `path` (`bottleneck.queue` or `links.NAME.queue`) becomes the entry
+    /// `key` of the disc menu (a tag or a flavour such as `ared`); coming back to an
+    /// algorithm restores what was typed into it (RED 7/21 → CoDel → RED is 7/21 again, a
+    /// FIFO's 100 packets stay 100 packets after a detour through the switch port), refused
+    /// texts included.
+    pub fn swap_disc(&mut self, path: &str, key: &str) {
         let Some(mut sc) = self.scenario().cloned() else { return };
+        // The link whose disc this is stands in the bottleneck's place, where the compare
+        // helper swaps discs with the link's rate and packet size at hand.
+        let link = path.strip_prefix("links.").and_then(|p| p.strip_suffix(".queue"));
+        if let Some(name) = link {
+            let Some(l) = sc.links.get(name).cloned() else { return };
+            sc.bottleneck = l;
+        }
         // The disc as the JSON has it now, should another part not build.
-        if let Some(q) =
-            self.value("bottleneck.queue").cloned().and_then(|v| QueueDiscSpec::from_value(v).ok())
-        {
+        if let Some(q) = self.value(path).cloned().and_then(|v| QueueDiscSpec::from_value(v).ok()) {
             sc.bottleneck.queue = q;
         }
         let current = sc.bottleneck.queue.tag();
         let tag = QueueDiscSpec::FAMILY.entries().into_iter().find(|e| e.0 == key).map(|e| e.2);
         let remembered = tag
             .filter(|t| *t != current)
-            .and_then(|t| self.left.get(&("bottleneck.queue".to_string(), t.to_string())))
+            .and_then(|t| self.left.get(&(path.to_string(), t.to_string())))
             .map(|l| l.value.clone());
         let swapped = crate::compare::with_disc_remembered(&sc, key, remembered.as_ref()).bottleneck.queue;
         let restored = tag == Some(current) || remembered.is_some();
-        self.replace("bottleneck.queue", swapped.to_value(), restored);
+        self.replace(path, swapped.to_value(), restored);
+        self.rebuild();
+    }
+
+    /// A new link like the bottleneck (its rate, delay and disc), named `link2`, `link3`…,
+    /// on no route yet; returns its name.
+    pub fn add_link(&mut self) -> Option<String> {
+        let sc = self.scenario()?;
+        let name = (2..).map(|i| format!("link{i}")).find(|n| sc.link_named(n).is_none())?;
+        let like = serde_json::to_value(&sc.bottleneck).ok()?;
+        if !self.value.get("links").is_some_and(Value::is_object) {
+            self.value["links"] = Value::Object(Default::default());
+        }
+        self.value["links"][&name] = like;
+        self.rebuild();
+        Some(name)
+    }
+
+    /// Removes link `name` and takes it out of every route (a route left empty is the
+    /// bottleneck's alone again); what was typed into its inputs goes with it.
+    pub fn remove_link(&mut self, name: &str) {
+        let bottleneck = self.scenario().map(|s| s.bottleneck_name().to_string());
+        let Some(links) = self.value.get_mut("links").and_then(Value::as_object_mut) else { return };
+        if links.remove(name).is_none() {
+            return;
+        }
+        for g in self.flows_mut() {
+            if let Some(route) = g.get_mut("route").and_then(Value::as_array_mut) {
+                route.retain(|n| n.as_str() != Some(name));
+                if route.len() == 1 && route[0].as_str() == bottleneck.as_deref() {
+                    route.clear();
+                }
+            }
+        }
+        let prefix = format!("links.{name}");
+        self.typed.retain(|k, _| !is_under(k, &prefix));
+        self.left.retain(|(p, _), _| !is_under(p, &prefix));
+        self.rebuild();
+    }
+
+    /// Group `i`'s route crosses link `name` or not: the links it crosses stay in the order
+    /// the diagram draws them. A route of the bottleneck alone is written as none.
+    pub fn toggle_route(&mut self, i: usize, name: &str, on: bool) {
+        let Some(sc) = self.scenario() else { return };
+        let Some(g) = sc.flows.get(i) else { return };
+        let now: Vec<String> = sc.route_of(g).iter().map(|(n, _)| n.to_string()).collect();
+        let route: Vec<String> = sim_core::scenario::topology::chain_order(sc)
+            .into_iter()
+            .filter(|n| if n == name { on } else { now.contains(n) })
+            .collect();
+        if route.is_empty() {
+            return;
+        }
+        let v = if route == [sc.bottleneck_name()] { Vec::new() } else { route };
+        if let Some(g) = self.flows_mut().get_mut(i).filter(|g| g.is_object()) {
+            g["route"] = serde_json::json!(v);
+        }
         self.rebuild();
     }
 
@@ -777,10 +840,10 @@ mod tests {
         let mut e = red();
         e.edit("bottleneck.queue.min_th", "7", red_field("min_th"));
         e.edit("bottleneck.queue.max_th", "21", red_field("max_th"));
-        e.swap_disc("codel");
+        e.swap_disc("bottleneck.queue", "codel");
         assert_eq!(e.scenario().unwrap().bottleneck.queue.tag(), "codel");
-        e.swap_disc("switch");
-        e.swap_disc("red");
+        e.swap_disc("bottleneck.queue", "switch");
+        e.swap_disc("bottleneck.queue", "red");
         let v = e.scenario().unwrap().bottleneck.queue.to_value();
         assert_eq!((v["min_th"].as_f64(), v["max_th"].as_f64()), (Some(7.0), Some(21.0)));
         assert_eq!(v["limit"], serde_json::json!({ "packets": 100 }));
@@ -791,15 +854,15 @@ mod tests {
         let mut e = red();
         e.edit("bottleneck.queue.max_p", "a lot", red_field("max_p"));
         assert!(!e.is_runnable());
-        e.swap_disc("codel");
+        e.swap_disc("bottleneck.queue", "codel");
         assert!(e.is_runnable(), "CoDel runs: RED's text is not used");
         assert!(e.problems().is_empty());
-        e.swap_disc("ared");
+        e.swap_disc("bottleneck.queue", "ared");
         assert_eq!(e.text("bottleneck.queue.max_p"), "a lot");
         assert!(e.error_for("bottleneck.queue.max_p").is_some());
         assert!(!e.is_runnable());
         // Within one algorithm (ARED → Gentle RED) the text stays where it is.
-        e.swap_disc("gentle");
+        e.swap_disc("bottleneck.queue", "gentle");
         assert_eq!(e.text("bottleneck.queue.max_p"), "a lot");
         assert!(!e.is_runnable());
     }
@@ -882,7 +945,7 @@ mod tests {
         e.remove_flow_group(0);
         assert_eq!(e.preset_value("flows[0].count"), None);
         e.duplicate_flow_group(0);
-        e.swap_disc("codel");
+        e.swap_disc("bottleneck.queue", "codel");
         assert_eq!(e.preset_value("bottleneck.queue.target_ms"), None, "the preset has no CoDel");
         assert_eq!(Editor::new(&sc).preset_value("bottleneck.rate_bps"), None);
     }

@@ -45,6 +45,23 @@ fn short(label: &str) -> &str {
     label.split(" (").next().unwrap_or(label)
 }
 
+/// The disc, or where links differ in disc or rate, each link in the order the routes cross
+/// them: "home FQ-CoDel at 9 Mbit/s → modem FIFO at 10 Mbit/s".
+fn discs(sc: &Scenario) -> String {
+    let alike = sc
+        .links
+        .values()
+        .all(|l| l.queue.name() == sc.bottleneck.queue.name() && l.rate_bps == sc.bottleneck.rate_bps);
+    if alike {
+        return disc(&sc.bottleneck.queue);
+    }
+    let hops: Vec<String> = (sim_core::scenario::topology::chain_order(sc).iter())
+        .filter_map(|n| sc.link_named(n).map(|l| (n, l)))
+        .map(|(n, l)| format!("{n} {} at {} Mbit/s", disc(&l.queue), l.rate_bps as f64 / 1e6))
+        .collect();
+    hops.join(" → ")
+}
+
 /// "2 CUBIC + 2 Vegas": each algorithm's flow count, in the order the groups give them.
 fn flows(sc: &Scenario) -> String {
     let mut counts: Vec<(&str, u64)> = Vec::new();
@@ -79,7 +96,7 @@ pub fn variants(p: &PresetInfo) -> Vec<(&'static str, String)> {
         .iter()
         .map(|v| {
             let parts = preset(p.name, Some(v))
-                .map(|sc| [disc(&sc.bottleneck.queue), flows(&sc), device_queue(&sc), changes(&sc)])
+                .map(|sc| [discs(&sc), flows(&sc), device_queue(&sc), changes(&sc)])
                 .unwrap_or_else(|_| [v.to_string(), String::new(), String::new(), String::new()]);
             (*v, parts)
         })
@@ -133,6 +150,17 @@ mod tests {
         let mix = variants(&mix);
         let warbler = &mix.iter().find(|(k, _)| *k == "7v1n-warbler-2q").unwrap().1;
         assert_eq!(warbler, "7 Vegas + 1 NewReno · Switch port, 2 queues, Warbler");
+    }
+
+    #[test]
+    fn links_that_differ_are_each_named_in_route_order() {
+        let p = preset_list().into_iter().find(|p| p.name == "two-bottlenecks").unwrap();
+        let labels = variants(&p);
+        let of = |v: &str| labels.iter().find(|(k, _)| *k == v).unwrap().1.clone();
+        assert_eq!(of("fq-codel-shaped"), "home FQ-CoDel at 9 Mbit/s → modem FIFO at 10 Mbit/s");
+        assert_eq!(of("isp-fq-codel"), "home FIFO at 100 Mbit/s → modem FQ-CoDel at 10 Mbit/s");
+        let lot = preset_list().into_iter().find(|p| p.name == "parking-lot").unwrap();
+        assert!(variants(&lot).iter().any(|(_, l)| l == "FQ-CoDel"), "alike links: the disc alone");
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod labels;
 pub mod learning;
 pub mod link;
 pub mod live;
+pub mod network;
 pub mod pace;
 pub mod panic;
 pub mod place;

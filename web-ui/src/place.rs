@@ -56,6 +56,25 @@ fn resolve(value: &Value, path: &str) -> (Vec<String>, Option<&'static str>) {
     } else if let Some(rest) = path.strip_prefix("bottleneck.") {
         out.push("Bottleneck".into());
         walk(BOTTLENECK_FIELDS, value, "bottleneck", rest, &mut out)
+    } else if let Some((name, rest)) =
+        path.strip_prefix("links.").map(|r| r.split_once('.').unwrap_or((r, "")))
+    {
+        // Another link: its own fields and disc, as the bottleneck's.
+        out.push(format!("Link {name}"));
+        let base = format!("links.{name}");
+        match rest.strip_prefix("queue") {
+            Some(q) => {
+                out.push("Queue disc".to_string());
+                match q.strip_prefix('.') {
+                    Some(q) => {
+                        member(&QueueDiscSpec::FAMILY, value, &format!("{base}.queue"), q, &mut out, false)
+                    }
+                    None => None,
+                }
+            }
+            None if rest.is_empty() => None,
+            None => walk(BOTTLENECK_FIELDS, value, &base, rest, &mut out),
+        }
     } else if let Some((i, rest)) = group(path) {
         out.push(format!("Flow group {}", i + 1));
         match rest.strip_prefix('.') {
@@ -155,6 +174,15 @@ mod tests {
         assert_eq!(place(&v, "tcp.mss_bytes"), "TCP › MSS");
         assert_eq!(place(&v, "bottleneck.queue"), "Queue disc");
         assert_eq!(place(&v, "flows"), "Flows");
+    }
+
+    #[test]
+    fn another_link_is_named_by_its_name_and_its_disc_as_the_bottleneck_s() {
+        let v = serde_json::to_value(preset("parking-lot", Some("red")).unwrap()).unwrap();
+        assert_eq!(place(&v, "links.hop2.rate_bps"), "Link hop2 › Rate");
+        assert_eq!(place(&v, "links.hop2.queue.min_th"), "Link hop2 › Queue disc › minTh");
+        assert_eq!(place(&v, "links.hop3.queue"), "Link hop3 › Queue disc");
+        assert_eq!(place(&v, "links.hop3"), "Link hop3");
     }
 
     #[test]

@@ -782,3 +782,52 @@ async fn a_scenario_with_links_runs_and_shows_each_links_window() {
     let flows = find(&host, "[data-testid=flows-table]").text_content().unwrap();
     assert!(flows.contains("max-min / prop. fair"), "the reference shares beside each flow: {flows}");
 }
+
+/// Ticks or unticks the checkbox named `name`.
+async fn set_checkbox(host: &Element, name: &str, on: bool) {
+    let input: HtmlInputElement = find(host, &format!("input[name='{name}']")).dyn_into().unwrap();
+    input.set_checked(on);
+    fire(&input, "change");
+    settle().await;
+}
+
+#[wasm_bindgen_test]
+async fn the_network_is_drawn_edited_and_coloured_by_its_queues() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "red-study/red").await;
+    // A dumbbell: one link, the charted one.
+    let links = |host: &Element| host.query_selector_all("[data-testid=network] .net-link").unwrap().length();
+    assert_eq!(links(&host), 1);
+    let class = find(&host, "[data-testid=network] .net-link").get_attribute("class").unwrap_or_default();
+    assert!(class.contains("charted"), "{class}");
+    // Add a link: it is drawn and has its own section, on no route until ticked.
+    click(&host, "add-link").await;
+    assert_eq!(links(&host), 2);
+    assert!(scenario_in_url().links.contains_key("link2"), "the new link is in the scenario");
+    find(&host, "details#link-editor-link2");
+    set_checkbox(&host, "flows[0].route.link2", true).await;
+    let sc = scenario_in_url();
+    assert_eq!(sc.flows[0].route, ["bottleneck", "link2"], "ticked links keep the diagram's order");
+    // Its disc is picked in its own section, and its rate typed there.
+    choose(&host, "select[name='links.link2.queue.type']", "fifo").await;
+    type_into(&host, "links.link2.rate_bps", "1000000").await;
+    let sc = scenario_in_url();
+    assert_eq!(sc.links["link2"].queue.name(), "fifo");
+    assert_eq!(sc.links["link2"].rate_bps, 1_000_000);
+    // The slower link fills: a few steps colour its queue.
+    for _ in 0..40 {
+        click(&host, "step").await;
+    }
+    let fill = |name: &str| {
+        let el = find(&host, &format!("[data-testid=network] .net-link[data-link={name}] .queue-fill"));
+        el.get_attribute("data-fill").unwrap().parse::<f64>().unwrap()
+    };
+    assert!(fill("link2") > 0.0, "the 1 Mbit/s link queues");
+    assert!(fill("bottleneck") < 1e-9, "the 2 Mbit/s link ahead of it does not");
+    // Removing the link takes it off the route.
+    click(&host, "remove-link-link2").await;
+    assert_eq!(links(&host), 1);
+    assert!(scenario_in_url().flows[0].route.is_empty());
+}

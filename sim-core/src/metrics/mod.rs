@@ -19,8 +19,8 @@ pub use recorder::{
     TRACE_LOG_VALUES,
 };
 pub use summary::{
-    DropStats, FlowFacts, FlowSummary, LinkSummary, PacketCounts, QueueStats, SeriesSummary, Summary,
-    SummaryInput, ThroughputStats, TimeoutsByState, Zone,
+    DropStats, FlowFacts, FlowSummary, HopDelay, LinkSummary, PacketCounts, QueueStats, SeriesSummary,
+    Summary, SummaryInput, ThroughputStats, TimeoutsByState, Zone,
 };
 pub use window::WindowStats;
 

@@ -61,10 +61,28 @@ pub struct LinkSummary {
     /// Bytes on the wire it sent in the window over what its rate allows (headers
     /// included, so a busy link reads 1).
     pub utilisation: f64,
-    /// Packets in its disc, mean over the samples.
+    /// Packets in its disc and device queue, mean over the samples.
     pub queue_mean_packets: Option<f64>,
-    /// Packets its disc dropped in the window.
+    /// Queueing delay (disc and device queue) of the packets that started on its wire in
+    /// the window, mean, ms; `None` if none did.
+    #[serde(default)]
+    pub delay_mean_ms: Option<f64>,
+    /// Packets its disc dropped in the window, and of them by reason.
     pub drops: u64,
+    #[serde(default)]
+    pub early: u64,
+    #[serde(default)]
+    pub forced: u64,
+    #[serde(default)]
+    pub overflow: u64,
+}
+
+/// A flow's mean queueing delay at one link of its route over the window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HopDelay {
+    pub link: String,
+    /// `None` if none of its packets started on that link's wire in the window.
+    pub mean_ms: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -102,6 +120,10 @@ pub struct FlowSummary {
     pub max_min_bps: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proportional_bps: Option<f64>,
+    /// Its queueing delay split by the links of its route, in route order; in scenarios
+    /// with links.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hop_delays: Vec<HopDelay>,
 }
 
 /// Table 6: bottleneck queue length in packets over the window samples.
@@ -276,6 +298,7 @@ impl Summary {
                     start_time_s: f.start_time_s,
                     max_min_bps: None,
                     proportional_bps: None,
+                    hop_delays: Vec::new(),
                 }
             })
             .collect();

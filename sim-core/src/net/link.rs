@@ -209,6 +209,16 @@ impl DiscLink {
         self.tx_bytes
     }
 
+    /// Bytes sent by `now`, the part of a packet then on the wire included (what a window
+    /// or an interval opening at `now` leaves out).
+    pub fn sent_bytes_at(&self, now: SimTime) -> f64 {
+        let on_wire = self.on_wire(now).map_or(0.0, |(it, done)| {
+            let tx = self.tx_time(it.bytes).as_nanos().max(1) as f64;
+            f64::from(it.bytes) * (1.0 - ((done - now).as_nanos() as f64 / tx).min(1.0))
+        });
+        self.tx_bytes as f64 + on_wire
+    }
+
     /// What the disc holds now (packets, bytes, cells).
     pub fn occupancy(&self) -> Occupancy {
         self.qdisc.occupancy()

@@ -87,6 +87,11 @@ impl Network {
         }
     }
 
+    /// The disc links flow group `group`'s data cross, in order.
+    pub fn route(&self, group: u32) -> &Route {
+        &self.routes[group as usize]
+    }
+
     /// Whether `group`'s route crosses `link`.
     pub fn crosses(&self, group: u32, link: u32) -> bool {
         self.routes[group as usize].links().contains(&link)

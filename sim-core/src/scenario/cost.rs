@@ -21,6 +21,9 @@ pub const EVENTS_PER_S: f64 = 1.6e7;
 /// Events per data packet that crosses the bottleneck: its hops, its ACK's, the timers
 /// (2.4-3.5 measured on the presets; a switch port's cells and sketches cost the most).
 const EVENTS_PER_PACKET: f64 = 4.0;
+/// A packet's arrival at each disc link after its first (its end of transmission there
+/// is settled lazily, no event).
+const EVENTS_PER_LATER_HOP: f64 = 1.0;
 /// Events per segment of a first window the bottleneck cannot carry: its arrival there,
 /// where it is dropped (the host link's share is computed, not an event).
 const EVENTS_PER_FIRST_SEGMENT: f64 = 1.0;
@@ -120,7 +123,8 @@ fn estimate_one(sc: &Scenario) -> Cost {
     let d = sc.duration_s;
     let pkt_bits = 8.0 * f64::from(sc.full_packet_bytes().max(1));
     let first_windows = flows * f64::from(sc.tcp.initial_cwnd_segments);
-    let packets = d * carried_bps(sc) / pkt_bits;
+    let (entering, later) = carried_bps(sc);
+    let (packets, later_hops) = (d * entering / pkt_bits, d * later / pkt_bits);
     let timeouts = handshaken_flows(sc) * timeouts_per_flow(sc);
     let samples = d / sc.sample_interval_s.max(1e-3);
     let (decisions, decision_values, queues) = control_plane(sc);
@@ -149,6 +153,7 @@ fn estimate_one(sc: &Scenario) -> Cost {
         + 2.0 * kept_log_values * DISK_PER_LOG_VALUE;
     Cost {
         events: packets * EVENTS_PER_PACKET
+            + later_hops * EVENTS_PER_LATER_HOP
             + first_windows * EVENTS_PER_FIRST_SEGMENT
             + timeouts * EVENTS_PER_TIMEOUT
             + flows * EVENTS_PER_FLOW
@@ -162,21 +167,31 @@ fn estimate_one(sc: &Scenario) -> Cost {
     }
 }
 
-/// What the disc links can carry (the bottleneck and every link of `links`: a packet's
-/// events come again on each hop), or the flows' windows can keep going if that is less: a
-/// window (the smaller of the send and receive buffers) per base RTT per flow, on each
-/// link of its route.
-fn carried_bps(sc: &Scenario) -> f64 {
+/// What the disc links carry, bit/s, as (entering the network, on later hops): a packet
+/// costs [`EVENTS_PER_PACKET`] on its first disc link and [`EVENTS_PER_LATER_HOP`] on each
+/// after it. Each flow at its max-min fair rate over the links (every flow held back by a
+/// full link, as long flows are), capped by its access link and by what its window can
+/// keep going: a window (the smaller of the send and receive buffers) per base RTT.
+fn carried_bps(sc: &Scenario) -> (f64, f64) {
+    use crate::metrics::fair_shares::{max_min, Demand};
+    let names: Vec<&str> = sc.link_names().collect();
+    let capacity: Vec<f64> =
+        names.iter().filter_map(|n| sc.link_named(n)).map(|l| l.rate_bps as f64).collect();
     let buffer_bits = 8.0 * f64::from(sc.tcp.send_buffer_bytes.min(sc.tcp.recv_buffer_bytes));
-    let windows: f64 = (sc.flows.iter())
-        .map(|g| {
-            let hops = sc.route_of(g).len().max(1) as f64;
-            hops * f64::from(g.count) * buffer_bits / (sc.base_rtt_ms(g) / 1e3).max(1e-6)
+    let demands: Vec<Demand> = (sc.flows.iter())
+        .map(|g| Demand {
+            count: g.count,
+            links: sc.route_of(g).iter().filter_map(|(n, _)| names.iter().position(|x| x == n)).collect(),
+            cap: (g.access_rate_bps as f64).min(buffer_bits / (sc.base_rtt_ms(g) / 1e3).max(1e-6)),
         })
-        .sum();
-    let links: f64 =
-        std::iter::once(&sc.bottleneck).chain(sc.links.values()).map(|l| l.rate_bps as f64).sum();
-    links.min(windows)
+        .collect();
+    let (mut entering, mut later) = (0.0, 0.0);
+    for (d, fair) in demands.iter().zip(max_min(&capacity, &demands)) {
+        let group = f64::from(d.count) * fair;
+        entering += group;
+        later += group * d.links.len().saturating_sub(1) as f64;
+    }
+    (entering, later)
 }
 
 /// Retransmission timeouts a flow can take in the run, at most: back to back, each
@@ -333,6 +348,7 @@ mod tests {
         let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
         sc.duration_s = 3600.0;
         sc.bottleneck.rate_bps = 400_000_000_000;
+        sc.flows.iter_mut().for_each(|g| g.access_rate_bps = 400_000_000_000);
         let e = check(&sc, false).unwrap_err();
         assert!(e.contains("events") && e.contains("limits"), "{e}");
     }
@@ -343,8 +359,29 @@ mod tests {
         // however fast the bottleneck.
         let mut sc = preset("red-study", None).unwrap();
         sc.bottleneck.rate_bps = 400_000_000_000;
-        let bps = carried_bps(&sc);
-        assert!((1e8..1e9).contains(&bps), "{bps}");
+        sc.flows.iter_mut().for_each(|g| g.access_rate_bps = 400_000_000_000);
+        let (bps, later) = carried_bps(&sc);
+        assert!((1e8..1e9).contains(&bps) && later == 0.0, "{bps} {later}");
+        // With its own 1 Mbit/s access links, ten flows bring at most 10 Mbit/s.
+        let sc = {
+            let mut s = preset("red-study", None).unwrap();
+            s.bottleneck.rate_bps = 400_000_000_000;
+            s
+        };
+        assert_eq!(carried_bps(&sc), (10e6, 0.0));
+    }
+
+    #[test]
+    fn a_packet_costs_its_later_hops_and_a_link_carries_no_more_than_its_routes_bring() {
+        // Max-min fairness gives every flow half a link: 20 Mbit/s enter, and the long
+        // flow's 5 Mbit/s cross two more links.
+        let sc = preset("parking-lot", Some("fifo")).unwrap();
+        let (entering, later) = carried_bps(&sc);
+        assert!((entering - 20e6).abs() < 1.0 && (later - 10e6).abs() < 1.0, "{entering} {later}");
+        // The home router at its LAN rate passes only what the modem's rate lets through.
+        let sc = preset("two-bottlenecks", Some("fq-codel-unshaped")).unwrap();
+        let (entering, later) = carried_bps(&sc);
+        assert!((entering - 10e6).abs() < 1.0 && (later - 10e6).abs() < 1.0, "{entering} {later}");
     }
 
     #[test]

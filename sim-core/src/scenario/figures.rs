@@ -10,7 +10,8 @@
 //! (P95 − P50), `buffer_cells`, `mbps`
 //! (goodput), `rtt_ms` (flow 0's mean SRTT); the parking lot's `long_mbps` (flow 0, the long
 //! flow), `local_mbps` (the others' mean) and `mm_long_mbps` / `pf_long_mbps` (the long
-//! flow's max-min and proportionally fair shares).
+//! flow's max-min and proportionally fair shares); `LINK_delay_ms` (the mean queueing delay
+//! at the link named LINK, from the summary's per-link window).
 //!
 //! Produced with `aqmsim run --preset P --variant V --out DIR -q` (figures from
 //! DIR/summary.json); history of the re-measurements in tests/golden.rs.
@@ -71,6 +72,10 @@ pub const APP_FIGURES: &[Golden] = &[
     ("vegas-newreno-mix", "1v7n-warbler-2q", &[("jfi", 0.936276), ("delay_ms", 36.2629), ("jitter_ms", 36.2228), ("buffer_cells", 3016.89)]),
     ("vegas-newreno-mix", "1v7n-warbler-4q", &[("jfi", 0.997507), ("delay_ms", 28.5983), ("jitter_ms", 28.633), ("buffer_cells", 2380.07)]),
     ("vegas-newreno-mix", "1v7n-warbler-8q", &[("jfi", 1.0), ("delay_ms", 48.7994), ("jitter_ms", 14.8482), ("buffer_cells", 4061.36)]),
+    ("two-bottlenecks", "fq-codel-shaped", &[("home_delay_ms", 7.62246), ("modem_delay_ms", 0.0), ("mbps", 8.66134), ("jfi", 0.999244)]),
+    ("two-bottlenecks", "fq-codel-unshaped", &[("home_delay_ms", 2.73219e-05), ("modem_delay_ms", 308.185), ("mbps", 9.45114), ("jfi", 0.95943)]),
+    ("two-bottlenecks", "isp-fq-codel", &[("home_delay_ms", 0.000200452), ("modem_delay_ms", 7.44927), ("mbps", 9.56652), ("jfi", 0.999012)]),
+    ("two-bottlenecks", "isp-fq-codel-shaped", &[("home_delay_ms", 344.491), ("modem_delay_ms", 0.0), ("mbps", 8.64285), ("jfi", 0.955236)]),
     ("dqn-dumbbell", "dqn", &[("mbps", 1.76108), ("rtt_ms", 41.9722), ("losses", 0.0)]),
     ("dqn-dumbbell", "cubic", &[("mbps", 1.75165), ("rtt_ms", 442.934), ("losses", 394.0)]),
     ("dqn-dumbbell", "newreno", &[("mbps", 1.76494), ("rtt_ms", 450.444), ("losses", 131.0)]),

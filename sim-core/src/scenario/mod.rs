@@ -9,6 +9,7 @@ pub mod figures;
 pub mod patch;
 mod presets;
 pub mod published;
+pub mod topology;
 mod validate;
 
 pub use crate::params::ScenarioError;
@@ -40,6 +41,11 @@ pub struct Scenario {
     /// Queue, throughput and window traces are sampled at this interval.
     pub sample_interval_s: f64,
     pub bottleneck: Bottleneck,
+    /// What the bottleneck is called in routes, tables and charts (`home`, `access`):
+    /// where several links are in series, the scenario's studied link need not be the
+    /// slowest. Written only when not `bottleneck`.
+    #[serde(skip_serializing_if = "is_default_bottleneck_name")]
+    pub bottleneck_name: String,
     /// More links with a queue disc, by name, that flow groups' data can cross after (or
     /// instead of) the bottleneck: a parking lot, two bottlenecks in series. None in a
     /// dumbbell. Link ids follow the bottleneck's (0) in name order.
@@ -90,6 +96,10 @@ pub struct FlowGroup {
     pub route: Vec<String>,
 }
 
+fn is_default_bottleneck_name(name: &String) -> bool {
+    name == Scenario::BOTTLENECK_NAME
+}
+
 impl Default for Scenario {
     fn default() -> Self {
         Scenario {
@@ -100,6 +110,7 @@ impl Default for Scenario {
             warmup_s: 1.0,
             sample_interval_s: 0.1,
             bottleneck: Bottleneck::default(),
+            bottleneck_name: Scenario::BOTTLENECK_NAME.into(),
             links: BTreeMap::new(),
             flows: vec![FlowGroup::default()],
             tcp: TcpConfig::default(),
@@ -198,21 +209,31 @@ impl Scenario {
         2.0 * (group.access_delay_ms + route)
     }
 
-    /// The name of the scenario's bottleneck in routes.
+    /// The bottleneck's name unless the scenario gives it another.
     pub const BOTTLENECK_NAME: &'static str = "bottleneck";
+
+    /// The name of the scenario's bottleneck in routes, tables and charts.
+    pub fn bottleneck_name(&self) -> &str {
+        &self.bottleneck_name
+    }
+
+    /// Every disc link's name in id order: the bottleneck's, then `links`' in name order.
+    pub fn link_names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.bottleneck_name()).chain(self.links.keys().map(|k| k.as_str()))
+    }
 
     /// The links a group's data cross, by name (the bottleneck alone by default); a name
     /// that is not a link is left out (the validator refuses it).
     pub fn route_of<'a>(&'a self, group: &'a FlowGroup) -> Vec<(&'a str, &'a Bottleneck)> {
         if group.route.is_empty() {
-            return vec![(Self::BOTTLENECK_NAME, &self.bottleneck)];
+            return vec![(self.bottleneck_name(), &self.bottleneck)];
         }
         (group.route.iter()).filter_map(|n| self.link_named(n).map(|l| (n.as_str(), l))).collect()
     }
 
     /// The bottleneck or one of `links`, by name.
     pub fn link_named(&self, name: &str) -> Option<&Bottleneck> {
-        if name == Self::BOTTLENECK_NAME {
+        if name == self.bottleneck_name() {
             Some(&self.bottleneck)
         } else {
             self.links.get(name)
@@ -221,7 +242,7 @@ impl Scenario {
 
     /// Link id of a disc link by name: the bottleneck 0, then `links` in name order.
     pub fn link_id(&self, name: &str) -> Option<u32> {
-        if name == Self::BOTTLENECK_NAME {
+        if name == self.bottleneck_name() {
             return Some(0);
         }
         self.links.keys().position(|k| k == name).map(|i| i as u32 + 1)

@@ -69,7 +69,10 @@ impl Scenario {
                 }
                 check_holds_a_packet(c, l.queue.limit(), self.full_packet_bytes());
             });
-            check_link_name(&mut c, name);
+            check_link_name(&mut c, "links", name, Some(self.bottleneck_name()));
+        }
+        if self.bottleneck_name() != Scenario::BOTTLENECK_NAME {
+            check_link_name(&mut c, "bottleneck_name", self.bottleneck_name(), None);
         }
         if !self.links.is_empty() && !self.changes.is_empty() {
             c.push(
@@ -111,14 +114,15 @@ pub const MAX_ROUTE_LINKS: usize = 32;
 
 /// A link's name is a key in field paths (`links.NAME.rate_bps`): letters, digits, `-`
 /// and `_`, not the bottleneck's own.
-fn check_link_name(c: &mut Checker, name: &str) {
+fn check_link_name(c: &mut Checker, field: &str, name: &str, bottleneck: Option<&str>) {
     let ok = (1..=40).contains(&name.len())
         && name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');
-    if !ok || name == Scenario::BOTTLENECK_NAME {
+    if !ok || Some(name) == bottleneck {
+        let other = bottleneck.map_or(String::new(), |b| format!(", other than the bottleneck's '{b}'"));
         c.push(
-            "links",
+            field,
             format!("a link named '{}'", crate::params::json::echo_value(name)),
-            "names of 1-40 letters, digits, '-' or '_', other than 'bottleneck'",
+            format!("names of 1-40 letters, digits, '-' or '_'{other}"),
         );
     }
 }
@@ -131,8 +135,7 @@ fn check_route(c: &mut Checker, sc: &Scenario, g: &FlowGroup) {
     }
     for (i, name) in g.route.iter().enumerate() {
         if sc.link_named(name).is_none() {
-            let mut known = vec![Scenario::BOTTLENECK_NAME.to_string()];
-            known.extend(sc.links.keys().cloned());
+            let known: Vec<&str> = sc.link_names().collect();
             c.push(
                 &format!("route[{i}]"),
                 crate::params::json::echo_value(name),

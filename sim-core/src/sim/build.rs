@@ -5,6 +5,7 @@
 use super::changes::{start_time, Changes};
 use super::hosts::Hosts;
 use super::lane::{SenderLane, LANE_BUCKETS, SPLIT_MIN_FLOWS, SPLIT_MIN_LOOKAHEAD};
+use super::link_meters::{link_series, LinkMeters};
 use super::receivers::{AckPath, Receivers};
 use super::senders::Senders;
 use super::windows::Split;
@@ -156,7 +157,11 @@ pub(super) fn build(
     let cell_bytes = bottleneck.cell_bytes().unwrap_or(crate::switch::TOFINO2_CELL_BYTES);
     let n = receivers.len();
     let mut rec = Recorder::new(WindowStats::new(warmup, interval, end, n), n);
-    rec.set_series(bottleneck.series());
+    let mut series = bottleneck.series();
+    if !sc.links.is_empty() {
+        series.extend(link_series(sc.link_names()));
+    }
+    rec.set_series(series);
     let hosts = Hosts {
         senders: Senders::new(senders, uplinks, first_uplink_id, warmup),
         receivers: Receivers::new(receivers),
@@ -167,10 +172,10 @@ pub(super) fn build(
         q,
         wake_at: vec![None; net.len() as usize],
         // A dumbbell's one link is the recorder's: no per-link window to keep.
-        link_window: if sc.links.is_empty() {
-            Vec::new()
+        meters: if sc.links.is_empty() {
+            LinkMeters::default()
         } else {
-            vec![Default::default(); net.len() as usize]
+            LinkMeters::new(net.len() as usize, n)
         },
         fair: None,
         net,

@@ -82,8 +82,11 @@ impl Simulation {
             if tx_events || delay == SimDuration::ZERO || l.qdisc().poll_at().is_some() {
                 self.q.schedule(s.done, Event::TxDone { link });
             }
+            let waited = now - it.enqueued_at;
+            if self.meters.is_active() {
+                self.meters.on_sent(link, it.flow, waited, self.rec.window.opened);
+            }
             if link == BOTTLENECK {
-                let waited = now - it.enqueued_at;
                 self.backlog.sent(it.flow, it.bytes, it.bytes.saturating_sub(self.data_headers), waited);
                 self.rec.window.on_delay_deferred(now, it.flow, waited.as_secs_f64());
                 if l.spec().nic_queue_packets > 0 {
@@ -111,11 +114,8 @@ impl Simulation {
             }
             self.rec.push_drop(DropRecord { t_s, flow: d.item.flow, link, reason: d.reason });
             self.counts.dropped += 1;
-            if self.rec.window.opened {
-                // Kept for scenarios with links only (empty for a dumbbell).
-                if let Some(w) = self.link_window.get_mut(link as usize) {
-                    w.count();
-                }
+            if self.meters.is_active() {
+                self.meters.on_drop(link, d.reason, self.rec.window.opened);
             }
             self.pkts.remove(d.item.id);
         }

@@ -12,7 +12,7 @@ mod forward;
 pub mod guard;
 mod hosts;
 mod lane;
-mod link_window;
+mod link_meters;
 mod receivers;
 mod senders;
 mod slab;
@@ -75,9 +75,9 @@ pub struct Simulation {
     backlog: Backlog,
     /// Per disc link, the earliest wake-up scheduled for its discipline.
     wake_at: Vec<Option<SimTime>>,
-    /// Per disc link, what it did in the measured window (scenarios with links; empty for
-    /// a dumbbell).
-    link_window: Vec<link_window::LinkWindow>,
+    /// Per disc link, what it does per sample and in the measured window (scenarios with
+    /// links; empty for a dumbbell).
+    meters: link_meters::LinkMeters,
     /// Each flow's max-min and proportionally fair goodput (scenarios with links).
     fair: Option<(Vec<f64>, Vec<f64>)>,
     /// Scratch space for named-series values and log records.
@@ -280,6 +280,7 @@ impl Simulation {
         if let Some((mm, pf)) = &self.fair {
             for ((f, &m), &p) in summary.flows.iter_mut().zip(mm).zip(pf) {
                 (f.max_min_bps, f.proportional_bps) = (Some(m), Some(p));
+                f.hop_delays = self.hop_delays(f.id);
             }
         }
         summary
@@ -463,12 +464,16 @@ impl Simulation {
     fn sample(&mut self) {
         let now = self.now();
         self.settle_tx(now);
-        let link = self.net.link(BOTTLENECK);
-        let occ = link.occupancy();
         let dt = self.interval.as_secs_f64();
         let n = self.groups.len();
-        self.series_buf.clear();
-        link.qdisc().sample_series(&mut self.series_buf);
+        let mut series = std::mem::take(&mut self.series_buf);
+        series.clear();
+        self.net.link(BOTTLENECK).qdisc().sample_series(&mut series);
+        if self.meters.is_active() {
+            self.sample_links(now, dt, &mut series);
+        }
+        let link = self.net.link(BOTTLENECK);
+        let occ = link.occupancy();
         let mut s = Sample {
             t_s: now.as_secs_f64(),
             queue_packets: occ.packets,
@@ -484,8 +489,9 @@ impl Simulation {
             flow_backlog_cells: self.backlog.cells(),
             flow_delay_ms: self.backlog.take_waits_ms(),
             flow_queue: (0..n as u32).map(|f| link.qdisc().flow_queue(f).unwrap_or(0)).collect(),
-            series: self.series_buf.clone(),
+            series: series.clone(),
         };
+        self.series_buf = series;
         let (mut total, mut arrived) = (0u64, 0u64);
         let mut srtt = Vec::with_capacity(n);
         let (receivers, senders) = (&self.hosts.receivers.tcp, &self.hosts.senders.tcp);
@@ -513,7 +519,6 @@ impl Simulation {
             &s.series,
         );
         self.rec.push_sample(s);
-        self.sample_links();
         self.net.link_mut(BOTTLENECK).qdisc_mut().drain_log(&mut self.log_buf);
         for r in self.log_buf.drain(..) {
             self.rec.push_log(r);

@@ -13,6 +13,7 @@ use super::charts_panel::{ChartsMsg, ChartsPanel};
 use super::controls::{ControlMsg, Controls};
 use super::editor_panel::{EditMsg, EditorPanel};
 use super::header::{Header, HeaderMsg};
+use super::network_view::NetworkView;
 use super::playground::Playground;
 use super::preset_info::PresetInfo;
 use super::summary::SummaryPanel;
@@ -451,12 +452,12 @@ impl App {
         let during_run = self.run_active();
         let committed = match &m {
             EditMsg::Commit(path) | EditMsg::Set(path, _) => Some(path.clone()),
-            EditMsg::LimitUnit(..) | EditMsg::QueueType(_) | EditMsg::Choose(..) => {
-                Some(String::from("bottleneck.queue.type"))
-            }
-            EditMsg::AddFlow | EditMsg::DuplicateFlow(_) | EditMsg::RemoveFlow(_) => {
+            EditMsg::QueueType(path, _) => Some(format!("{path}.type")),
+            EditMsg::LimitUnit(..) | EditMsg::Choose(..) => Some(String::from("bottleneck.queue.type")),
+            EditMsg::AddFlow | EditMsg::DuplicateFlow(_) | EditMsg::RemoveFlow(_) | EditMsg::Route(..) => {
                 Some(String::from("flows"))
             }
+            EditMsg::AddLink | EditMsg::RemoveLink(_) => Some(String::from("links")),
             EditMsg::TcpProfile(_) => Some(String::from("tcp.min_rto_ms")),
             _ => None,
         };
@@ -490,7 +491,12 @@ impl App {
             EditMsg::AddFlow => e.add_flow_group(),
             EditMsg::DuplicateFlow(i) => e.duplicate_flow_group(i),
             EditMsg::RemoveFlow(i) => e.remove_flow_group(i),
-            EditMsg::QueueType(key) => e.swap_disc(&key),
+            EditMsg::QueueType(path, key) => e.swap_disc(&path, &key),
+            EditMsg::AddLink => {
+                e.add_link();
+            }
+            EditMsg::RemoveLink(name) => e.remove_link(&name),
+            EditMsg::Route(i, name, on) => e.toggle_route(i, &name, on),
             EditMsg::LimitUnit(path, unit) => {
                 let pkt = u64::from(e.scenario().map_or(1500, |s| s.full_packet_bytes()));
                 let bytes = match e.value(&path) {
@@ -776,6 +782,7 @@ impl Component for App {
         };
         let charts = html! {
             <>
+                <NetworkView scenario={self.scenario()} run={self.run.clone()} lane={self.lane} cursor={self.cursor} />
                 <ChartsPanel run={self.run.clone()} markers={self.markers.clone()} expected_jfi={self.expected_jfi()} cursor={self.cursor}
                     lane={self.lane} present={self.present.clone().map(AttrValue::from)} warbler_first={self.tab == Tab::Warbler} on={self.cbs.charts.clone()} />
                 <SummaryPanel run={self.run.clone()} cursor={self.cursor} />

@@ -59,7 +59,9 @@ fn lane_charts(run: &RunView, lane: usize, f: &Frame, prefix: &str) -> Vec<(Stri
         out.push((format!("{prefix}queue-map"), ChartData::Heat(m)));
     }
     for g in s.extra_groups() {
-        out.push((format!("{prefix}series-{g}"), ChartData::Time(cd::group_chart(s, &g, f))));
+        // The per-link charts are the network's, not an algorithm's series.
+        let key = if g.starts_with("link-") { g.clone() } else { format!("series-{g}") };
+        out.push((format!("{prefix}{key}"), ChartData::Time(cd::group_chart(s, &g, f))));
     }
     if let Some(a) = cd::agent_chart(s, f) {
         out.push((format!("{prefix}agent"), ChartData::Time(a)));

@@ -28,8 +28,14 @@ pub enum EditMsg {
     AddFlow,
     DuplicateFlow(usize),
     RemoveFlow(usize),
-    /// A queue-disc picker entry (a tag or a flavour such as `ared`).
-    QueueType(String),
+    /// A queue-disc picker entry (a tag or a flavour such as `ared`) for the disc at a path
+    /// (`bottleneck.queue`, `links.NAME.queue`).
+    QueueType(String, String),
+    /// A link like the bottleneck, on no route yet.
+    AddLink,
+    RemoveLink(String),
+    /// Group `i`'s route crosses the named link or not.
+    Route(usize, String, bool),
     /// A buffer limit at a path takes another unit.
     LimitUnit(String, String),
     /// The text of the input at `path` was committed (Enter, or focus left it): during a
@@ -272,16 +278,53 @@ fn section(title: &str, open: bool, body: Html) -> Html {
 
 fn view(ed: &Editor, link: &Link) -> Html {
     let scenario_defaults = serde_json::to_value(Scenario::default()).unwrap();
-    let bottleneck_defaults = serde_json::to_value(&Scenario::default().bottleneck).unwrap();
     let tcp_defaults = serde_json::to_value(TcpConfig::default()).unwrap();
     html! {
         <>
             { section("Run", true, inputs(ed, link, "", RUN_FIELDS, &scenario_defaults, &[])) }
-            { section("Bottleneck", true, inputs(ed, link, "bottleneck", BOTTLENECK_FIELDS, &bottleneck_defaults, &["queue"])) }
-            { queue_disc(ed, link) }
+            { links(ed, link) }
             { flows(ed, link) }
             { section("TCP", false, html! { <>{ tcp_profile(ed, link) }{ inputs(ed, link, "tcp", TcpConfig::FIELDS, &tcp_defaults, &[]) }</> }) }
         </>
+    }
+}
+
+/// The bottleneck and every other link, each its own section (the diagram's links open
+/// theirs), and a button that adds one.
+fn links(ed: &Editor, link: &Link) -> Html {
+    let Some(sc) = ed.scenario() else {
+        return link_section(ed, link, "bottleneck", "Bottleneck", None, true);
+    };
+    let more = !sc.links.is_empty();
+    let bottleneck = sc.bottleneck_name().to_string();
+    let title = if more { format!("Link {bottleneck} (the charted one)") } else { "Bottleneck".to_string() };
+    let others: Vec<String> = sc.links.keys().cloned().collect();
+    html! {
+        <>
+            { link_section(ed, link, "bottleneck", &title, Some(&bottleneck), true) }
+            { for others.iter().map(|n| link_section(ed, link, &format!("links.{n}"), &format!("Link {n}"), Some(n), false)) }
+            <button onclick={link.reform(|_| EditMsg::AddLink)} data-testid="add-link"
+                title="A link like the bottleneck, crossed by no group yet: tick it in a group's route">{ "Add link" }</button>
+        </>
+    }
+}
+
+/// One link's rate, delay, device queue and queue disc; a link other than the bottleneck
+/// can be removed (and leaves every route).
+fn link_section(ed: &Editor, link: &Link, base: &str, title: &str, name: Option<&str>, first: bool) -> Html {
+    let defaults = serde_json::to_value(&Scenario::default().bottleneck).unwrap();
+    let id = name.map(|n| format!("link-editor-{n}"));
+    let remove = (!first).then(|| name.map(str::to_string)).flatten();
+    html! {
+        <details open={first} id={id} data-link={name.map(str::to_string)}>
+            <summary>{ title }</summary>
+            { inputs(ed, link, base, BOTTLENECK_FIELDS, &defaults, &["queue"]) }
+            { queue_disc(ed, link, base) }
+            if let Some(n) = remove {
+                <button onclick={link.reform(move |_| EditMsg::RemoveLink(n.clone()))} data-testid={format!("remove-link-{}", name.unwrap_or(""))}>
+                    { "Remove this link" }</button>
+            }
+        </details>
     }
 }
 
@@ -310,27 +353,31 @@ fn tcp_profile(ed: &Editor, link: &Link) -> Html {
     }
 }
 
-fn queue_disc(ed: &Editor, link: &Link) -> Html {
+/// The queue disc of the link at `base`: its algorithm, then that algorithm's fields.
+fn queue_disc(ed: &Editor, link: &Link, base: &str) -> Html {
     let family = &QueueDiscSpec::FAMILY;
-    let tag = ed.value("bottleneck.queue.type").and_then(Value::as_str).unwrap_or("fifo").to_string();
-    let current = ed.scenario().map_or(tag.as_str(), |s| s.bottleneck.queue.name()).to_string();
-    let on_type =
-        link.reform(|e: Event| EditMsg::QueueType(e.target_unchecked_into::<HtmlSelectElement>().value()));
+    let path = format!("{base}.queue");
+    let tag = ed.value(&format!("{path}.type")).and_then(Value::as_str).unwrap_or("fifo").to_string();
+    let spec = ed.value(&path).cloned().and_then(|v| QueueDiscSpec::from_value(v).ok());
+    let current = spec.as_ref().map_or(tag.as_str(), |s| s.name()).to_string();
+    let p = path.clone();
+    let on_type = link.reform(move |e: Event| {
+        EditMsg::QueueType(p.clone(), e.target_unchecked_into::<HtmlSelectElement>().value())
+    });
     let member = family.member(&tag);
     let defaults = family.default_value_of(&tag);
     html! {
-        <details open=true>
-            <summary>{ "Queue disc" }</summary>
+        <div class="queue-disc">
             <div class="field">
-                <label><span class="label">{ "Algorithm" }</span>
-                    <select key={current.clone()} name="bottleneck.queue.type" onchange={on_type} aria-label="Queue disc">
+                <label><span class="label">{ "Queue disc" }</span>
+                    <select key={current.clone()} name={format!("{path}.type")} onchange={on_type} aria-label="Queue disc">
                         { for family.entries().into_iter().map(|(k, l, _)| html! { <option value={k} selected={current == k}>{ l }</option> }) }
                     </select>
                 </label>
                 <div class="help">{ member.map_or("", |m| m.help) }</div>
             </div>
-            if let Some(m) = member { { inputs(ed, link, "bottleneck.queue", m.fields, &defaults, &[]) } }
-        </details>
+            if let Some(m) = member { { inputs(ed, link, &path, m.fields, &defaults, &[]) } }
+        </div>
     }
 }
 
@@ -425,12 +472,36 @@ fn flow_group(ed: &Editor, link: &Link, i: usize) -> Html {
                 <button onclick={link.reform(move |_| EditMsg::RemoveFlow(i))} title="Remove" data-testid={format!("remove-flow-{i}")}>{ "Remove" }</button>
             </div>
             { inputs(ed, link, &prefix, FLOW_FIELDS, &defaults, &["cca"]) }
+            { route(ed, link, i) }
             if let Some(m) = member.filter(|m| !m.fields.is_empty()) {
                 <details class="cca-params">
                     <summary>{ format!("{} parameters", m.label) }</summary>
                     { inputs(ed, link, &cca_path, m.fields, &cca_defaults, &[]) }
                 </details>
             }
+        </div>
+    }
+}
+
+/// The links group `i`'s data cross, ticked, in the order the diagram draws them; shown
+/// once the scenario has more than one link. The last link ticked cannot be unticked.
+fn route(ed: &Editor, link: &Link, i: usize) -> Html {
+    let Some(sc) = ed.scenario().filter(|s| !s.links.is_empty()) else { return html! {} };
+    let Some(g) = sc.flows.get(i) else { return html! {} };
+    let on_route: Vec<String> = sc.route_of(g).iter().map(|(n, _)| n.to_string()).collect();
+    let order = sim_core::scenario::topology::chain_order(sc);
+    let error = ed.error_for(&format!("flows[{i}].route"));
+    html! {
+        <div class={classes!("field", "route", error.is_some().then_some("invalid"))} data-testid={format!("route-{i}")}>
+            <span class="label">{ "Route" }</span>
+            { for order.iter().map(|n| {
+                let on = on_route.contains(n);
+                let (name, sole) = (n.clone(), on && on_route.len() == 1);
+                let cb = link.reform(move |e: Event| EditMsg::Route(i, name.clone(), checked(&e)));
+                html! { <label class="route-link"><input type="checkbox" name={format!("flows[{i}].route.{n}")} checked={on} disabled={sole} onchange={cb} />{ format!(" {n}") }</label> }
+            }) }
+            if let Some(e) = error { <div class="field-error" data-field={format!("flows[{i}].route")}>{ e }</div> }
+            <div class="help">{ "The links this group's data cross, in the order the network diagram draws them; its ACKs come back on an uncongested path." }</div>
         </div>
     }
 }

@@ -244,15 +244,24 @@ fn links_table(s: &Summary) -> Html {
             <caption>{ "Each link of the route, over the window (the table above is the bottleneck's)" }</caption>
             <tr><th>{ "link" }</th><th>{ "Mbit/s" }</th>
                 <th title="Bytes on the wire it sent over what its rate allows: 1 is a link never idle">{ "utilisation" }</th>
-                <th title="Packets in its disc at each sample, averaged">{ "mean queue (pkt)" }</th>
-                <th title="Packets its disc dropped after the warm-up">{ "drops" }</th></tr>
+                <th title="Packets in its disc and device queue at each sample, averaged">{ "mean queue (pkt)" }</th>
+                <th title="How long the packets that started on its wire waited in its disc and device queue, averaged">{ "mean delay (ms)" }</th>
+                <th title="Packets its disc dropped after the warm-up: early (the AQM's choice), forced (its hard zone), overflow (the buffer was full)">{ "drops (early / forced / overflow)" }</th></tr>
             { for s.links.iter().map(|l| html! {
                 <tr><td>{ l.name.clone() }</td><td class="num">{ num(Some(l.rate_bps / 1e6), 1) }</td>
                     <td class="num">{ num(Some(l.utilisation), 3) }</td><td class="num">{ num(l.queue_mean_packets, 1) }</td>
-                    <td class="num">{ l.drops }</td></tr>
+                    <td class="num">{ num(l.delay_mean_ms, 2) }</td>
+                    <td class="num">{ format!("{} ({} / {} / {})", l.drops, l.early, l.forced, l.overflow) }</td></tr>
             }) }
         </table></div>
     }
+}
+
+/// A flow's queueing delay at each link of its route: `bottleneck 10.3 → hop2 9.9`.
+fn hop_delays(f: &FlowSummary) -> String {
+    let hops: Vec<String> =
+        f.hop_delays.iter().map(|h| format!("{} {}", h.link, num(h.mean_ms, 1))).collect();
+    hops.join(" → ")
 }
 
 fn flows_table(s: &Summary) -> Html {
@@ -261,7 +270,7 @@ fn flows_table(s: &Summary) -> Html {
     let finite = s.flows.iter().take(FLOW_ROWS).any(|f| f.completion_time_s.is_some());
     // With links: what max-min and proportional fairness would give each flow.
     let fair = s.flows.iter().any(|f| f.max_min_bps.is_some());
-    let columns = if finite { 11 } else { 9 } + if fair { 1 } else { 0 };
+    let columns = if finite { 11 } else { 9 } + if fair { 2 } else { 0 };
     html! {
         <div class="table-wrap"><table class="flows-table" data-testid="flows-table">
             <tr><th>{ "flow" }</th><th>{ "CCA" }</th><th>{ "goodput (Mbit/s)" }</th>
@@ -274,6 +283,9 @@ fn flows_table(s: &Summary) -> Html {
                     <th title="Bytes over the time from its start to its completion">{ "rate while active (Mbit/s)" }</th>
                 }
                 <th>{ "backlog (cells)" }</th><th>{ "delay P50 / P95 (ms)" }</th>
+                if fair {
+                    <th title="Its packets' mean queueing delay at each link of its route, in order: where its delay comes from">{ "delay hop by hop (ms)" }</th>
+                }
                 <th>{ "retransmits" }</th><th>{ "timeouts" }</th><th>{ "fast recoveries" }</th></tr>
             { for s.flows.iter().take(FLOW_ROWS).map(|f| html! {
                 <tr>
@@ -289,6 +301,9 @@ fn flows_table(s: &Summary) -> Html {
                     }
                     <td class="num">{ num(f.backlog_cells_mean, 0) }</td>
                     <td class="num">{ format!("{} / {}", num(scaled(f.delay_p50_s, 1e3), 1), num(scaled(f.delay_p95_s, 1e3), 1)) }</td>
+                    if fair {
+                        <td>{ hop_delays(f) }</td>
+                    }
                     <td class="num">{ f.retransmissions }</td><td class="num">{ f.timeouts }</td><td class="num">{ f.fast_recoveries }</td>
                 </tr>
             }) }

@@ -88,7 +88,8 @@ pub fn all_tables(s: &Summary, alg: &str, paper: Option<published::WarblerTable2
     o
 }
 
-/// Every disc link's window (scenarios with links; the tables above are the bottleneck's).
+/// Every disc link's window, and each flow's queueing delay hop by hop (scenarios with
+/// links; the tables above are the bottleneck's).
 fn links_table(s: &Summary) -> String {
     let mut o = String::new();
     if s.links.is_empty() {
@@ -100,20 +101,30 @@ fn links_table(s: &Summary) -> String {
     );
     let _ = writeln!(
         o,
-        "  {:<16} {:>10} {:>12} {:>12} {:>8}",
-        "link", "Mbit/s", "utilisation", "mean queue", "drops"
+        "  {:<16} {:>10} {:>12} {:>12} {:>14} {:>8} {:>20}",
+        "link", "Mbit/s", "utilisation", "mean queue", "mean delay ms", "drops", "early/forced/overflow"
     );
     for l in &s.links {
-        let queue = l.queue_mean_packets.map_or("-".to_string(), |q| format!("{q:.1}"));
         let _ = writeln!(
             o,
-            "  {:<16} {:>10.1} {:>12.3} {:>12} {:>8}",
+            "  {:<16} {:>10.1} {:>12.3} {:>12} {:>14} {:>8} {:>20}",
             l.name,
             l.rate_bps / 1e6,
             l.utilisation,
-            queue,
-            l.drops
+            pub_or_dash(l.queue_mean_packets, 1),
+            pub_or_dash(l.delay_mean_ms, 2),
+            l.drops,
+            format!("{}/{}/{}", l.early, l.forced, l.overflow)
         );
+    }
+    let _ = writeln!(
+        o,
+        "Queueing delay hop by hop (ms, mean over each flow's packets at each link of its route)"
+    );
+    for f in s.flows.iter().filter(|f| !f.hop_delays.is_empty()) {
+        let hops: Vec<String> =
+            f.hop_delays.iter().map(|h| format!("{} {}", h.link, pub_or_dash(h.mean_ms, 2))).collect();
+        let _ = writeln!(o, "  flow {:>4}: {}", f.id, hops.join(" → "));
     }
     o
 }

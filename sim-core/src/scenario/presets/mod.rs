@@ -8,6 +8,7 @@ mod dqn;
 mod parking_lot;
 pub(crate) mod red_study;
 pub mod text;
+mod two_bottlenecks;
 mod warbler;
 
 use super::Scenario;
@@ -113,6 +114,32 @@ on every hop and grows its window once per longer round trip. RED gives it {app:
 splits each link evenly between the flows that use it, {app:fq-codel:long_mbps}.",
             differs: "",
             watch: &["The per-flow table: the long flow's goodput against its max-min and proportionally fair shares.", "Every link is busy: the long flow's loss is the short flows' gain, not idle capacity.", "Compare FIFO and FQ-CoDel: per-link fair queueing brings the long flow to about half a link."],
+        },
+        PresetInfo {
+            name: "two-bottlenecks",
+            title: "Two bottlenecks in series: where does the queue build, and which AQM then matters?",
+            variants: two_bottlenecks::VARIANTS,
+            compared: two_bottlenecks::COMPARED,
+            default_variant: "fq-codel-shaped",
+            seeds: 1,
+            setting: "Four long CUBIC uploads (base RTTs {p:rtt[0]} and {p:rtt[1]} ms) leave a home network over two links \
+in series, each with a buffer of {p:bottleneck.queue.limit} packets: the home router's uplink (home) and the ISP's access \
+link (modem, {p:links.modem.rate_bps} Mbit/s). fq-codel-shaped runs FQ-CoDel at the router, shaped to \
+{p:fq-codel-shaped:bottleneck.rate_bps} Mbit/s, a little below the modem, whose queue is a FIFO; fq-codel-unshaped leaves \
+the router at its LAN rate, {p:fq-codel-unshaped:bottleneck.rate_bps} Mbit/s. isp-fq-codel turns it round: a FIFO router at \
+the LAN rate ahead of FQ-CoDel at the ISP; isp-fq-codel-shaped makes that FIFO router the slower link. The queue, delay \
+and drop charts are the router's; the charts per link show both.",
+            paper: "No paper: this app's own model of a home network's two queues (the advice of smart-queue-management \
+guides: shape the router a little below the line rate).",
+            here: "The queue builds at the slower link, and only that link's disc matters. Shaped below the modem, FQ-CoDel \
+holds the router's queueing delay at {app:fq-codel-shaped:home_delay_ms} ms while the modem's FIFO stays empty, at \
+{app:fq-codel-shaped:mbps} Mbit/s of goodput. Unshaped, the router's FQ-CoDel never sees a queue, and packets wait \
+{app:fq-codel-unshaped:modem_delay_ms} ms in the modem's FIFO for {app:fq-codel-unshaped:mbps} Mbit/s: shaping gives up a \
+tenth of the rate and saves nearly all of the delay. FQ-CoDel at the ISP does the same job \
+({app:isp-fq-codel:modem_delay_ms} ms) unless a slower FIFO router sits ahead of it: then the queue, and its \
+{app:isp-fq-codel-shaped:home_delay_ms} ms, are the router's.",
+            differs: "",
+            watch: &["The chart Queue at each link: the queue sits at one link, the slower one.", "fq-codel-shaped against fq-codel-unshaped: the same FQ-CoDel, a few milliseconds of delay or no effect at all.", "The flow table's delay hop by hop: where each flow's packets wait."],
         },
         PresetInfo {
             name: "red-study",
@@ -266,6 +293,7 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
         "vegas-newreno-mix" => warbler::vegas_newreno_mix(v),
         "dqn-dumbbell" => dqn::build(v),
         "parking-lot" => parking_lot::build(v),
+        "two-bottlenecks" => two_bottlenecks::build(v),
         _ => unreachable!("listed presets are built above"),
     })
 }

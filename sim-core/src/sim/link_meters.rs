@@ -1,0 +1,218 @@
+//! What each disc link does, for scenarios with more links than the bottleneck (the
+//! bottleneck's own figures are the recorder's, in far more detail): per sample interval
+//! its queue, queueing delay, utilisation and drops as named series (the page's per-link
+//! charts, `<alg>_series.csv`), over the measured window the same figures for the summary,
+//! and each flow's queueing delay split by the links of its route.
+
+use super::Simulation;
+use crate::metrics::{HopDelay, LinkSummary};
+use crate::queue::DropReason;
+use crate::time::{SimDuration, SimTime};
+use crate::trace::SeriesInfo;
+
+/// Drops and queueing waits over a span of time.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    /// By [`DropReason`], in its order.
+    drops: [u64; 3],
+    /// Queueing waits (disc and device queue) of the packets that started on the wire, s.
+    wait_s: f64,
+    sent: u64,
+}
+
+impl Tally {
+    fn wait_mean_ms(&self) -> Option<f64> {
+        (self.sent > 0).then(|| self.wait_s / self.sent as f64 * 1e3)
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct LinkMeter {
+    window: Tally,
+    interval: Tally,
+    /// Bytes sent before the window opened and before the last sample, the part of a
+    /// packet then on the wire included.
+    sent_at_open: f64,
+    sent_at_sample: f64,
+    queue_sum: f64,
+    samples: u64,
+}
+
+/// Every disc link's meters; empty (and doing nothing) for a dumbbell.
+#[derive(Clone, Debug, Default)]
+pub(super) struct LinkMeters {
+    links: Vec<LinkMeter>,
+    /// Per flow and link (`flow * links + link`), the window's queueing waits, s, and count.
+    hop_wait_s: Vec<f64>,
+    hop_sent: Vec<u32>,
+}
+
+impl LinkMeters {
+    pub fn new(links: usize, flows: usize) -> LinkMeters {
+        LinkMeters {
+            links: vec![LinkMeter::default(); links],
+            hop_wait_s: vec![0.0; links * flows],
+            hop_sent: vec![0; links * flows],
+        }
+    }
+
+    #[inline]
+    pub fn is_active(&self) -> bool {
+        !self.links.is_empty()
+    }
+
+    /// A drop by `link`'s disc.
+    #[inline]
+    pub fn on_drop(&mut self, link: u32, reason: DropReason, in_window: bool) {
+        let Some(m) = self.links.get_mut(link as usize) else { return };
+        m.interval.drops[reason as usize] += 1;
+        if in_window {
+            m.window.drops[reason as usize] += 1;
+        }
+    }
+
+    /// A packet of `flow` started on `link`'s wire after waiting `waited` in its queues.
+    #[inline]
+    pub fn on_sent(&mut self, link: u32, flow: u32, waited: SimDuration, in_window: bool) {
+        let n = self.links.len();
+        let Some(m) = self.links.get_mut(link as usize) else { return };
+        let w = waited.as_secs_f64();
+        m.interval.wait_s += w;
+        m.interval.sent += 1;
+        if in_window {
+            m.window.wait_s += w;
+            m.window.sent += 1;
+            let i = flow as usize * n + link as usize;
+            self.hop_wait_s[i] += w;
+            self.hop_sent[i] += 1;
+        }
+    }
+}
+
+/// The named series of every link, four each, in the order [`Simulation::sample_links`]
+/// hands their values.
+pub(super) fn link_series<'a>(names: impl Iterator<Item = &'a str>) -> Vec<SeriesInfo> {
+    let mut out = Vec::new();
+    for n in names {
+        out.push(SeriesInfo::new(format!("link.{n}.queue"), n, "packets", "link-queue"));
+        out.push(SeriesInfo::new(format!("link.{n}.delay"), n, "ms", "link-delay"));
+        out.push(SeriesInfo::new(format!("link.{n}.utilisation"), n, "%", "link-utilisation"));
+        out.push(SeriesInfo::new(format!("link.{n}.drops"), n, "drops per s", "link-drops"));
+    }
+    out
+}
+
+impl Simulation {
+    /// The window opens: what each link has sent so far is not the window's.
+    pub(super) fn open_link_windows(&mut self) {
+        let now = self.now();
+        for (m, l) in self.meters.links.iter_mut().zip(self.net.links()) {
+            m.sent_at_open = l.sent_bytes_at(now);
+        }
+    }
+
+    /// Every link's queue now and its delay, utilisation and drops since the last sample,
+    /// appended to the sample's series; the queue also into the window's mean.
+    pub(super) fn sample_links(&mut self, now: SimTime, dt_s: f64, out: &mut Vec<f64>) {
+        let opened = self.rec.window.opened;
+        for (m, l) in self.meters.links.iter_mut().zip(self.net.links()) {
+            let queue = f64::from(l.occupancy().packets + l.nic_packets());
+            let sent = l.sent_bytes_at(now);
+            let rate = l.spec().rate.0 as f64;
+            let busy =
+                if rate > 0.0 && dt_s > 0.0 { (sent - m.sent_at_sample) * 8.0 / (rate * dt_s) } else { 0.0 };
+            let drops: u64 = m.interval.drops.iter().sum();
+            out.extend([
+                queue,
+                m.interval.wait_mean_ms().unwrap_or(0.0),
+                100.0 * busy.clamp(0.0, 1.0),
+                if dt_s > 0.0 { drops as f64 / dt_s } else { 0.0 },
+            ]);
+            m.interval = Tally::default();
+            m.sent_at_sample = sent;
+            if opened {
+                m.queue_sum += queue;
+                m.samples += 1;
+            }
+        }
+    }
+
+    /// Each flow's max-min and proportionally fair goodput (payload bit/s) over the disc
+    /// links and its own access link; none for a dumbbell.
+    pub(super) fn fair_shares(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        use crate::metrics::fair_shares::{max_min, proportional, Demand};
+        let sc = &self.scenario;
+        if sc.links.is_empty() {
+            return None;
+        }
+        let payload = f64::from(sc.tcp.mss_bytes) / f64::from(sc.full_packet_bytes().max(1));
+        let capacity: Vec<f64> = self.net.links().iter().map(|l| l.spec().rate.0 as f64 * payload).collect();
+        let demands: Vec<Demand> = (sc.flows.iter().enumerate())
+            .map(|(g, group)| Demand {
+                count: group.count,
+                links: (self.net.links().iter().enumerate())
+                    .filter(|(l, _)| self.net.crosses(g as u32, *l as u32))
+                    .map(|(l, _)| l)
+                    .collect(),
+                cap: group.access_rate_bps as f64 * payload,
+            })
+            .collect();
+        let (mm, pf) = (max_min(&capacity, &demands), proportional(&capacity, &demands));
+        let per_flow = |v: &[f64]| self.groups.iter().map(|&g| v[g as usize]).collect();
+        Some((per_flow(&mm), per_flow(&pf)))
+    }
+
+    /// Every disc link's figures over the window; none for a dumbbell.
+    pub(super) fn link_summaries(&self) -> Vec<LinkSummary> {
+        if !self.meters.is_active() {
+            return Vec::new();
+        }
+        let now = self.now();
+        let window_s = (now.as_secs_f64() - self.scenario.warmup_s).max(0.0);
+        (self.scenario.link_names().zip(self.net.links()).zip(&self.meters.links))
+            .map(|((name, l), m)| {
+                let rate = l.spec().rate.0 as f64;
+                let sent = (l.sent_bytes_at(now) - m.sent_at_open).max(0.0) * 8.0;
+                let [early, forced, overflow] = m.window.drops;
+                LinkSummary {
+                    name: name.to_string(),
+                    rate_bps: rate,
+                    // At most 1: the parts of packets on the wire at either end are
+                    // interpolated, which can round a busy link a hair above.
+                    utilisation: if self.rec.window.opened && window_s > 0.0 && rate > 0.0 {
+                        (sent / (rate * window_s)).min(1.0)
+                    } else {
+                        0.0
+                    },
+                    queue_mean_packets: (m.samples > 0).then(|| m.queue_sum / m.samples as f64),
+                    delay_mean_ms: m.window.wait_mean_ms(),
+                    drops: early + forced + overflow,
+                    early,
+                    forced,
+                    overflow,
+                }
+            })
+            .collect()
+    }
+
+    /// Each flow's mean queueing delay at each link of its route, in route order; empty
+    /// for a dumbbell.
+    pub(super) fn hop_delays(&self, flow: u32) -> Vec<HopDelay> {
+        if !self.meters.is_active() {
+            return Vec::new();
+        }
+        let n = self.meters.links.len();
+        let group = self.groups[flow as usize];
+        let names: Vec<&str> = self.scenario.link_names().collect();
+        (self.net.route(group).links().iter())
+            .map(|&l| {
+                let i = flow as usize * n + l as usize;
+                let sent = self.meters.hop_sent[i];
+                HopDelay {
+                    link: names[l as usize].to_string(),
+                    mean_ms: (sent > 0).then(|| self.meters.hop_wait_s[i] / f64::from(sent) * 1e3),
+                }
+            })
+            .collect()
+    }
+}
