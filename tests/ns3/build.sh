@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the ns-3 mirror of AQM Lab's dumbbell against the ns-3 3.44 wheel from PyPI.
+# Builds the ns-3 mirrors of AQM Lab's dumbbell and parking lot against the ns-3 3.44 wheel
+# from PyPI.
 #
 #   python3 -m venv /work/ns3-venv && /work/ns3-venv/bin/pip install ns3==3.44.post0
-#   NS3_VENV=/work/ns3-venv tests/ns3/build.sh        # -> $NS3_BUILD/dumbbell
+#   NS3_VENV=/work/ns3-venv tests/ns3/build.sh   # prints $NS3_BUILD/dumbbell, $NS3_BUILD/parking_lot
 #
 # Not run by CI. Run the binary with LD_LIBRARY_PATH="$(tests/ns3/build.sh --libdir)".
 set -euo pipefail
@@ -21,10 +22,12 @@ libs=()
 for m in core network internet point-to-point applications traffic-control stats bridge mpi; do
   [[ -e "$lib/libns3.44-$m.so" ]] && libs+=("-lns3.44-$m")
 done
-src="$here/dumbbell.cc"
-bin="$out/dumbbell"
-if [[ ! -x "$bin" || "$src" -nt "$bin" ]]; then
-  g++ -std=c++20 -O2 -DNS3_LOG_ENABLE -I"$root/include" "$src" -o "$bin" \
-    -L"$lib" "${libs[@]}" -Wl,-rpath,"$lib"
-fi
-echo "$bin"
+for prog in dumbbell parking_lot; do
+  src="$here/$prog.cc"
+  bin="$out/$prog"
+  if [[ ! -x "$bin" || "$src" -nt "$bin" ]]; then
+    g++ -std=c++20 -O2 -DNS3_LOG_ENABLE -I"$root/include" "$src" -o "$bin" \
+      -L"$lib" "${libs[@]}" -Wl,-rpath,"$lib"
+  fi
+  echo "$bin"
+done

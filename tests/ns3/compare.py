@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Runs ns-3.44 (tests/ns3/dumbbell.cc) and AQM Lab's `aqmsim` over the same scenarios and
-seeds and prints a side-by-side markdown table (mean ± std over seeds) in three phases: the
-whole run, the first seconds (0 to the warm-up) and the window after the warm-up.
+"""Runs ns-3.44 (tests/ns3/dumbbell.cc, tests/ns3/parking_lot.cc) and AQM Lab's `aqmsim` over
+the same scenarios and seeds and prints a side-by-side markdown table (mean ± std over seeds)
+in three phases: the whole run, the first seconds (0 to the warm-up) and the window after the
+warm-up.
 
     tests/ns3/compare.py                       # every scenario, 3 seeds
     tests/ns3/compare.py --seeds 5 --only bbr  # scenarios whose name contains "bbr"
     tests/ns3/compare.py --reuse-ns3           # keep ns-3 results already in --work
     tests/ns3/compare.py --out tests/ns3/out/table.md
+    tests/ns3/compare.py --seeds 5 --only parking   # the parking lot (issue 23)
 
 Builds `aqmsim` from the worktree this file lives in (cargo, release, feature `cli`) and the
-ns-3 program with build.sh (needs the ns3==3.44.post0 wheel, see build.sh). Python standard
+ns-3 programs with build.sh (needs the ns3==3.44.post0 wheel, see build.sh). Python standard
 library only. Not run by CI.
 
 The window's figures are each simulator's own summary (as before); the whole run and the
@@ -18,6 +20,14 @@ every 100 ms, and the bytes delivered per flow (ours: the 100 ms per-flow goodpu
 delivered_bytes_all less the window's bytes). Timeouts and fast recoveries are counted over
 the whole run only (AQM Lab writes no times for them); the delay percentiles, shares and
 completion times are the window's only.
+
+The parking-lot rows (issue 23) are AQM Lab's preset `parking-lot` (as it is, and with the
+edits their names give) against parking_lot.cc: ns-3's arguments are read from our side's
+scenario (`aqmsim scenario` with the same edits: link and access rates and delays, the disc
+and its parameters, the TCP settings ns-3 has, the run's length) and its four start times
+from our summary.json (`start_time_s`, the drawn start jitter included), so our side runs
+first. They have window figures only: per flow goodput, per link mean queue and drops from
+`links`, and the timer expiries and fast recoveries of all flows over the whole run.
 
 Each Δ is marked ✓ ("within spread") when the two mean ± std intervals overlap (each std counted as
 at least 1 % of ns-3's mean, since many scenarios are deterministic in both simulators); "target" is the
@@ -171,6 +181,41 @@ for _v in ["red", "ared", "gentle"]:
 for _v in ["red", "ared", "gentle"]:
     SCENARIOS.append(red_study(_v, 1, RED_METRICS))
 
+# The parking lot (issue 23): three 10 Mbit/s links in series, one long CUBIC flow over all
+# three and one over each, the variant's disc on every link. First as the preset is (no device
+# queue, Linux's TCP rules); then with both sides' delayed-ACK timeout at 40 ms (Linux's
+# TCP_DELACK_MIN), which keeps ns-3.44's flows out of back-to-back timeouts (see
+# COMPARISON.md); then, for each of these, our side with what ns-3.44 runs: its TCP rules (the
+# profile, with the preset's 200 ms minimum RTO kept), its immediate first ACK and 1-packet
+# device queues.
+PL_FLOWS = ["long", "bottleneck", "hop2", "hop3"]  # flow i, by the link it crosses alone
+PL_LINKS = ["bottleneck", "hop2", "hop3"]
+PL_METRICS = ([f"pl_goodput_{f}" for f in PL_FLOWS]
+              + [f"pl_{m}_{l}" for l in PL_LINKS for m in ("queue", "drops")] + TCP)
+PL_MIRROR = dict(args=["--tcp-profile", "ns3-3.44"],
+                 sets=[("tcp.min_rto_ms", "200"), ("tcp.initial_quick_acks", "1")]
+                 + [(f"{p}.nic_queue_packets", "1")
+                    for p in ["bottleneck", "links.hop2", "links.hop3"]])
+PL_DELACK40 = [("tcp.delayed_ack_timeout_ms", "40")]
+
+
+def parking(variant, mirror=False, delack40=False):
+    """ns3 is filled in from our side's scenario when it runs (parking_ns3_args)."""
+    # No commas: --only splits at them.
+    extra = " + ns-3.44 TCP rules + device queue 1" if mirror else ""
+    extra += " + delayed ACK 40 ms" if delack40 else ""
+    m = PL_MIRROR if mirror else {}
+    return dict(name=f"parking-lot/{variant}{extra}", item="23", kind="parking",
+                preset="parking-lot", variant=variant, args=list(m.get("args", [])),
+                sets=list(m.get("sets", [])) + (PL_DELACK40 if delack40 else []),
+                metrics=PL_METRICS, ns3=dict(duration=30, warmup=5))
+
+
+for _d in [False, True]:
+    for _m in [False, True]:
+        for _v in ["fifo", "red", "fq-codel"]:
+            SCENARIOS.append(parking(_v, mirror=_m, delack40=_d))
+
 # Tolerances the issue sets (fraction of ns-3's value), by (scenario prefix, metric).
 TARGETS = {
     ("newreno", "drops"): 0.15,
@@ -182,6 +227,9 @@ TARGETS = {
     ("fqcodel", "drops"): 0.15,
     ("fct-newreno", "fct_mean"): 0.01,
 }
+for _m in PL_METRICS:
+    if _m not in TCP:
+        TARGETS[("parking-lot", _m)] = 0.10
 
 LABELS = {
     "goodput": "goodput (Mbit/s)", "util": "utilisation", "queue_mean": "mean queue (pkt)",
@@ -196,6 +244,9 @@ LABELS = {
     "cubic_cut_interval": "s between CUBIC reductions (after warm-up)", "cubic_recoveries": "CUBIC fast recoveries (whole run)",
     "fct_mean": "flow completion time, mean (ms)", "fct_p50": "FCT P50 (ms)", "fct_max": "FCT max (ms)",
 }
+LABELS.update({f"pl_goodput_{f}": f"goodput, {f} flow (Mbit/s)" for f in PL_FLOWS})
+for _l in PL_LINKS:
+    LABELS.update({f"pl_queue_{_l}": f"{_l}: mean queue (pkt)", f"pl_drops_{_l}": f"{_l}: drops"})
 
 
 # ---- metrics -----------------------------------------------------------------------------
@@ -262,6 +313,61 @@ def normalise(d, kind, duration):
         m["cubic_cut_interval"] = window / len(episodes) if episodes else window
         m["cubic_recoveries"] = float(cubic[0].get("fast_recoveries", 0))
     return m
+
+
+def normalise_parking(d):
+    """One parking-lot run's summary (ours or ns-3's: the same fields) as the table's metrics."""
+    flows = sorted(d["flows"], key=lambda f: f["id"])
+    m = {f"pl_goodput_{n}": f["throughput_bps"] / 1e6 for n, f in zip(PL_FLOWS, flows)}
+    links = {l["name"]: l for l in d["links"]}
+    for n in PL_LINKS:
+        m[f"pl_queue_{n}"] = links[n]["queue_mean_packets"]
+        m[f"pl_drops_{n}"] = float(links[n]["drops"])
+    m["timeouts"] = float(sum(f["timeouts"] for f in flows))
+    m["fast_recoveries"] = float(sum(f["fast_recoveries"] for f in flows))
+    return m
+
+
+def parking_ns3_args(sj):
+    """parking_lot.cc's arguments from our scenario JSON `sj` (what our side ran)."""
+    b = sj["bottleneck"]
+    for h in ["hop2", "hop3"]:
+        if sj["links"][h] != b:
+            raise SystemExit(f"parking_lot.cc runs three equal links; {h} differs from the bottleneck")
+    routes = [(g["count"], g["cca"]["type"], g["route"]) for g in sj["flows"]]
+    if routes != [(1, "cubic", ["bottleneck", "hop2", "hop3"]), (1, "cubic", ["bottleneck"]),
+                  (1, "cubic", ["hop2"]), (1, "cubic", ["hop3"])]:
+        raise SystemExit(f"parking_lot.cc runs the preset's four CUBIC flows, not {routes}")
+    acc = {(g["access_rate_bps"], g["access_delay_ms"]) for g in sj["flows"]}
+    if len(acc) != 1:
+        raise SystemExit("parking_lot.cc gives every flow the same access link")
+    (access_rate, access_delay), = acc
+    t = sj["tcp"]
+    q = b["queue"]
+    flag = lambda v: "true" if v else "false"
+    a = dict(linkRate=b["rate_bps"], linkDelay=b["delay_ms"],
+             # ns-3's smallest device queue is one packet (see parking_lot.cc).
+             nicQueue=max(1, b["nic_queue_packets"]), hostQueue=sj["host_queue_packets"],
+             accessRate=access_rate, accessDelay=access_delay,
+             limit=q["limit"]["packets"], mss=t["mss_bytes"], initCwnd=t["initial_cwnd_segments"],
+             delAck=t["delayed_ack_count"], delAckTimeout=t["delayed_ack_timeout_ms"],
+             minRto=t["min_rto_ms"], sndBuf=t["send_buffer_bytes"], rcvBuf=t["recv_buffer_bytes"],
+             sack=flag(t["sack"]), timestamps=flag(t["timestamps"]), duration=sj["duration_s"],
+             warmup=sj["warmup_s"], sample=sj["sample_interval_s"])
+    if q["type"] == "fifo":
+        a["qdisc"] = "fifo"
+    elif q["type"] == "red":
+        if q["adaptive"] or q["link_bandwidth_bps"] not in (None, b["rate_bps"]):
+            raise SystemExit("parking_lot.cc runs RED without ARED, at the link's rate")
+        a.update(qdisc="red", minTh=q["min_th"], maxTh=q["max_th"], qW=q["queue_weight"],
+                 maxP=q["max_p"], gentle=flag(q["gentle"]), wait=flag(q["wait"]),
+                 meanPktSize=q["mean_pkt_size_bytes"])
+    elif q["type"] == "fq_codel":
+        a.update(qdisc="fqcodel", codelTarget=q["target_ms"], codelInterval=q["interval_ms"],
+                 fqFlows=q["flows"], dropBatch=q["drop_batch"])
+    else:
+        raise SystemExit(f"parking_lot.cc has no {q['type']}")
+    return a
 
 
 PHASES = ["whole", "start", "window"]
@@ -347,30 +453,47 @@ def build():
     subprocess.run(["cargo", "build", "--release", "-p", "sim-core", "--features", "cli"],
                    cwd=REPO, env=env, check=True)
     aqmsim = os.path.join(env["CARGO_TARGET_DIR"], "release", "aqmsim")
-    ns3 = sh([os.path.join(HERE, "build.sh")]).strip().splitlines()[-1]
+    bins = sh([os.path.join(HERE, "build.sh")]).strip().splitlines()
+    ns3 = {os.path.basename(b): b for b in bins}
     return aqmsim, ns3
 
 
-def run_ns3(ns3, sc, seed, work, reuse):
+def run_ns3(ns3, sc, seed, work, reuse, ours):
     out = os.path.join(work, f"{slug(sc['name'])}.ns3.{seed}.json")
+    parking = sc.get("kind") == "parking"
+    if parking:
+        # What our side ran, and each flow's start as it drew it.
+        a = dict(parking_ns3_args(ours["scenario_json"]))
+        a["starts"] = ",".join(repr(f["start_time_s"]) for f in ours["flows"])
+        prog = ns3["parking_lot"]
+        sc["ns3"].update(duration=a["duration"], warmup=a["warmup"])
+    else:
+        a = sc["ns3"]
+        prog = ns3["dumbbell"]
     if not (reuse and os.path.exists(out)):
-        args = [ns3] + [f"--{k}={v}" for k, v in sc["ns3"].items()] + [f"--seed={seed}", f"--out={out}"]
+        args = [prog] + [f"--{k}={v}" for k, v in a.items()] + [f"--seed={seed}", f"--out={out}"]
         subprocess.run(args, check=True, capture_output=True)
     with open(out) as f:
         d = json.load(f)
-    d["phases"] = phases_ns3(d, sc)
+    if not parking:
+        d["phases"] = phases_ns3(d, sc)
     return d
 
 
 def run_ours(aqmsim, sc, seed, work):
     out = os.path.join(work, f"{slug(sc['name'])}.ours.{seed}")
-    args = [aqmsim, "run", "--preset", sc["preset"], "--variant", sc["variant"], "--seed", str(seed),
-            "--out", out, "-q"]
+    edits = list(sc.get("args", []))
     for k, v in sc["sets"]:
-        args += ["--set", f"{k}={v}"]
+        edits += ["--set", f"{k}={v}"]
+    args = [aqmsim, "run", "--preset", sc["preset"], "--variant", sc["variant"], "--seed", str(seed),
+            "--out", out, "-q"] + edits
     subprocess.run(args, check=True, capture_output=True)
     with open(os.path.join(out, "summary.json")) as f:
         d = json.load(f)
+    if sc.get("kind") == "parking":
+        d["scenario_json"] = json.loads(sh([aqmsim, "scenario", "--preset", sc["preset"], "--variant",
+                                            sc["variant"], "--seed", str(seed)] + edits))
+        return d
     # Window reductions from the 100 ms cwnd trace: a sample more than 10 % below the last.
     trace = [n for n in os.listdir(out) if n.endswith("_flows.csv")]
     if trace:
@@ -437,8 +560,12 @@ def table(results):
         dur = sc["ns3"]["duration"]
         warm = sc["ns3"]["warmup"]
         name = f"{sc['name']} (0-{warm:g} / {warm:g}-{dur:g} s)"
-        a = [normalise(d, "ns3", dur) for d in ns]
-        b = [normalise(d, "ours", dur) for d in ours]
+        if sc.get("kind") == "parking":
+            a = [normalise_parking(d) for d in ns]
+            b = [normalise_parking(d) for d in ours]
+        else:
+            a = [normalise(d, "ns3", dur) for d in ns]
+            b = [normalise(d, "ours", dur) for d in ours]
         for metric in sc["metrics"]:
             if metric not in a[0]:
                 continue
@@ -498,9 +625,11 @@ def main():
         return list(range(1, max(a.seeds, sc.get("min_seeds", 0)) + 1))
 
     jobs = [(sc, seed) for sc in scs for seed in seeds_of(sc)]
-    with ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        ns_out = list(ex.map(lambda j: run_ns3(ns3, j[0], j[1], a.work, a.reuse_ns3), jobs))
+    # Ours first: the parking lot's ns-3 runs take their start times from it.
     our_out = [run_ours(aqmsim, sc, seed, a.work) for sc, seed in jobs]
+    with ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        ns_out = list(ex.map(lambda j: run_ns3(ns3, j[0][0], j[0][1], a.work, a.reuse_ns3, j[1]),
+                             zip(jobs, our_out)))
     results = []
     k = 0
     for sc in scs:
