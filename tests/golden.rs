@@ -104,10 +104,14 @@ fn figure(s: &Summary, name: &str) -> f64 {
         ),
         "mm_long_mbps" => s.flows[0].max_min_bps.map(|b| b / 1e6),
         "pf_long_mbps" => s.flows[0].proportional_bps.map(|b| b / 1e6),
-        // A link's mean queueing delay, by its name.
+        // A link's mean queueing delay and Jain's index, by its name.
         n if n.ends_with("_delay_ms") => {
             let link = n.trim_end_matches("_delay_ms");
             s.links.iter().find(|l| l.name == link).and_then(|l| l.delay_mean_ms)
+        }
+        n if n.ends_with("_jfi") => {
+            let link = n.trim_end_matches("_jfi");
+            s.links.iter().find(|l| l.name == link).and_then(|l| l.jfi)
         }
         _ => panic!("unknown figure {name}"),
     };
@@ -164,6 +168,11 @@ fn bufferbloat_figures_stay_within_their_bands() {
 #[test]
 fn parking_lot_figures_stay_within_their_bands() {
     check("parking-lot", |_| true);
+}
+
+#[test]
+fn warbler_upstream_figures_stay_within_their_bands() {
+    check("warbler-upstream", |_| true);
 }
 
 #[test]

@@ -67,6 +67,9 @@ pub struct LinkSummary {
     /// the window, mean, ms; `None` if none did.
     #[serde(default)]
     pub delay_mean_ms: Option<f64>,
+    /// Jain's index of the goodputs of the flows that cross it.
+    #[serde(default)]
+    pub jfi: Option<f64>,
     /// Packets its disc dropped in the window, and of them by reason.
     pub drops: u64,
     #[serde(default)]

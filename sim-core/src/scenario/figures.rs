@@ -10,8 +10,9 @@
 //! (P95 − P50), `buffer_cells`, `mbps`
 //! (goodput), `rtt_ms` (flow 0's mean SRTT); the parking lot's `long_mbps` (flow 0, the long
 //! flow), `local_mbps` (the others' mean) and `mm_long_mbps` / `pf_long_mbps` (the long
-//! flow's max-min and proportionally fair shares); `LINK_delay_ms` (the mean queueing delay
-//! at the link named LINK, from the summary's per-link window).
+//! flow's max-min and proportionally fair shares); `LINK_delay_ms` and `LINK_jfi` (the mean
+//! queueing delay at the link named LINK and Jain's index of the flows crossing it, from
+//! the summary's per-link window).
 //!
 //! Produced with `aqmsim run --preset P --variant V --out DIR -q` (figures from
 //! DIR/summary.json); history of the re-measurements in tests/golden.rs.
@@ -42,6 +43,10 @@ pub const APP_FIGURES: &[Golden] = &[
     ("cubic-vegas-2q", "warbler", &[("jfi", 0.83472), ("delay_ms", 45.9129), ("jitter_ms", 4.65711), ("buffer_cells", 3820.16)]),
     ("cubic-bbr-vegas-3q", "baseline", &[("jfi", 0.641746), ("delay_ms", 107.378), ("jitter_ms", 26.8929), ("buffer_cells", 8933.22)]),
     ("cubic-bbr-vegas-3q", "warbler", &[("jfi", 0.981002), ("delay_ms", 60.5218), ("jitter_ms", 12.9589), ("buffer_cells", 5039.22)]),
+    ("warbler-upstream", "baseline", &[("port_jfi", 0.665446), ("port_delay_ms", 103.438), ("upstream_delay_ms", 0.112079)]),
+    ("warbler-upstream", "warbler", &[("port_jfi", 0.991173), ("port_delay_ms", 60.2836), ("upstream_delay_ms", 0.0992082)]),
+    ("warbler-upstream", "cross-baseline", &[("port_jfi", 0.645924), ("port_delay_ms", 6.12213), ("upstream_delay_ms", 34.055)]),
+    ("warbler-upstream", "cross-warbler", &[("port_jfi", 0.668649), ("port_delay_ms", 10.2669), ("upstream_delay_ms", 33.6663)]),
     ("vegas-newreno-mix", "7v1n-fifo", &[("jfi", 0.143442), ("delay_ms", 56.1797), ("jitter_ms", 16.3601), ("buffer_cells", 4677.36)]),
     ("vegas-newreno-mix", "7v1n-fq-codel", &[("jfi", 0.999908), ("delay_ms", 2.18892), ("jitter_ms", 1.27893), ("buffer_cells", 181.6)]),
     ("vegas-newreno-mix", "7v1n-cebinae", &[("jfi", 0.987944), ("delay_ms", 2.34818), ("jitter_ms", 2.96751), ("buffer_cells", 185.436)]),

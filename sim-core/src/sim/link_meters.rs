@@ -5,7 +5,7 @@
 //! and each flow's queueing delay split by the links of its route.
 
 use super::Simulation;
-use crate::metrics::{HopDelay, LinkSummary};
+use crate::metrics::{jain_index, FlowSummary, HopDelay, LinkSummary};
 use crate::queue::DropReason;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::SeriesInfo;
@@ -162,15 +162,20 @@ impl Simulation {
         Some((per_flow(&mm), per_flow(&pf)))
     }
 
-    /// Every disc link's figures over the window; none for a dumbbell.
-    pub(super) fn link_summaries(&self) -> Vec<LinkSummary> {
+    /// Every disc link's figures over the window, its Jain's index among the `flows` that
+    /// cross it; none for a dumbbell.
+    pub(super) fn link_summaries(&self, flows: &[FlowSummary]) -> Vec<LinkSummary> {
         if !self.meters.is_active() {
             return Vec::new();
         }
         let now = self.now();
         let window_s = (now.as_secs_f64() - self.scenario.warmup_s).max(0.0);
-        (self.scenario.link_names().zip(self.net.links()).zip(&self.meters.links))
-            .map(|((name, l), m)| {
+        (self.scenario.link_names().zip(self.net.links()).zip(&self.meters.links).enumerate())
+            .map(|(id, ((name, l), m))| {
+                let through: Vec<f64> = (flows.iter())
+                    .filter(|f| self.net.crosses(self.groups[f.id as usize], id as u32))
+                    .map(|f| f.throughput_bps)
+                    .collect();
                 let rate = l.spec().rate.0 as f64;
                 let sent = (l.sent_bytes_at(now) - m.sent_at_open).max(0.0) * 8.0;
                 let [early, forced, overflow] = m.window.drops;
@@ -186,6 +191,7 @@ impl Simulation {
                     },
                     queue_mean_packets: (m.samples > 0).then(|| m.queue_sum / m.samples as f64),
                     delay_mean_ms: m.window.wait_mean_ms(),
+                    jfi: (!through.is_empty()).then(|| jain_index(&through)),
                     drops: early + forced + overflow,
                     early,
                     forced,

@@ -276,7 +276,7 @@ impl Simulation {
             window: &self.rec.window,
             series: &self.rec.series_info,
         });
-        summary.links = self.link_summaries();
+        summary.links = self.link_summaries(&summary.flows);
         if let Some((mm, pf)) = &self.fair {
             for ((f, &m), &p) in summary.flows.iter_mut().zip(mm).zip(pf) {
                 (f.max_min_bps, f.proportional_bps) = (Some(m), Some(p));

@@ -118,8 +118,9 @@ pub fn network_view(p: &NetworkProps) -> Html {
     let links: Vec<Html> = d.links.iter().enumerate().map(|(i, l)| link_box(l, live_of(i))).collect();
     html! {
         <section class="network" aria-label="Network" data-testid="network">
+            // Never drawn below 0.85 px per unit (text of 10 px): a phone scrolls it instead.
             <div class="network-scroll">
-                <svg viewBox={format!("0 0 {} {}", d.width, d.height)} style={format!("max-width: {}px", d.width * 1.4)}
+                <svg viewBox={format!("0 0 {} {}", d.width, d.height)} style={format!("max-width: {}px; min-width: {}px", d.width * 1.4, d.width * 0.85)}
                     role="group" aria-label="The network's links, left to right, and the flow groups under the links they cross">
                     { for links }
                     { nodes(&d) }

@@ -246,11 +246,13 @@ fn links_table(s: &Summary) -> Html {
                 <th title="Bytes on the wire it sent over what its rate allows: 1 is a link never idle">{ "utilisation" }</th>
                 <th title="Packets in its disc and device queue at each sample, averaged">{ "mean queue (pkt)" }</th>
                 <th title="How long the packets that started on its wire waited in its disc and device queue, averaged">{ "mean delay (ms)" }</th>
+                <th title="Jain's index of the goodputs of the flows that cross it: 1 when they get the same">{ "Jain's index" }</th>
                 <th title="Packets its disc dropped after the warm-up: early (the AQM's choice), forced (its hard zone), overflow (the buffer was full)">{ "drops (early / forced / overflow)" }</th></tr>
             { for s.links.iter().map(|l| html! {
                 <tr><td>{ l.name.clone() }</td><td class="num">{ num(Some(l.rate_bps / 1e6), 1) }</td>
                     <td class="num">{ num(Some(l.utilisation), 3) }</td><td class="num">{ num(l.queue_mean_packets, 1) }</td>
                     <td class="num">{ num(l.delay_mean_ms, 2) }</td>
+                    <td class="num">{ num(l.jfi, 3) }</td>
                     <td class="num">{ format!("{} ({} / {} / {})", l.drops, l.early, l.forced, l.overflow) }</td></tr>
             }) }
         </table></div>

@@ -101,18 +101,26 @@ fn links_table(s: &Summary) -> String {
     );
     let _ = writeln!(
         o,
-        "  {:<16} {:>10} {:>12} {:>12} {:>14} {:>8} {:>20}",
-        "link", "Mbit/s", "utilisation", "mean queue", "mean delay ms", "drops", "early/forced/overflow"
+        "  {:<16} {:>10} {:>12} {:>12} {:>14} {:>8} {:>8} {:>20}",
+        "link",
+        "Mbit/s",
+        "utilisation",
+        "mean queue",
+        "mean delay ms",
+        "Jain",
+        "drops",
+        "early/forced/overflow"
     );
     for l in &s.links {
         let _ = writeln!(
             o,
-            "  {:<16} {:>10.1} {:>12.3} {:>12} {:>14} {:>8} {:>20}",
+            "  {:<16} {:>10.1} {:>12.3} {:>12} {:>14} {:>8} {:>8} {:>20}",
             l.name,
             l.rate_bps / 1e6,
             l.utilisation,
             pub_or_dash(l.queue_mean_packets, 1),
             pub_or_dash(l.delay_mean_ms, 2),
+            pub_or_dash(l.jfi, 3),
             l.drops,
             format!("{}/{}/{}", l.early, l.forced, l.overflow)
         );

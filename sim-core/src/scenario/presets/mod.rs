@@ -227,6 +227,29 @@ socket buffers or NIC pacing held CUBIC back; so our delays are longer, while th
             watch: &["The per-flow backlog KDE per queue (Fig. 5) and the cumulative backlog (Fig. 6).", "With Warbler: Vegas flows land in the first queue, CUBIC in the last (lowest centroid first), BBR between.", "Table 2's figures: Jain's index, mean delay, jitter and buffer, without vs with Warbler."],
         },
         PresetInfo {
+            name: "warbler-upstream",
+            title: "Warbler on one hop of two: §5.2's switch port behind an upstream FIFO",
+            variants: warbler::UPSTREAM_VARIANTS,
+            compared: warbler::UPSTREAM_VARIANTS,
+            default_variant: "warbler",
+            seeds: 1,
+            setting: "§5.2's six flows (two CUBIC, two BBR, two Vegas, RTT {p:rtt[0]} ms) cross two hops: an upstream FIFO \
+link ({p:links.upstream.rate_bps} Mbit/s, {p:links.upstream.queue.limit} packets) and then the switch port \
+({p:bottleneck.rate_bps} Mbit/s, three {p:bottleneck.queue.queue_limit_cells}-cell queues), which stays their bottleneck; \
+Warbler runs on the port in the warbler variants. In the cross- variants two more CUBIC flows share the upstream link \
+(then {p:cross-baseline:links.upstream.rate_bps} Mbit/s) and leave after it. The flow tables' queue and delay columns are \
+the port's; the links table gives each hop's delay and Jain's index among the flows crossing it.",
+            paper: "No paper: Warbler's evaluation has the port alone on the path (§5.2, the cubic-bbr-vegas-3q preset).",
+            here: "Where the upstream FIFO only absorbs the bursts of the senders' {p:flows[0].access_rate_bps} Mbit/s links \
+({app:warbler:upstream_delay_ms} ms of queueing there), Warbler's isolation survives: Jain's index among the port's flows \
+goes from {app:baseline:port_jfi} to {app:warbler:port_jfi}, as on the port alone. Where two more CUBIC flows keep the \
+upstream FIFO full ({app:cross-warbler:upstream_delay_ms} ms), every port flow waits in that one shared queue first, the \
+Vegas flows back off at its delay, and Warbler cannot help: {app:cross-baseline:port_jfi} without it, \
+{app:cross-warbler:port_jfi} with. An AQM isolates only the flows of its own queue.",
+            differs: "",
+            watch: &["The links table: the upstream hop's delay, tiny alone, tens of milliseconds with cross traffic.", "Jain's index at the port, with and without Warbler, in both cases.", "The flow table: the Vegas flows' goodput in the cross- variants."],
+        },
+        PresetInfo {
             name: "vegas-newreno-mix",
             title: "Vegas/NewReno mixes with eight BDP of buffer (Warbler §5.3 Fig. 11)",
             variants: warbler::MIX_VARIANTS,
@@ -290,6 +313,7 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
         "rtt-unfair" => warbler::rtt_unfair(v),
         "cubic-vegas-2q" => warbler::cubic_vegas_2q(v),
         "cubic-bbr-vegas-3q" => warbler::cubic_bbr_vegas_3q(v),
+        "warbler-upstream" => warbler::warbler_upstream(v),
         "vegas-newreno-mix" => warbler::vegas_newreno_mix(v),
         "dqn-dumbbell" => dqn::build(v),
         "parking-lot" => parking_lot::build(v),

@@ -88,14 +88,14 @@ fn parameter(sc: &Scenario, v: &serde_json::Value, path: &str) -> Option<String>
 /// A measured figure rounded as people quote it.
 fn figure_text(fig: &str, v: f64) -> String {
     let digits = match fig {
-        "jfi" => 2,
+        f if f == "jfi" || f.ends_with("_jfi") => 2,
         "drops" | "losses" | "buffer_cells" => 0,
         _ if v.abs() >= 100.0 => 0,
         _ if v.abs() >= 10.0 => 1,
         _ => 2,
     };
     let s = format!("{v:.digits$}");
-    if digits > 0 && fig != "jfi" {
+    if digits > 0 && !fig.ends_with("jfi") {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
         s

@@ -171,6 +171,50 @@ pub fn cubic_bbr_vegas_3q(variant: &str) -> Scenario {
     scenario(format!("cubic-bbr-vegas-3q/{variant}"), queue, flows)
 }
 
+/// `warbler-upstream`'s variants: the port behind a FIFO hop that only reshapes bursts, and
+/// behind one that two more CUBIC flows (leaving after it) keep full.
+pub const UPSTREAM_VARIANTS: &[&str] = &["baseline", "warbler", "cross-baseline", "cross-warbler"];
+/// The upstream hop: an aggregation link faster than the port, a FIFO of this many packets;
+/// with cross traffic, faster still, its two CUBIC flows' share on top of the port's.
+pub const UPSTREAM_BPS: u64 = 120_000_000;
+pub const UPSTREAM_CROSS_BPS: u64 = 150_000_000;
+pub const UPSTREAM_PACKETS: u32 = 500;
+
+/// §5.2's six flows and three queues with the port as the second hop of their path: an
+/// upstream FIFO link (1 ms) ahead of it, the RTT still §5.2's. Alone on it, the six only
+/// queue there in the bursts their 1 Gbit/s access links send, and the port stays their
+/// one queue. With two CUBIC flows that leave after the upstream link (`cross-`), that FIFO
+/// stays full, and every port flow waits there too, in one queue Warbler cannot reach.
+pub fn warbler_upstream(variant: &str) -> Scenario {
+    let (cross, port) = match variant.strip_prefix("cross-") {
+        Some(v) => (true, v),
+        None => (false, variant),
+    };
+    let mut sc = cubic_bbr_vegas_3q(port);
+    sc.name = format!("warbler-upstream/{variant}");
+    let upstream = Bottleneck {
+        rate_bps: if cross { UPSTREAM_CROSS_BPS } else { UPSTREAM_BPS },
+        delay_ms: 1.0,
+        queue: QueueDiscSpec::fifo(QueueLimit::Packets(UPSTREAM_PACKETS)),
+        nic_queue_packets: 0,
+    };
+    sc.bottleneck_name = "port".into();
+    for g in &mut sc.flows {
+        g.access_delay_ms -= upstream.delay_ms;
+        g.route = vec!["upstream".into(), "port".into()];
+    }
+    if cross {
+        let rtt = sc.base_rtt_ms(&sc.flows[0]);
+        let mut g = group(2, cubic(), rtt);
+        // Its RTT as the port flows': access, then the upstream link alone.
+        g.access_delay_ms = rtt / 2.0 - upstream.delay_ms;
+        g.route = vec!["upstream".into()];
+        sc.flows.push(g);
+    }
+    sc.links.insert("upstream".into(), upstream);
+    sc
+}
+
 /// §5.3 Fig. 11: Vegas/NewReno mixes (7/1, 6/2, 1/7, RTT 10 ms) with a total of 8 BDP of
 /// buffer: one FIFO queue, FQ-CoDel, Cebinae, ideal FQ, or K = 2, 4, 8 queues of 8/K BDP
 /// each, load-balanced (`2q`) or run by Warbler (`warbler-2q`).
