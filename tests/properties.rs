@@ -317,8 +317,14 @@ proptest! {
         sc.tcp.mss_bytes = mss;
         prop_assume!(sc.validate().is_ok() && sc.changes.is_empty());
         prop_assume!(sim_core::scenario::cost::check(&sc, false).is_ok_and(|c| c.events < 2e6));
-        let (_, s) = aqm_tests::run(&sc);
+        let (sim, s) = aqm_tests::run(&sc);
         prop_assert!(s.throughput.utilisation <= 1.0 + 1e-9, "utilisation {} of {}", s.throughput.utilisation, sc.to_json());
+        // Conservation per link: every packet that reached a link started on its wire, was
+        // dropped there, or waits there still.
+        for (id, name) in sc.link_names().enumerate().filter(|_| !sc.links.is_empty()) {
+            let (c, queued) = sim.link_counts(id as u32).expect("a scenario with links counts each");
+            prop_assert_eq!(c.arrived, c.started + c.dropped + queued, "{}: {:?}: {}", name, c, sc.to_json());
+        }
         // Every disc link: the flows whose route crosses it carry no more than its rate.
         let names = sc.link_names();
         for name in names {

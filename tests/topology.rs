@@ -220,3 +220,26 @@ fn the_bottleneck_can_go_by_another_name_but_not_one_a_link_has() {
         "written only when not the default"
     );
 }
+
+#[test]
+fn a_big_parking_lot_runs_split_and_records_the_same_on_two_threads_as_on_one() {
+    // 2000 flows, 500 per route: big enough for the senders to run on a thread of their own.
+    let mut sc = preset("parking-lot", Some("red")).unwrap();
+    (sc.duration_s, sc.warmup_s) = (0.6, 0.2);
+    for g in &mut sc.flows {
+        g.count = 500;
+    }
+    let mut two = sim_core::sim::Simulation::new(&sc).unwrap();
+    assert!(two.is_split(), "2000 flows with 2 ms access links run split");
+    let mut one = sim_core::sim::Simulation::new(&sc).unwrap();
+    one.set_parallel(false);
+    let (a, b) = (two.finish(), one.finish());
+    assert!(a == b, "the same summary on two threads as on one");
+    assert!(two.recorder().samples.kept == one.recorder().samples.kept);
+    assert!(two.recorder().drops.kept == one.recorder().drops.kept);
+    for link in 0..3 {
+        let (c, queued) = two.link_counts(link).unwrap();
+        assert_eq!(c.arrived, c.started + c.dropped + queued, "link {link}: {c:?}");
+        assert!(c.started > 0, "link {link} carried packets");
+    }
+}

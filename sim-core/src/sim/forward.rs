@@ -45,6 +45,9 @@ impl Simulation {
         let now = self.now();
         let p = self.pkts.get(id);
         let item = QItem { id, bytes: p.wire_bytes, flow: p.flow, enqueued_at: now };
+        if self.meters.is_active() {
+            self.meters.on_arrival(link);
+        }
         let mut cx = QdiscCtx::new(now, &mut self.drops);
         if self.net.link_mut(link).qdisc_mut().enqueue(item, &mut cx) && link == BOTTLENECK {
             self.backlog.add(item.flow, item.bytes);

@@ -26,8 +26,18 @@ impl Tally {
     }
 }
 
+/// Packets a disc link has seen over the whole run: every one that arrived has started on
+/// its wire, been dropped, or waits there (a per-link conservation law the tests check).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkCounts {
+    pub arrived: u64,
+    pub started: u64,
+    pub dropped: u64,
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 struct LinkMeter {
+    counts: LinkCounts,
     window: Tally,
     interval: Tally,
     /// Bytes sent before the window opened and before the last sample, the part of a
@@ -61,10 +71,19 @@ impl LinkMeters {
         !self.links.is_empty()
     }
 
+    /// A packet reached `link`'s disc.
+    #[inline]
+    pub fn on_arrival(&mut self, link: u32) {
+        if let Some(m) = self.links.get_mut(link as usize) {
+            m.counts.arrived += 1;
+        }
+    }
+
     /// A drop by `link`'s disc.
     #[inline]
     pub fn on_drop(&mut self, link: u32, reason: DropReason, in_window: bool) {
         let Some(m) = self.links.get_mut(link as usize) else { return };
+        m.counts.dropped += 1;
         m.interval.drops[reason as usize] += 1;
         if in_window {
             m.window.drops[reason as usize] += 1;
@@ -77,6 +96,7 @@ impl LinkMeters {
         let n = self.links.len();
         let Some(m) = self.links.get_mut(link as usize) else { return };
         let w = waited.as_secs_f64();
+        m.counts.started += 1;
         m.interval.wait_s += w;
         m.interval.sent += 1;
         if in_window {
@@ -103,6 +123,15 @@ pub(super) fn link_series<'a>(names: impl Iterator<Item = &'a str>) -> Vec<Serie
 }
 
 impl Simulation {
+    /// What disc link `link` has seen over the run, and the packets it holds now (disc and
+    /// device queue, not the one on the wire); `None` for a dumbbell, whose link the
+    /// recorder counts.
+    pub fn link_counts(&self, link: u32) -> Option<(LinkCounts, u64)> {
+        let m = self.meters.links.get(link as usize)?;
+        let l = self.net.link(link);
+        Some((m.counts, u64::from(l.occupancy().packets + l.nic_packets())))
+    }
+
     /// The window opens: what each link has sent so far is not the window's.
     pub(super) fn open_link_windows(&mut self) {
         let now = self.now();

@@ -13,6 +13,7 @@ pub mod guard;
 mod hosts;
 mod lane;
 mod link_meters;
+pub use link_meters::LinkCounts;
 mod receivers;
 mod senders;
 mod slab;
