@@ -108,6 +108,17 @@ pub struct Bars {
     /// (label, value, colour)
     pub bars: Vec<(String, f64, usize)>,
     pub fair: Option<f64>,
+    /// References drawn as a tick on each bar (a flow's max-min fair share).
+    pub refs: Vec<BarRef>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarRef {
+    pub label: String,
+    pub color: usize,
+    pub dashed: bool,
+    /// One per bar, in the bars' order.
+    pub values: Vec<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -183,8 +194,18 @@ impl ChartData {
                 format!("{}: {} distributions of {}", c.title, c.curves.len(), c.x_label) + &notes(coincide)
             }
             ChartData::Bars(c) => {
-                let b: Vec<String> =
-                    c.bars.iter().take(8).map(|(l, v, _)| format!("{l} {:.0} %", 100.0 * v)).collect();
+                let b: Vec<String> = (c.bars.iter().enumerate().take(8))
+                    .map(|(i, (l, v, _))| {
+                        let refs: Vec<String> = (c.refs.iter())
+                            .filter_map(|r| {
+                                r.values.get(i).map(|x| format!("{} {:.0} %", r.label, 100.0 * x))
+                            })
+                            .collect();
+                        let refs =
+                            if refs.is_empty() { String::new() } else { format!(" ({})", refs.join(", ")) };
+                        format!("{l} {:.0} %{refs}", 100.0 * v)
+                    })
+                    .collect();
                 format!("{}: {}", c.title, b.join(", "))
             }
             ChartData::Heat(c) => format!("{}: {} rows over time", c.title, c.rows.len()),
@@ -312,12 +333,13 @@ pub fn queue_chart(s: &Series, f: &Frame) -> TimeChart {
         lines.push(line(&info.label, 1, &s.t, avg));
         y_max = y_max.max(max_of(avg.iter()));
     }
-    let title = if s.device_queue {
-        "Bottleneck queues: the disc and the device queue under it"
-    } else {
-        "Bottleneck queue"
+    let title = match (&s.charted_link, s.device_queue) {
+        (Some(l), true) => format!("Queues at {l}: the disc and the device queue under it"),
+        (Some(l), false) => format!("Queue at {l}"),
+        (None, true) => "Bottleneck queues: the disc and the device queue under it".into(),
+        (None, false) => "Bottleneck queue".into(),
     };
-    let mut c = time(title, "packets", f, lines, y_max);
+    let mut c = time(&title, "packets", f, lines, y_max);
     let labels = s.info.iter().find(|i| !i.thresholds.is_empty());
     for (h, (from, values)) in s.threshold_history.iter().enumerate() {
         let to = s.threshold_history.get(h + 1).map_or(f64::INFINITY, |n| n.0);
@@ -376,7 +398,8 @@ pub fn delay_time_chart(s: &Series, f: &Frame, target: Option<(&str, &[(f64, f64
             faint: false,
         });
     }
-    let mut c = time("Queueing delay at the bottleneck", "ms", f, lines, y_max);
+    let title = s.charted_link.as_ref().map_or("the bottleneck".to_string(), |l| l.clone());
+    let mut c = time(&format!("Queueing delay at {title}"), "ms", f, lines, y_max);
     c.note = Some(if s.device_queue {
         "Each flow's packets that started on the wire in the interval: their mean wait in the disc and the device queue together."
     } else {
@@ -491,7 +514,7 @@ fn thinned(drops: &[(f64, u32, DropReason)], cap: usize) -> impl Iterator<Item =
 pub fn drops_chart(s: &Series, f: &Frame) -> Scatter {
     let shown = s.drops.len().min(MAX_DROPS);
     Scatter {
-        title: "Drops".into(),
+        title: s.charted_link.as_ref().map_or("Drops".into(), |l| format!("Drops at {l}")),
         x_max: f.x_max,
         rows: (0..s.flows()).map(|i| format!("flow {i}")).collect(),
         points: thinned(&s.drops, MAX_DROPS).map(|&(t, fl, r)| (t, fl as usize, reason_color(r))).collect(),
@@ -567,19 +590,34 @@ pub fn cumulative_backlog_chart(s: &Series, f: &Frame) -> TimeChart {
 }
 
 /// Each flow's share of the aggregate goodput so far (Warbler Fig. 7), as bars.
+/// Each flow's share of the aggregate goodput. On a dumbbell the fair share is the same for
+/// all; with links each flow's max-min and proportionally fair shares (as shares of their
+/// allocations' totals) are ticked on its bar.
 pub fn share_chart(s: &Series) -> Bars {
     let means = s.flow_mean_mbps();
     let total: f64 = means.iter().sum();
+    let shown = means.len().min(MAX_FLOW_LINES * 2);
+    let shares = |v: &[f64]| -> Vec<f64> {
+        let all: f64 = v.iter().sum();
+        v.iter().take(shown).map(|x| if all > 0.0 { x / all } else { 0.0 }).collect()
+    };
+    let refs = s.fair_shares.as_ref().map_or(Vec::new(), |(mm, pf)| {
+        vec![
+            BarRef { label: "max-min fair share".into(), color: 0, dashed: false, values: shares(mm) },
+            BarRef { label: "proportionally fair share".into(), color: 1, dashed: true, values: shares(pf) },
+        ]
+    });
     Bars {
         title: "Share of goodput".into(),
         x_label: "share of the aggregate".into(),
         bars: means
             .iter()
             .enumerate()
-            .take(MAX_FLOW_LINES * 2)
+            .take(shown)
             .map(|(f, m)| (flow_label(s, f), if total > 0.0 { m / total } else { 0.0 }, flow_color(f)))
             .collect(),
-        fair: (!means.is_empty()).then(|| 1.0 / means.len() as f64),
+        fair: (!means.is_empty() && refs.is_empty()).then(|| 1.0 / means.len() as f64),
+        refs,
     }
 }
 

@@ -156,6 +156,7 @@ pub fn curve_charts(curve: &[EpisodeReport]) -> Vec<(String, ChartData)> {
             x_label: "share of decisions".into(),
             bars,
             fair: None,
+            refs: Vec::new(),
         }),
     ));
     out

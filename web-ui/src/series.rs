@@ -31,6 +31,11 @@ pub struct Series {
     /// The bottleneck's highest rate over the run (through its timed changes), Mbit/s; 0
     /// when unknown. Goodput axes stop a little above it.
     pub link_mbps: f64,
+    /// With links: each flow's max-min fair and proportionally fair goodput, bit/s of
+    /// payload (the scenario's, drawn beside what the flows get).
+    pub fair_shares: Option<(Vec<f64>, Vec<f64>)>,
+    /// With links: the name of the link the queue, delay and drop charts are of.
+    pub charted_link: Option<String>,
     /// The algorithms' named series and their values per sample.
     pub info: Vec<SeriesInfo>,
     pub named: Vec<Vec<f64>>,

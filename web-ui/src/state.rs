@@ -129,6 +129,8 @@ impl RunView {
                 series.cells_per_packet = sim_core::queue::cells_for(sc.full_packet_bytes(), cell) as f64;
                 series.flow_cca = crate::labels::flow_ccas(&sc);
                 series.link_mbps = peak_rate_bps(&sc) / 1e6;
+                series.fair_shares = flow_fair_shares(&sc);
+                series.charted_link = (!sc.links.is_empty()).then(|| sc.bottleneck_name().to_string());
                 Lane { label, scenario: sc, series, summary: None }
             })
             .collect();
@@ -215,4 +217,14 @@ pub struct TrainView {
     /// Wall time training started and ended (ms), for the speed figure.
     pub started_ms: f64,
     pub ended_ms: Option<f64>,
+}
+
+/// Each flow's max-min and proportionally fair goodput (bit/s of payload) in a scenario with
+/// links; `None` for a dumbbell.
+pub fn flow_fair_shares(sc: &Scenario) -> Option<(Vec<f64>, Vec<f64>)> {
+    let f = sim_core::scenario::topology::fair_shares(sc)?;
+    let per_flow = |v: &[f64]| -> Vec<f64> {
+        (sc.flows.iter().zip(v)).flat_map(|(g, x)| std::iter::repeat_n(*x, g.count as usize)).collect()
+    };
+    Some((per_flow(&f.max_min_bps), per_flow(&f.proportional_bps)))
 }

@@ -1,8 +1,39 @@
 //! The network a scenario describes, read from its links and routes: the order in which
 //! the routes cross the links (what a diagram draws left to right, and the order a route
-//! editor lists them in).
+//! editor lists them in), and each group's fair shares of them.
 
 use super::Scenario;
+use crate::metrics::fair_shares::{max_min, proportional, Demand};
+
+/// One flow of each group's max-min fair and proportionally fair goodput, payload bit/s.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FairShares {
+    pub max_min_bps: Vec<f64>,
+    pub proportional_bps: Vec<f64>,
+}
+
+/// The fair shares of a scenario with links, from the links' payload rates, the routes
+/// and each flow's access link; `None` for a dumbbell (every flow's share is the same).
+pub fn fair_shares(sc: &Scenario) -> Option<FairShares> {
+    if sc.links.is_empty() {
+        return None;
+    }
+    let payload = f64::from(sc.tcp.mss_bytes) / f64::from(sc.full_packet_bytes().max(1));
+    let names: Vec<&str> = sc.link_names().collect();
+    let capacity: Vec<f64> =
+        names.iter().filter_map(|n| sc.link_named(n)).map(|l| l.rate_bps as f64 * payload).collect();
+    let demands: Vec<Demand> = (sc.flows.iter())
+        .map(|g| Demand {
+            count: g.count,
+            links: sc.route_of(g).iter().filter_map(|(n, _)| names.iter().position(|x| x == n)).collect(),
+            cap: g.access_rate_bps as f64 * payload,
+        })
+        .collect();
+    Some(FairShares {
+        max_min_bps: max_min(&capacity, &demands),
+        proportional_bps: proportional(&capacity, &demands),
+    })
+}
 
 /// Every disc link's name, in an order every route follows where the routes agree: a link
 /// comes after each link some route crosses just before it (Kahn's topological sort over

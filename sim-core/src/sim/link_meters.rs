@@ -166,29 +166,12 @@ impl Simulation {
         }
     }
 
-    /// Each flow's max-min and proportionally fair goodput (payload bit/s) over the disc
-    /// links and its own access link; none for a dumbbell.
+    /// Each flow's max-min and proportionally fair goodput (payload bit/s); none for a
+    /// dumbbell.
     pub(super) fn fair_shares(&self) -> Option<(Vec<f64>, Vec<f64>)> {
-        use crate::metrics::fair_shares::{max_min, proportional, Demand};
-        let sc = &self.scenario;
-        if sc.links.is_empty() {
-            return None;
-        }
-        let payload = f64::from(sc.tcp.mss_bytes) / f64::from(sc.full_packet_bytes().max(1));
-        let capacity: Vec<f64> = self.net.links().iter().map(|l| l.spec().rate.0 as f64 * payload).collect();
-        let demands: Vec<Demand> = (sc.flows.iter().enumerate())
-            .map(|(g, group)| Demand {
-                count: group.count,
-                links: (self.net.links().iter().enumerate())
-                    .filter(|(l, _)| self.net.crosses(g as u32, *l as u32))
-                    .map(|(l, _)| l)
-                    .collect(),
-                cap: group.access_rate_bps as f64 * payload,
-            })
-            .collect();
-        let (mm, pf) = (max_min(&capacity, &demands), proportional(&capacity, &demands));
+        let f = crate::scenario::topology::fair_shares(&self.scenario)?;
         let per_flow = |v: &[f64]| self.groups.iter().map(|&g| v[g as usize]).collect();
-        Some((per_flow(&mm), per_flow(&pf)))
+        Some((per_flow(&f.max_min_bps), per_flow(&f.proportional_bps)))
     }
 
     /// Every disc link's figures over the window, its Jain's index among the `flows` that

@@ -25,6 +25,8 @@ fn run_scenario(sc: &sim_core::scenario::Scenario) -> Series {
     );
     s.flow_cca = crate::labels::flow_ccas(&sc);
     s.link_mbps = crate::state::peak_rate_bps(&sc) / 1e6;
+    s.fair_shares = crate::state::flow_fair_shares(&sc);
+    s.charted_link = (!sc.links.is_empty()).then(|| sc.bottleneck_name().to_string());
     s.push(&sim.poll(), &[]);
     s.set_delays(sim.recorder().window.flows().iter().map(|f| f.delay.clone()).collect());
     s
@@ -161,6 +163,22 @@ fn shares_sum_to_one_and_mark_the_fair_share() {
     let sum: f64 = c.bars.iter().map(|b| b.1).sum();
     assert!((sum - 1.0).abs() < 1e-9);
     assert!((c.fair.unwrap() - 0.1).abs() < 1e-12);
+}
+
+#[test]
+fn with_links_each_bar_is_ticked_at_its_flows_fair_shares_and_no_equal_share_is_drawn() {
+    let c = share_chart(&run("parking-lot", "fifo", 3.0));
+    assert!(c.fair.is_none(), "an equal share is no reference when flows cross different links");
+    let labels: Vec<&str> = c.refs.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(labels, ["max-min fair share", "proportionally fair share"]);
+    // Max-min: a quarter each; proportional: the long flow a tenth, the others 30 %.
+    for (r, want) in c.refs.iter().zip([[0.25, 0.25, 0.25, 0.25], [0.1, 0.3, 0.3, 0.3]]) {
+        assert_eq!(r.values.len(), c.bars.len());
+        for (v, w) in r.values.iter().zip(want) {
+            assert!((v - w).abs() < 1e-3, "{}: {:?}", r.label, r.values);
+        }
+    }
+    assert!(ChartData::Bars(c).describe_with(&[]).contains("max-min fair share 25 %"));
 }
 
 #[test]

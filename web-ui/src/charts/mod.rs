@@ -503,14 +503,19 @@ pub fn draw_density(canvas: &HtmlCanvasElement, c: &DensityChart, scale: f64) ->
 pub fn draw_bars(canvas: &HtmlCanvasElement, c: &Bars, scale: f64) -> Result<(), String> {
     let (root, l) = prepare(canvas, scale)?;
     let body = titled(&root, &l, &c.title, None)?;
-    let entries: Vec<(String, Swatch)> = c
-        .fair
-        .iter()
-        .map(|_| ("fair share".to_string(), Swatch::Line(0, LineLook { width: 2.0, dash: None })))
-        .collect();
+    let dash = |dashed: bool| dashed.then_some((4.0, 3.0));
+    let entries: Vec<(String, Swatch)> =
+        (c.fair.iter())
+            .map(|_| ("fair share".to_string(), Swatch::Line(0, LineLook { width: 2.0, dash: None })))
+            .chain(c.refs.iter().map(|r| {
+                (r.label.clone(), Swatch::Line(r.color, LineLook { width: 2.5, dash: dash(r.dashed) }))
+            }))
+            .collect();
     let plot = legend(&body, &l, &entries)?;
     let rows = c.bars.len().max(1) as f64;
-    let x_max = c.bars.iter().map(|b| b.1).fold(c.fair.unwrap_or(0.0), f64::max).max(1e-3) * 1.15;
+    let refs_max = c.refs.iter().flat_map(|r| r.values.iter().copied()).fold(0.0, f64::max);
+    let x_max =
+        c.bars.iter().map(|b| b.1).fold(c.fair.unwrap_or(0.0).max(refs_max), f64::max).max(1e-3) * 1.15;
     let names: Vec<String> = c.bars.iter().map(|b| b.0.clone()).collect();
     let fmt = category_names(&names);
     let mut chart = ChartBuilder::on(&plot)
@@ -545,6 +550,20 @@ pub fn draw_bars(canvas: &HtmlCanvasElement, c: &Bars, scale: f64) -> Result<(),
                 color(0).stroke_width(l.px(2.0) as u32),
             )))
             .map_err(err)?;
+    }
+    // Each reference a tick across its flow's bar.
+    for r in &c.refs {
+        let style = color(r.color).stroke_width(l.px(2.5) as u32);
+        for (i, &x) in r.values.iter().enumerate() {
+            let (y0, y1) = (i as f64 - 0.45, i as f64 + 0.45);
+            let tick = [(x, y0), (x, y1)];
+            match dash(r.dashed) {
+                Some((on, off)) => chart
+                    .draw_series(DashedLineSeries::new(tick, l.px(on) as u32, l.px(off) as u32, style))
+                    .map_err(err)?,
+                None => chart.draw_series(LineSeries::new(tick, style)).map_err(err)?,
+            };
+        }
     }
     root.present().map_err(err)
 }

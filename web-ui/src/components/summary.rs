@@ -259,11 +259,26 @@ fn links_table(s: &Summary) -> Html {
     }
 }
 
-/// A flow's queueing delay at each link of its route: `bottleneck 10.3 → hop2 9.9`.
-fn hop_delays(f: &FlowSummary) -> String {
-    let hops: Vec<String> =
-        f.hop_delays.iter().map(|h| format!("{} {}", h.link, num(h.mean_ms, 1))).collect();
-    hops.join(" → ")
+/// A flow's queueing delay at each link of its route: `bottleneck 10.3 → hop2 9.9`, each
+/// hop kept on one line.
+fn hop_delays(f: &FlowSummary) -> Html {
+    let last = f.hop_delays.len().saturating_sub(1);
+    (f.hop_delays.iter().enumerate())
+        .map(|(i, h)| html! {
+            <span class="hop">{ format!("{} {}{}", h.link, num(h.mean_ms, 1), if i < last { " →" } else { "" }) }</span>
+        })
+        .collect()
+}
+
+/// A per-flow column's explanation, naming the link it is measured at where there are
+/// several (a flow that does not cross it shows none).
+fn charted_title(s: &Summary, what: &str) -> String {
+    match s.links.first() {
+        Some(l) => {
+            format!("At {} (the charted link): {what}; a flow that does not cross it shows none", l.name)
+        }
+        None => format!("At the bottleneck: {what}"),
+    }
 }
 
 fn flows_table(s: &Summary) -> Html {
@@ -284,7 +299,8 @@ fn flows_table(s: &Summary) -> Html {
                     <th title="When the flow's last byte was acknowledged">{ "completed at (s)" }</th>
                     <th title="Bytes over the time from its start to its completion">{ "rate while active (Mbit/s)" }</th>
                 }
-                <th>{ "backlog (cells)" }</th><th>{ "delay P50 / P95 (ms)" }</th>
+                <th title={charted_title(s, "its packets in the queue, mean over the samples")}>{ "backlog (cells)" }</th>
+                <th title={charted_title(s, "its packets' queueing delay, median and 95th percentile")}>{ "delay P50 / P95 (ms)" }</th>
                 if fair {
                     <th title="Its packets' mean queueing delay at each link of its route, in order: where its delay comes from">{ "delay hop by hop (ms)" }</th>
                 }
