@@ -7,7 +7,7 @@ mod compare;
 use crate::series::{decimate, Series};
 pub use coincide::*;
 use compare::mean_over_flows;
-pub use compare::{compare_chart, CompareWhat};
+pub use compare::{compare_chart, compare_link_chart, shared_links, CompareWhat};
 use sim_core::aqm::DropReason;
 
 /// Points per line handed to the canvas: enough for a projector, cheap to draw.

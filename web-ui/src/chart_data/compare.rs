@@ -69,6 +69,33 @@ pub fn compare_chart(lanes: &[(&str, &Series)], f: &Frame, what: CompareWhat) ->
     c
 }
 
+/// The links every lane has, by name, in the first lane's order (scenarios with links).
+pub fn shared_links(lanes: &[(&str, &Series)]) -> Vec<String> {
+    let names =
+        |s: &Series| -> Vec<String> { s.group("link-queue").iter().map(|(i, _)| i.label.clone()).collect() };
+    let first = lanes.first().map(|(_, s)| names(s)).unwrap_or_default();
+    first.into_iter().filter(|n| lanes.iter().all(|(_, s)| names(s).contains(n))).collect()
+}
+
+/// Compare for one link: its queue (`link-queue`) or queueing delay (`link-delay`) in every
+/// lane, one line each.
+pub fn compare_link_chart(lanes: &[(&str, &Series)], f: &Frame, link: &str, group: &str) -> TimeChart {
+    let mut y_max: f64 = 0.0;
+    let lines = (lanes.iter().enumerate())
+        .filter_map(|(i, (name, s))| {
+            let g = s.group(group);
+            let (_, v) = g.iter().find(|(info, _)| info.label == link)?;
+            y_max = y_max.max(max_of(v.iter()));
+            Some(line(*name, flow_color(i), &s.t, v))
+        })
+        .collect();
+    let (title, unit) = match group {
+        "link-delay" => (format!("Queueing delay at {link}, side by side"), "ms"),
+        _ => (format!("Packets waiting at {link} (disc + device queue), side by side"), "packets"),
+    };
+    time(&title, unit, f, lines, y_max)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompareWhat {
     Queue,

@@ -182,6 +182,22 @@ fn with_links_each_bar_is_ticked_at_its_flows_fair_shares_and_no_equal_share_is_
 }
 
 #[test]
+fn compare_draws_each_shared_link_with_a_line_per_lane() {
+    let (a, b) = (run("parking-lot", "fifo", 2.0), run("parking-lot", "fq-codel", 2.0));
+    let lanes = [("FIFO", &a), ("FQ-CoDel", &b)];
+    assert_eq!(shared_links(&lanes), ["bottleneck", "hop2", "hop3"]);
+    let c = compare_link_chart(&lanes, &frame(), "hop2", "link-queue");
+    let labels: Vec<&str> = c.lines.iter().map(|l| l.label.as_str()).collect();
+    assert_eq!(labels, ["FIFO", "FQ-CoDel"]);
+    assert!(c.title.contains("hop2"));
+    // FIFO fills its buffer, FQ-CoDel keeps a few packets.
+    let peak = |l: &Line| l.points.iter().map(|p| p.1).fold(0.0, f64::max);
+    assert!(peak(&c.lines[0]) > 2.0 * peak(&c.lines[1]), "{} {}", peak(&c.lines[0]), peak(&c.lines[1]));
+    let dumbbell = run("red-study", "red", 1.0);
+    assert!(shared_links(&[("a", &a), ("b", &dumbbell)]).is_empty(), "a dumbbell has no per-link series");
+}
+
+#[test]
 fn the_fairness_panel_carries_the_papers_figure() {
     let f = Frame { expected_jfi: Some(Level { y: 0.99, label: "paper".into() }), ..frame() };
     let c = jfi_chart(&run("red-study", "red", 3.0), &f);

@@ -128,6 +128,13 @@ fn all_charts(p: &ChartsProps) -> (Vec<(String, ChartData)>, Vec<(String, ChartD
         .into_iter()
         .map(|(k, w)| (k.to_string(), ChartData::Time(cd::compare_chart(&lanes, &f, w))))
         .collect();
+        // With links: each link's queue and delay, every lane on one chart.
+        for link in cd::shared_links(&lanes) {
+            for group in ["link-queue", "link-delay"] {
+                let key = format!("compare-{group}-{link}");
+                out.push((key, ChartData::Time(cd::compare_link_chart(&lanes, &f, &link, group))));
+            }
+        }
     }
     out.extend(lane_charts(&run, lane, &f, &lane_prefix(&run, lane)));
     if !p.warbler_first {
