@@ -25,7 +25,8 @@ done
 for prog in dumbbell parking_lot; do
   src="$here/$prog.cc"
   bin="$out/$prog"
-  if [[ ! -x "$bin" || "$src" -nt "$bin" ]]; then
+  # Both programs include common.h.
+  if [[ ! -x "$bin" || "$src" -nt "$bin" || "$here/common.h" -nt "$bin" ]]; then
     g++ -std=c++20 -O2 -DNS3_LOG_ENABLE -I"$root/include" "$src" -o "$bin" \
       -L"$lib" "${libs[@]}" -Wl,-rpath,"$lib"
   fi

@@ -30,22 +30,9 @@
 //
 // Build with build.sh beside this file; runs take about a second.
 
-#include <set>
-#include "ns3/applications-module.h"
-#include "ns3/core-module.h"
-#include "ns3/internet-module.h"
-#include "ns3/network-module.h"
-#include "ns3/point-to-point-module.h"
-#include "ns3/traffic-control-module.h"
+#include "common.h"
 
-#include <algorithm>
-#include <cmath>
-#include <fstream>
-#include <iomanip>
-#include <map>
-#include <sstream>
-#include <string>
-#include <vector>
+#include <set>
 
 // Read-only access to TcpBbr's and TcpSocketBase's private state for the `bbrTrace` sampler:
 // both classes befriend a test class of these names (ns-3's own test suite, not linked here).
@@ -74,8 +61,6 @@ class TcpBbrCheckGainValuesTest
     }
 };
 
-using namespace ns3;
-
 namespace
 {
 
@@ -89,11 +74,9 @@ struct Group
     uint64_t bytes; // 0 = unlimited
 };
 
-struct FlowStats
+struct FlowStats : FlowCounters
 {
     std::string cca;
-    uint64_t rxBytes = 0;       // after the warm-up
-    uint64_t rxBytesAll = 0;    // whole run
     uint32_t timeouts = 0;      // entries into CA_LOSS (whole run)
     uint32_t rtoByState[5] = {}; // timer expiries by the TcpCongState_t they found
     int congState = 0;
@@ -102,7 +85,6 @@ struct FlowStats
     std::vector<double> lossTimes;     // entries into CA_LOSS (whole run)
     std::vector<double> recoveryTimes; // entries into CA_RECOVERY (whole run)
     std::vector<double> delays; // queueing delay samples at the bottleneck (s)
-    uint32_t cwnd = 0;
     double cwndSum = 0;         // for the sampled mean cwnd
     uint32_t cwndSamples = 0;
     uint64_t bytes = 0;         // finite flow size, 0 = unlimited
@@ -111,8 +93,13 @@ struct FlowStats
 };
 
 std::vector<FlowStats> g_flows;
-double g_warmup = 1.0;
-std::map<uint32_t, uint32_t> g_addrToFlow;                 // sender IPv4 address -> flow
+
+FlowCounters&
+Flow(uint32_t flow)
+{
+    return g_flows[flow];
+}
+
 std::vector<double> g_dropTimes;
 std::vector<double> g_dropTimesAll;                         // every drop, whole run
 std::vector<std::pair<double, uint32_t>> g_queueTrace;     // (time, disc packets), whole run
@@ -162,12 +149,6 @@ class EnqTag : public Tag
     uint32_t flow{0};
 };
 
-bool
-AfterWarmup()
-{
-    return Simulator::Now().GetSeconds() >= g_warmup;
-}
-
 std::ofstream g_trace;
 uint32_t g_traceFlow = UINT32_MAX;
 // With a trace file: every (flow, sequence number) that reached the disc, so a drop of one
@@ -184,8 +165,7 @@ NoteSeq(Ptr<const QueueDiscItem> item, bool drop)
     {
         return;
     }
-    auto it = g_addrToFlow.find(ip->GetHeader().GetSource().Get());
-    uint32_t flow = it != g_addrToFlow.end() ? it->second : UINT32_MAX;
+    uint32_t flow = FlowOf(item);
     auto key = std::make_pair(flow, tcp.GetSequenceNumber().GetValue());
     bool seen = !g_seenSeq.insert(key).second;
     if (drop && seen)
@@ -211,19 +191,9 @@ OnEnqueue(Ptr<const QueueDiscItem> item)
     {
         NoteSeq(item, false);
     }
-    auto ip = DynamicCast<const Ipv4QueueDiscItem>(item);
-    uint32_t flow = UINT32_MAX;
-    if (ip)
-    {
-        auto it = g_addrToFlow.find(ip->GetHeader().GetSource().Get());
-        if (it != g_addrToFlow.end())
-        {
-            flow = it->second;
-        }
-    }
     EnqTag tag;
     tag.t = Simulator::Now().GetTimeStep();
-    tag.flow = flow;
+    tag.flow = FlowOf(item);
     item->GetPacket()->ReplacePacketTag(tag);
 }
 
@@ -259,9 +229,7 @@ OnDrop(Ptr<const QueueDiscItem> item, const char* reason)
         TcpHeader tcp;
         if (ip && item->GetPacket()->PeekHeader(tcp))
         {
-            auto it = g_addrToFlow.find(ip->GetHeader().GetSource().Get());
-            uint32_t flow = it != g_addrToFlow.end() ? it->second : UINT32_MAX;
-            g_trace << Simulator::Now().GetSeconds() << ",drop," << flow << ":"
+            g_trace << Simulator::Now().GetSeconds() << ",drop," << FlowOf(item) << ":"
                     << tcp.GetSequenceNumber().GetValue() << "\n";
         }
     }
@@ -289,24 +257,12 @@ OnDrop(Ptr<const QueueDiscItem> item, const char* reason)
     }
 }
 
-void
-OnRx(uint32_t flow, Ptr<const Packet> p, const Address&)
-{
-    g_flows[flow].rxBytesAll += p->GetSize();
-    if (AfterWarmup())
-    {
-        g_flows[flow].rxBytes += p->GetSize();
-    }
-}
-
-// ReTxTimeout doubles m_rto (RFC 6298 (5.5)) before it sets CA_LOSS, and the CongState
-// trace fires only on a change, so a timer expiring again in CA_LOSS shows only here. Every
-// other write of m_rto is the estimate (NewAck, EstimateRtt). Missed: an expiry with the RTO
-// already at its 60 s cap.
+// ReTxTimeout doubles m_rto before it sets CA_LOSS, and the CongState trace fires only on a
+// change, so a timer expiring again in CA_LOSS shows only here.
 void
 OnRto(uint32_t flow, Time old, Time now)
 {
-    if (now == old + old)
+    if (TimerExpired(old, now))
     {
         auto& f = g_flows[flow];
         f.rtoByState[std::min(f.congState, 4)]++;
@@ -341,12 +297,6 @@ OnSsThresh(uint32_t flow, uint32_t old, uint32_t now)
     {
         g_flows[flow].cuts.push_back(Simulator::Now().GetSeconds());
     }
-}
-
-void
-OnCwnd(uint32_t flow, uint32_t, uint32_t now)
-{
-    g_flows[flow].cwnd = now;
 }
 
 void
@@ -419,78 +369,6 @@ Sample(Ptr<QueueDisc> qd, Ptr<Queue<Packet>> nic, Time interval, Time end)
     }
 }
 
-/// A bulk sender whose socket is made before the run (so each can have its own type and
-/// pacing setting) and keeps the send buffer full.
-class BulkApp : public Application
-{
-  public:
-    void Setup(Ptr<Socket> s, Address peer, uint64_t maxBytes)
-    {
-        m_socket = s;
-        m_peer = peer;
-        m_maxBytes = maxBytes;
-    }
-
-  private:
-    void StartApplication() override
-    {
-        m_socket->Bind();
-        m_socket->Connect(m_peer);
-        m_socket->SetConnectCallback(MakeCallback(&BulkApp::Connected, this),
-                                     MakeNullCallback<void, Ptr<Socket>>());
-        m_socket->SetSendCallback(MakeCallback(&BulkApp::Space, this));
-    }
-
-    void StopApplication() override
-    {
-    }
-
-    void Connected(Ptr<Socket>)
-    {
-        m_connected = true;
-        Fill();
-    }
-
-    void Space(Ptr<Socket>, uint32_t)
-    {
-        if (m_connected)
-        {
-            Fill();
-        }
-    }
-
-    void Fill()
-    {
-        while (!m_closed && m_socket->GetTxAvailable() > 0)
-        {
-            uint64_t n = std::min<uint64_t>(m_socket->GetTxAvailable(), 1448 * 8);
-            if (m_maxBytes > 0)
-            {
-                n = std::min(n, m_maxBytes - m_sent);
-            }
-            int r = m_socket->Send(Create<Packet>(static_cast<uint32_t>(n)));
-            if (r < 0)
-            {
-                break;
-            }
-            m_sent += r;
-            if (m_maxBytes > 0 && m_sent >= m_maxBytes)
-            {
-                // As BulkSendApplication: close once the last byte is in the socket.
-                m_socket->Close();
-                m_closed = true;
-            }
-        }
-    }
-
-    Ptr<Socket> m_socket;
-    Address m_peer;
-    bool m_connected{false};
-    uint64_t m_maxBytes{0};
-    uint64_t m_sent{0};
-    bool m_closed{false};
-};
-
 double
 Quantile(std::vector<double> v, double q)
 {
@@ -559,16 +437,11 @@ main(int argc, char* argv[])
     double bottleneckDelayMs = 10;
     uint32_t nicQueue = 100;
     uint32_t hostQueue = 10000;
-    std::string qdisc = "red";
-    uint32_t limit = 100;
-    double minTh = 5, maxTh = 10, qW = 0.002, maxP = 0.02;
-    bool gentle = false, ared = false;
-    uint32_t meanPktSize = 512;
-    double codelTargetMs = 5, codelIntervalMs = 100;
-    uint32_t mss = 536, delAck = 2, initCwnd = 10;
-    uint32_t sndBuf = 131072, rcvBuf = 131072;
-    double minRtoMs = 1000;
-    bool sack = true, timestamps = true;
+    DiscArgs discArgs{.qdisc = "red", .limit = 100, .minTh = 5, .maxTh = 10, .qW = 0.002,
+                      .maxP = 0.02, .gentle = false, .ared = false, .meanPktSize = 512,
+                      .codelTargetMs = 5, .codelIntervalMs = 100};
+    TcpArgs tcpArgs{.mss = 536, .delAck = 2, .initCwnd = 10, .sndBuf = 131072, .rcvBuf = 131072,
+                    .minRtoMs = 1000, .sack = true, .timestamps = true};
     double duration = 60, warmup = 1, sample = 0.1;
     uint32_t seed = 1;
     std::string out = "ns3.json";
@@ -583,25 +456,18 @@ main(int argc, char* argv[])
     cmd.AddValue("bottleneckDelay", "bottleneck one-way delay (ms)", bottleneckDelayMs);
     cmd.AddValue("nicQueue", "bottleneck device queue (packets, >= 1)", nicQueue);
     cmd.AddValue("hostQueue", "host and reverse device queues (packets)", hostQueue);
-    cmd.AddValue("qdisc", "fifo|red|codel|fqcodel|pie", qdisc);
-    cmd.AddValue("limit", "queue disc limit (packets)", limit);
-    cmd.AddValue("minTh", "RED MinTh (packets)", minTh);
-    cmd.AddValue("maxTh", "RED MaxTh (packets)", maxTh);
-    cmd.AddValue("qW", "RED QW", qW);
-    cmd.AddValue("maxP", "RED initial max_p (LInterm = 1/maxP)", maxP);
-    cmd.AddValue("gentle", "RED Gentle", gentle);
-    cmd.AddValue("ared", "RED ARED", ared);
-    cmd.AddValue("meanPktSize", "RED/PIE MeanPktSize (bytes)", meanPktSize);
-    cmd.AddValue("codelTarget", "CoDel/FQ-CoDel target (ms)", codelTargetMs);
-    cmd.AddValue("codelInterval", "CoDel/FQ-CoDel interval (ms)", codelIntervalMs);
-    cmd.AddValue("mss", "TCP SegmentSize (bytes)", mss);
-    cmd.AddValue("delAck", "TCP DelAckCount", delAck);
-    cmd.AddValue("initCwnd", "TCP InitialCwnd (segments)", initCwnd);
-    cmd.AddValue("sndBuf", "TCP SndBufSize (bytes)", sndBuf);
-    cmd.AddValue("rcvBuf", "TCP RcvBufSize (bytes)", rcvBuf);
-    cmd.AddValue("minRto", "TCP MinRto (ms)", minRtoMs);
-    cmd.AddValue("sack", "TCP Sack", sack);
-    cmd.AddValue("timestamps", "TCP Timestamp", timestamps);
+    cmd.AddValue("qdisc", "fifo|red|codel|fqcodel|pie", discArgs.qdisc);
+    cmd.AddValue("limit", "queue disc limit (packets)", discArgs.limit);
+    cmd.AddValue("minTh", "RED MinTh (packets)", discArgs.minTh);
+    cmd.AddValue("maxTh", "RED MaxTh (packets)", discArgs.maxTh);
+    cmd.AddValue("qW", "RED QW", discArgs.qW);
+    cmd.AddValue("maxP", "RED initial max_p (LInterm = 1/maxP)", discArgs.maxP);
+    cmd.AddValue("gentle", "RED Gentle", discArgs.gentle);
+    cmd.AddValue("ared", "RED ARED", discArgs.ared);
+    cmd.AddValue("meanPktSize", "RED/PIE MeanPktSize (bytes)", discArgs.meanPktSize);
+    cmd.AddValue("codelTarget", "CoDel/FQ-CoDel target (ms)", discArgs.codelTargetMs);
+    cmd.AddValue("codelInterval", "CoDel/FQ-CoDel interval (ms)", discArgs.codelIntervalMs);
+    tcpArgs.AddTo(cmd);
     cmd.AddValue("duration", "simulated seconds", duration);
     cmd.AddValue("warmup", "statistics ignore the first seconds", warmup);
     cmd.AddValue("sample", "queue sample interval (s)", sample);
@@ -616,14 +482,7 @@ main(int argc, char* argv[])
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
 
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initCwnd));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(sndBuf));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(minRtoMs)));
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(timestamps));
+    tcpArgs.Apply();
 
     std::vector<Group> groups;
     {
@@ -661,61 +520,15 @@ main(int argc, char* argv[])
     InternetStackHelper stack;
     stack.InstallAll();
 
-    PointToPointHelper bottleneck;
-    bottleneck.SetDeviceAttribute("DataRate", DataRateValue(DataRate(bottleneckRate)));
-    bottleneck.SetChannelAttribute("Delay", TimeValue(MilliSeconds(bottleneckDelayMs)));
-    bottleneck.SetQueue("ns3::DropTailQueue",
-                        "MaxSize",
-                        QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, nicQueue)));
+    PointToPointHelper bottleneck =
+        P2pLinks(DataRate(bottleneckRate), MilliSeconds(bottleneckDelayMs), nicQueue);
     NetDeviceContainer bnDev = bottleneck.Install(router.Get(0), receiver.Get(0));
     // The reverse direction (receiver -> router) gets a host-sized device queue.
     bnDev.Get(1)->GetObject<PointToPointNetDevice>()->GetQueue()->SetMaxSize(
         QueueSize(QueueSizeUnit::PACKETS, hostQueue));
 
     TrafficControlHelper tch;
-    QueueSize qsize(QueueSizeUnit::PACKETS, limit);
-    if (qdisc == "fifo")
-    {
-        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(qsize));
-    }
-    else if (qdisc == "red")
-    {
-        tch.SetRootQueueDisc("ns3::RedQueueDisc",
-                             "MaxSize", QueueSizeValue(qsize),
-                             "MinTh", DoubleValue(minTh),
-                             "MaxTh", DoubleValue(maxTh),
-                             "QW", DoubleValue(qW),
-                             "LInterm", DoubleValue(1.0 / maxP),
-                             "Gentle", BooleanValue(gentle),
-                             "ARED", BooleanValue(ared),
-                             "MeanPktSize", UintegerValue(meanPktSize),
-                             "LinkBandwidth", DataRateValue(DataRate(bottleneckRate)),
-                             "LinkDelay", TimeValue(MilliSeconds(bottleneckDelayMs)));
-    }
-    else if (qdisc == "codel")
-    {
-        tch.SetRootQueueDisc("ns3::CoDelQueueDisc",
-                             "MaxSize", QueueSizeValue(qsize),
-                             "Target", StringValue(std::to_string(codelTargetMs) + "ms"),
-                             "Interval", StringValue(std::to_string(codelIntervalMs) + "ms"));
-    }
-    else if (qdisc == "fqcodel")
-    {
-        tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc",
-                             "MaxSize", QueueSizeValue(qsize),
-                             "Target", StringValue(std::to_string(codelTargetMs) + "ms"),
-                             "Interval", StringValue(std::to_string(codelIntervalMs) + "ms"));
-    }
-    else if (qdisc == "pie")
-    {
-        tch.SetRootQueueDisc("ns3::PieQueueDisc",
-                             "MaxSize", QueueSizeValue(qsize),
-                             "MeanPktSize", UintegerValue(meanPktSize));
-    }
-    else
-    {
-        NS_FATAL_ERROR("unknown qdisc " << qdisc);
-    }
+    SetRootDisc(tch, discArgs, bottleneckRate, bottleneckDelayMs);
     QueueDiscContainer qdc = tch.Install(bnDev.Get(0));
     Ptr<QueueDisc> qd = qdc.Get(0);
 
@@ -729,12 +542,8 @@ main(int argc, char* argv[])
         uint32_t i = 0;
         for (auto& g : groups)
         {
-            PointToPointHelper access;
-            access.SetDeviceAttribute("DataRate", DataRateValue(DataRate(g.rateBps)));
-            access.SetChannelAttribute("Delay", TimeValue(MicroSeconds(g.delayMs * 1000)));
-            access.SetQueue("ns3::DropTailQueue",
-                            "MaxSize",
-                            QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, hostQueue)));
+            PointToPointHelper access =
+                P2pLinks(DataRate(g.rateBps), MicroSeconds(g.delayMs * 1000), hostQueue);
             for (uint32_t k = 0; k < g.count; ++k, ++i)
             {
                 NetDeviceContainer d = access.Install(senders.Get(i), router.Get(0));
@@ -763,11 +572,7 @@ main(int argc, char* argv[])
         for (uint32_t k = 0; k < g.count; ++k, ++i)
         {
             uint16_t port = 5000 + i;
-            PacketSinkHelper sink("ns3::TcpSocketFactory",
-                                  InetSocketAddress(Ipv4Address::GetAny(), port));
-            ApplicationContainer sa = sink.Install(receiver.Get(0));
-            sa.Start(Seconds(0));
-            sa.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, i));
+            InstallSink(receiver.Get(0), port, i);
 
             // Only BBR paces (ns-3 requires it for BBR; AQM Lab paces only BBR).
             Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(g.cca == "bbr"));
@@ -793,11 +598,8 @@ main(int argc, char* argv[])
                 s->TraceConnectWithoutContext("RTT", MakeBoundCallback(&TraceTime, std::string("rtt_s")));
                 g_bbrSocket = DynamicCast<TcpSocketBase>(s);
             }
-            Ptr<BulkApp> app = CreateObject<BulkApp>();
-            app->Setup(s, InetSocketAddress(bnIf.GetAddress(1), port), g.bytes);
-            senders.Get(i)->AddApplication(app);
-            app->SetStartTime(Seconds(g.startS));
-            app->SetStopTime(Seconds(duration + 1));
+            InstallBulkApp(senders.Get(i), s, InetSocketAddress(bnIf.GetAddress(1), port), g.bytes,
+                           Seconds(g.startS), Seconds(duration + 1));
         }
     }
 
@@ -848,8 +650,7 @@ main(int argc, char* argv[])
     }
 
     std::ofstream o(out);
-    o << std::setprecision(10);
-    o << "{\n  \"simulator\": \"ns-3.44\",\n  \"seed\": " << seed << ",\n";
+    JsonHead(o, seed);
     o << "  \"window_s\": " << window << ",\n";
     o << "  \"throughput_bps\": " << sum << ",\n";
     o << "  \"utilisation\": " << sum / bottleneckRate << ",\n";

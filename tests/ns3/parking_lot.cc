@@ -66,23 +66,7 @@
 //
 // Build with build.sh beside this file; a 30 s run takes about two seconds.
 
-#include "ns3/applications-module.h"
-#include "ns3/core-module.h"
-#include "ns3/internet-module.h"
-#include "ns3/network-module.h"
-#include "ns3/point-to-point-module.h"
-#include "ns3/traffic-control-module.h"
-
-#include <algorithm>
-#include <cmath>
-#include <fstream>
-#include <iomanip>
-#include <map>
-#include <sstream>
-#include <string>
-#include <vector>
-
-using namespace ns3;
+#include "common.h"
 
 namespace
 {
@@ -92,13 +76,10 @@ const char* const LINK_NAMES[3] = {"bottleneck", "hop2", "hop3"};
 const uint32_t FLOW_FIRST[4] = {0, 0, 1, 2};
 const uint32_t FLOW_LAST[4] = {2, 0, 1, 2};
 
-struct FlowStats
+struct FlowStats : FlowCounters
 {
-    uint64_t rxBytes = 0;    // after the warm-up
-    uint64_t rxBytesAll = 0; // whole run
     uint32_t timeouts = 0;   // expiries of the retransmission timer (whole run)
     uint32_t recoveries = 0; // entries into CA_RECOVERY (whole run)
-    uint32_t cwnd = 0;
     double startS = 0;
 };
 
@@ -115,14 +96,12 @@ struct LinkStats
 
 std::vector<FlowStats> g_flows(4);
 std::vector<LinkStats> g_links(3);
-double g_warmup = 5.0;
-std::map<uint32_t, uint32_t> g_addrToFlow; // sender IPv4 address -> flow
 std::ofstream g_trace;
 
-bool
-AfterWarmup()
+FlowCounters&
+Flow(uint32_t flow)
 {
-    return Simulator::Now().GetSeconds() >= g_warmup;
+    return g_flows[flow];
 }
 
 void
@@ -135,15 +114,7 @@ OnDrop(uint32_t link, Ptr<const QueueDiscItem> item)
     }
     if (g_trace.is_open())
     {
-        uint32_t flow = UINT32_MAX;
-        if (auto ip = DynamicCast<const Ipv4QueueDiscItem>(item))
-        {
-            auto it = g_addrToFlow.find(ip->GetHeader().GetSource().Get());
-            if (it != g_addrToFlow.end())
-            {
-                flow = it->second;
-            }
-        }
+        uint32_t flow = FlowOf(item);
         g_trace << Simulator::Now().GetSeconds() << ",drop," << LINK_NAMES[link] << ","
                 << (flow == UINT32_MAX ? -1 : int(flow)) << "\n";
     }
@@ -181,21 +152,9 @@ OnTxEnd(uint32_t link, Ptr<const Packet> p)
 }
 
 void
-OnRx(uint32_t flow, Ptr<const Packet> p, const Address&)
-{
-    g_flows[flow].rxBytesAll += p->GetSize();
-    if (AfterWarmup())
-    {
-        g_flows[flow].rxBytes += p->GetSize();
-    }
-}
-
-// ReTxTimeout doubles m_rto (RFC 6298 (5.5)); every other write of it is the estimate
-// (as dumbbell.cc counts timer expiries).
-void
 OnRto(uint32_t flow, Time old, Time now)
 {
-    if (now == old + old)
+    if (TimerExpired(old, now))
     {
         g_flows[flow].timeouts++;
         if (g_trace.is_open())
@@ -224,12 +183,6 @@ OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCo
     {
         g_flows[flow].recoveries++;
     }
-}
-
-void
-OnCwnd(uint32_t flow, uint32_t, uint32_t now)
-{
-    g_flows[flow].cwnd = now;
 }
 
 void
@@ -263,62 +216,6 @@ Sample(Time interval, Time end)
     }
 }
 
-/// A bulk sender whose socket is made before the run and keeps the send buffer full (as
-/// dumbbell.cc's).
-class BulkApp : public Application
-{
-  public:
-    void Setup(Ptr<Socket> s, Address peer)
-    {
-        m_socket = s;
-        m_peer = peer;
-    }
-
-  private:
-    void StartApplication() override
-    {
-        m_socket->Bind();
-        m_socket->Connect(m_peer);
-        m_socket->SetConnectCallback(MakeCallback(&BulkApp::Connected, this),
-                                     MakeNullCallback<void, Ptr<Socket>>());
-        m_socket->SetSendCallback(MakeCallback(&BulkApp::Space, this));
-    }
-
-    void StopApplication() override
-    {
-    }
-
-    void Connected(Ptr<Socket>)
-    {
-        m_connected = true;
-        Fill();
-    }
-
-    void Space(Ptr<Socket>, uint32_t)
-    {
-        if (m_connected)
-        {
-            Fill();
-        }
-    }
-
-    void Fill()
-    {
-        while (m_socket->GetTxAvailable() > 0)
-        {
-            uint32_t n = std::min<uint32_t>(m_socket->GetTxAvailable(), 1448 * 8);
-            if (m_socket->Send(Create<Packet>(n)) < 0)
-            {
-                break;
-            }
-        }
-    }
-
-    Ptr<Socket> m_socket;
-    Address m_peer;
-    bool m_connected{false};
-};
-
 } // namespace
 
 int
@@ -330,17 +227,13 @@ main(int argc, char* argv[])
     double accessDelayMs = 2;
     uint32_t nicQueue = 1;
     uint32_t hostQueue = 10000;
-    std::string qdisc = "fifo";
-    uint32_t limit = 100;
-    double minTh = 5, maxTh = 15, qW = 0.002, maxP = 0.02;
-    bool gentle = true, wait = true;
-    uint32_t meanPktSize = 1500;
-    double codelTargetMs = 5, codelIntervalMs = 100;
-    uint32_t fqFlows = 1024, dropBatch = 64;
-    uint32_t mss = 1448, delAck = 2, initCwnd = 10;
-    uint32_t sndBuf = 6 << 20, rcvBuf = 6 << 20;
-    double minRtoMs = 200, delAckTimeoutMs = 200;
-    bool sack = true, timestamps = true;
+    DiscArgs discArgs{.qdisc = "fifo", .limit = 100, .minTh = 5, .maxTh = 15, .qW = 0.002,
+                      .maxP = 0.02, .gentle = true, .wait = true, .meanPktSize = 1500,
+                      .codelTargetMs = 5, .codelIntervalMs = 100, .fqFlows = 1024,
+                      .dropBatch = 64};
+    TcpArgs tcpArgs{.mss = 1448, .delAck = 2, .initCwnd = 10, .sndBuf = 6 << 20,
+                    .rcvBuf = 6 << 20, .minRtoMs = 200, .sack = true, .timestamps = true};
+    double delAckTimeoutMs = 200;
     double duration = 30, warmup = 5, sample = 0.1;
     std::string starts = "0,0,0,0";
     uint32_t seed = 1;
@@ -354,28 +247,21 @@ main(int argc, char* argv[])
     cmd.AddValue("accessDelay", "every sender's access link one-way delay (ms)", accessDelayMs);
     cmd.AddValue("nicQueue", "device queue under each link's disc (packets, >= 1)", nicQueue);
     cmd.AddValue("hostQueue", "host, receiver and reverse device queues (packets)", hostQueue);
-    cmd.AddValue("qdisc", "fifo|red|fqcodel, on each link", qdisc);
-    cmd.AddValue("limit", "each disc's limit (packets)", limit);
-    cmd.AddValue("minTh", "RED MinTh (packets)", minTh);
-    cmd.AddValue("maxTh", "RED MaxTh (packets)", maxTh);
-    cmd.AddValue("qW", "RED QW", qW);
-    cmd.AddValue("maxP", "RED max_p (LInterm = 1/maxP)", maxP);
-    cmd.AddValue("gentle", "RED Gentle", gentle);
-    cmd.AddValue("wait", "RED Wait", wait);
-    cmd.AddValue("meanPktSize", "RED MeanPktSize (bytes)", meanPktSize);
-    cmd.AddValue("codelTarget", "FQ-CoDel target (ms)", codelTargetMs);
-    cmd.AddValue("codelInterval", "FQ-CoDel interval (ms)", codelIntervalMs);
-    cmd.AddValue("fqFlows", "FQ-CoDel Flows", fqFlows);
-    cmd.AddValue("dropBatch", "FQ-CoDel DropBatchSize", dropBatch);
-    cmd.AddValue("mss", "TCP SegmentSize (bytes)", mss);
-    cmd.AddValue("delAck", "TCP DelAckCount", delAck);
+    cmd.AddValue("qdisc", "fifo|red|fqcodel, on each link", discArgs.qdisc);
+    cmd.AddValue("limit", "each disc's limit (packets)", discArgs.limit);
+    cmd.AddValue("minTh", "RED MinTh (packets)", discArgs.minTh);
+    cmd.AddValue("maxTh", "RED MaxTh (packets)", discArgs.maxTh);
+    cmd.AddValue("qW", "RED QW", discArgs.qW);
+    cmd.AddValue("maxP", "RED max_p (LInterm = 1/maxP)", discArgs.maxP);
+    cmd.AddValue("gentle", "RED Gentle", discArgs.gentle);
+    cmd.AddValue("wait", "RED Wait", discArgs.wait);
+    cmd.AddValue("meanPktSize", "RED MeanPktSize (bytes)", discArgs.meanPktSize);
+    cmd.AddValue("codelTarget", "FQ-CoDel target (ms)", discArgs.codelTargetMs);
+    cmd.AddValue("codelInterval", "FQ-CoDel interval (ms)", discArgs.codelIntervalMs);
+    cmd.AddValue("fqFlows", "FQ-CoDel Flows", discArgs.fqFlows);
+    cmd.AddValue("dropBatch", "FQ-CoDel DropBatchSize", discArgs.dropBatch);
+    tcpArgs.AddTo(cmd);
     cmd.AddValue("delAckTimeout", "TCP DelAckTimeout (ms)", delAckTimeoutMs);
-    cmd.AddValue("initCwnd", "TCP InitialCwnd (segments)", initCwnd);
-    cmd.AddValue("sndBuf", "TCP SndBufSize (bytes)", sndBuf);
-    cmd.AddValue("rcvBuf", "TCP RcvBufSize (bytes)", rcvBuf);
-    cmd.AddValue("minRto", "TCP MinRto (ms)", minRtoMs);
-    cmd.AddValue("sack", "TCP Sack", sack);
-    cmd.AddValue("timestamps", "TCP Timestamp", timestamps);
     cmd.AddValue("starts", "the four flows' start times (s): long,bottleneck,hop2,hop3", starts);
     cmd.AddValue("duration", "simulated seconds", duration);
     cmd.AddValue("warmup", "statistics ignore the first seconds", warmup);
@@ -404,15 +290,8 @@ main(int argc, char* argv[])
         g_trace << std::setprecision(10);
     }
 
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delAck));
+    tcpArgs.Apply();
     Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(delAckTimeoutMs)));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initCwnd));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(sndBuf));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(minRtoMs)));
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(timestamps));
     Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(false));
 
     NodeContainer routers, senders, receivers;
@@ -422,52 +301,21 @@ main(int argc, char* argv[])
     InternetStackHelper stack;
     stack.InstallAll();
 
+    // The preset's three discs only (SetRootDisc knows codel and pie too).
+    if (discArgs.qdisc != "fifo" && discArgs.qdisc != "red" && discArgs.qdisc != "fqcodel")
+    {
+        NS_FATAL_ERROR("unknown qdisc " << discArgs.qdisc);
+    }
     // The three links: the disc on the forward device (routers[i] -> routers[i + 1]).
     TrafficControlHelper tch;
-    QueueSize qsize(QueueSizeUnit::PACKETS, limit);
-    if (qdisc == "fifo")
-    {
-        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(qsize));
-    }
-    else if (qdisc == "red")
-    {
-        tch.SetRootQueueDisc("ns3::RedQueueDisc",
-                             "MaxSize", QueueSizeValue(qsize),
-                             "MinTh", DoubleValue(minTh),
-                             "MaxTh", DoubleValue(maxTh),
-                             "QW", DoubleValue(qW),
-                             "LInterm", DoubleValue(1.0 / maxP),
-                             "Gentle", BooleanValue(gentle),
-                             "Wait", BooleanValue(wait),
-                             "ARED", BooleanValue(false),
-                             "MeanPktSize", UintegerValue(meanPktSize),
-                             "LinkBandwidth", DataRateValue(DataRate(linkRate)),
-                             "LinkDelay", TimeValue(MilliSeconds(linkDelayMs)));
-    }
-    else if (qdisc == "fqcodel")
-    {
-        tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc",
-                             "MaxSize", QueueSizeValue(qsize),
-                             "Flows", UintegerValue(fqFlows),
-                             "DropBatchSize", UintegerValue(dropBatch),
-                             "Target", StringValue(std::to_string(codelTargetMs) + "ms"),
-                             "Interval", StringValue(std::to_string(codelIntervalMs) + "ms"));
-    }
-    else
-    {
-        NS_FATAL_ERROR("unknown qdisc " << qdisc);
-    }
+    SetRootDisc(tch, discArgs, linkRate, linkDelayMs);
 
     Ipv4AddressHelper addr;
     std::vector<NetDeviceContainer> linkDev;
     for (uint32_t i = 0; i < 3; ++i)
     {
-        PointToPointHelper p2p;
-        p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(linkRate)));
-        p2p.SetChannelAttribute("Delay", TimeValue(MicroSeconds(linkDelayMs * 1000)));
-        p2p.SetQueue("ns3::DropTailQueue",
-                     "MaxSize",
-                     QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, nicQueue)));
+        PointToPointHelper p2p =
+            P2pLinks(DataRate(linkRate), MicroSeconds(linkDelayMs * 1000), nicQueue);
         NetDeviceContainer d = p2p.Install(routers.Get(i), routers.Get(i + 1));
         // The reverse direction (ACKs only) gets a host-sized device queue and no disc.
         d.Get(1)->GetObject<PointToPointNetDevice>()->GetQueue()->SetMaxSize(
@@ -485,12 +333,8 @@ main(int argc, char* argv[])
     std::vector<Ipv4Address> receiverAddr;
     for (uint32_t k = 0; k < 4; ++k)
     {
-        PointToPointHelper access;
-        access.SetDeviceAttribute("DataRate", DataRateValue(DataRate(accessRate)));
-        access.SetChannelAttribute("Delay", TimeValue(MicroSeconds(accessDelayMs * 1000)));
-        access.SetQueue("ns3::DropTailQueue",
-                        "MaxSize",
-                        QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, hostQueue)));
+        PointToPointHelper access =
+            P2pLinks(DataRate(accessRate), MicroSeconds(accessDelayMs * 1000), hostQueue);
         NetDeviceContainer a = access.Install(senders.Get(k), routers.Get(FLOW_FIRST[k]));
         std::ostringstream base;
         base << "10.1." << k << ".0";
@@ -499,12 +343,7 @@ main(int argc, char* argv[])
         TrafficControlHelper().Uninstall(a);
         g_addrToFlow[ai.GetAddress(0).Get()] = k;
 
-        PointToPointHelper sink;
-        sink.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
-        sink.SetChannelAttribute("Delay", TimeValue(Seconds(0)));
-        sink.SetQueue("ns3::DropTailQueue",
-                      "MaxSize",
-                      QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, hostQueue)));
+        PointToPointHelper sink = P2pLinks(DataRate("100Gbps"), Seconds(0), hostQueue);
         NetDeviceContainer r = sink.Install(routers.Get(FLOW_LAST[k] + 1), receivers.Get(k));
         std::ostringstream rbase;
         rbase << "10.2." << k << ".0";
@@ -518,10 +357,7 @@ main(int argc, char* argv[])
     for (uint32_t k = 0; k < 4; ++k)
     {
         uint16_t port = 5000 + k;
-        PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
-        ApplicationContainer sa = sink.Install(receivers.Get(k));
-        sa.Start(Seconds(0));
-        sa.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, k));
+        InstallSink(receivers.Get(k), port, k);
 
         Ptr<TcpL4Protocol> tcp = senders.Get(k)->GetObject<TcpL4Protocol>();
         Ptr<Socket> s = tcp->CreateSocket(TcpCubic::GetTypeId());
@@ -532,11 +368,8 @@ main(int argc, char* argv[])
         {
             s->TraceConnectWithoutContext("RTT", MakeBoundCallback(&OnRtt, k));
         }
-        Ptr<BulkApp> app = CreateObject<BulkApp>();
-        app->Setup(s, InetSocketAddress(receiverAddr[k], port));
-        senders.Get(k)->AddApplication(app);
-        app->SetStartTime(NanoSeconds(std::llround(g_flows[k].startS * 1e9)));
-        app->SetStopTime(Seconds(duration + 1));
+        InstallBulkApp(senders.Get(k), s, InetSocketAddress(receiverAddr[k], port), 0,
+                       NanoSeconds(std::llround(g_flows[k].startS * 1e9)), Seconds(duration + 1));
     }
 
     for (uint32_t i = 0; i < 3; ++i)
@@ -556,9 +389,8 @@ main(int argc, char* argv[])
 
     double window = duration - warmup;
     std::ofstream o(out);
-    o << std::setprecision(10);
-    o << "{\n  \"simulator\": \"ns-3.44\",\n  \"seed\": " << seed << ",\n";
-    o << "  \"qdisc\": \"" << qdisc << "\",\n  \"window_s\": " << window << ",\n";
+    JsonHead(o, seed);
+    o << "  \"qdisc\": \"" << discArgs.qdisc << "\",\n  \"window_s\": " << window << ",\n";
     o << "  \"links\": [\n";
     for (uint32_t i = 0; i < 3; ++i)
     {
