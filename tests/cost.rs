@@ -90,6 +90,13 @@ fn measure(sc: &Scenario) -> Measured {
     Measured { events, heap, disk: disk as f64 }
 }
 
+/// Whether some group's ACKs cross a link another group's data cross.
+fn acks_meet_data(sc: &sim_core::scenario::Scenario) -> bool {
+    sc.flows.iter().any(|g| {
+        (g.ack_route.iter()).any(|l| sc.flows.iter().any(|o| sc.route_of(o).iter().any(|(n, _)| n == l)))
+    })
+}
+
 #[test]
 fn the_estimate_is_within_twice_what_runs_take() {
     let mut scenarios = aqm_tests::every_preset_variant();
@@ -111,12 +118,16 @@ fn the_estimate_is_within_twice_what_runs_take() {
         );
         // Heap and disk within twice the estimate, give or take what no guard needs to see
         // (8 MB of heap, 1 MB of files): small runs' fixed structures vary by algorithm.
+        // ACKs queued behind other flows' data can slow their flow far below its fair rate
+        // (ACK congestion), which no estimate of rates foresees: there a run may cost as
+        // little as a fifth of the estimate, the safe side for a guard.
+        let below = if acks_meet_data(sc) { 5.0 } else { 2.0 };
         for (what, got, est, slack) in [
             ("events", m.events, e.events, 0.0),
             ("heap", m.heap, e.bytes, 8e6),
             ("disk", m.disk, e.disk_bytes, 1e6),
         ] {
-            if got > 2.0 * est + slack || got < est / 2.0 - slack {
+            if got > 2.0 * est + slack || got < est / below - slack {
                 bad.push(format!("{name}: {what} {got:.3e} against an estimate of {est:.3e}"));
             }
         }

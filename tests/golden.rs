@@ -96,6 +96,7 @@ fn figure(s: &Summary, name: &str) -> f64 {
         "buffer_cells" => s.buffer_cells_mean,
         "mbps" => Some(s.throughput.mean_bps / 1e6),
         "rtt_ms" => s.flows[0].srtt_ms_mean,
+        "flow0_mbps" => Some(s.flows[0].throughput_bps / 1e6),
         "losses" => Some(s.drops.total_all as f64),
         // The parking lot: flow 0 is the long flow, the others one link each.
         "long_mbps" => Some(s.flows[0].throughput_bps / 1e6),
@@ -173,6 +174,11 @@ fn parking_lot_figures_stay_within_their_bands() {
 #[test]
 fn warbler_upstream_figures_stay_within_their_bands() {
     check("warbler-upstream", |_| true);
+}
+
+#[test]
+fn ack_congestion_figures_stay_within_their_bands() {
+    check("ack-congestion", |_| true);
 }
 
 #[test]

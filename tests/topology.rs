@@ -243,3 +243,52 @@ fn a_big_parking_lot_runs_split_and_records_the_same_on_two_threads_as_on_one() 
         assert!(c.started > 0, "link {link} carried packets");
     }
 }
+
+#[test]
+fn acks_on_a_slow_uplink_behind_an_upload_slow_the_download_and_fq_codel_there_restores_it() {
+    let run_of = |v: &str| {
+        let sc = preset("ack-congestion", Some(v)).unwrap();
+        let (sim, s) = run(&sc);
+        // Every packet that reached the uplink left it, was dropped or waits: ACKs included.
+        for link in 0..2 {
+            let (c, queued) = sim.link_counts(link).unwrap();
+            assert_eq!(c.arrived, c.started + c.dropped + queued, "{v} link {link}: {c:?}");
+        }
+        let (up, _) = sim.link_counts(1).unwrap();
+        (s.flows[0].throughput_bps / 1e6, up.started, s)
+    };
+    let (alone, up_packets, s) = run_of("download");
+    assert!(up_packets > 1000, "the download's ACKs cross the uplink's disc: {up_packets}");
+    let base = preset("ack-congestion", Some("download")).unwrap();
+    assert!(
+        (base.base_rtt_ms(&base.flows[0]) - 24.0).abs() < 1e-9,
+        "2 · 2 ms access + 10 ms down + 10 ms up"
+    );
+    assert!(s.flows[0].srtt_ms_mean.unwrap() >= 24.0);
+    let (behind_upload, _, _) = run_of("with-upload");
+    let (fq, _, _) = run_of("with-upload-fq-codel");
+    assert!(behind_upload < 0.3 * alone, "ACK congestion: {behind_upload} against {alone} Mbit/s alone");
+    assert!(fq > 0.9 * alone, "its own queue for the ACKs: {fq} against {alone}");
+}
+
+#[test]
+fn an_ack_route_is_a_path_of_links_that_exist_and_no_switch_port() {
+    let mut sc = preset("ack-congestion", Some("download")).unwrap();
+    sc.flows[0].ack_route = vec!["up".into(), "nowhere".into(), "up".into()];
+    let e = sc.validate().unwrap_err();
+    let fields: Vec<&str> = e.iter().map(|e| e.field.as_str()).collect();
+    assert!(fields.contains(&"flows[0].ack_route[1]") && fields.contains(&"flows[0].ack_route[2]"), "{e:?}");
+    let mut sw = preset("warbler-upstream", Some("warbler")).unwrap();
+    sw.flows[0].ack_route = vec!["port".into()];
+    let e = sw.validate().unwrap_err();
+    assert!(
+        e.iter().any(|e| e.field == "flows[0].ack_route[0]" && e.allowed.contains("switch port")),
+        "{e:?}"
+    );
+    // Written only when used, and read back.
+    let json = serde_json::to_string(&preset("parking-lot", Some("fifo")).unwrap()).unwrap();
+    assert!(!json.contains("ack_route"));
+    let sc = preset("ack-congestion", Some("with-upload")).unwrap();
+    let back: Scenario = serde_json::from_str(&serde_json::to_string(&sc).unwrap()).unwrap();
+    assert_eq!(back, sc);
+}

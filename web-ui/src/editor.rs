@@ -396,10 +396,28 @@ impl Editor {
                     route.clear();
                 }
             }
+            if let Some(acks) = g.get_mut("ack_route").and_then(Value::as_array_mut) {
+                acks.retain(|n| n.as_str() != Some(name));
+            }
         }
         let prefix = format!("links.{name}");
         self.typed.retain(|k, _| !is_under(k, &prefix));
         self.left.retain(|(p, _), _| !is_under(p, &prefix));
+        self.rebuild();
+    }
+
+    /// Group `i`'s ACKs cross link `name` or not, in the order the diagram draws the links;
+    /// none ticked is the uncongested reverse path.
+    pub fn toggle_ack_route(&mut self, i: usize, name: &str, on: bool) {
+        let Some(sc) = self.scenario() else { return };
+        let Some(g) = sc.flows.get(i) else { return };
+        let route: Vec<String> = sim_core::scenario::topology::chain_order(sc)
+            .into_iter()
+            .filter(|n| if n == name { on } else { g.ack_route.contains(n) })
+            .collect();
+        if let Some(g) = self.flows_mut().get_mut(i).filter(|g| g.is_object()) {
+            g["ack_route"] = serde_json::json!(route);
+        }
         self.rebuild();
     }
 

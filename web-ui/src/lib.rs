@@ -22,6 +22,7 @@ pub mod learning;
 pub mod link;
 pub mod live;
 pub mod network;
+pub mod network_svg;
 pub mod pace;
 pub mod panic;
 pub mod place;

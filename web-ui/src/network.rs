@@ -15,6 +15,8 @@ pub const MARGIN: f64 = 36.0;
 pub const LINK_TOP: f64 = 22.0;
 pub const LINK_HEIGHT: f64 = 64.0;
 pub const BAR_HEIGHT: f64 = 26.0;
+/// Room under a group's bar for its ACK route's.
+pub const ACK_BAR: f64 = 10.0;
 /// At most this many group bars; the rest are summed up in one line.
 pub const MAX_BARS: usize = 8;
 
@@ -39,6 +41,8 @@ pub struct GroupBar {
     pub y: f64,
     /// The stretches of the diagram its route crosses (one per run of adjacent links).
     pub spans: Vec<(f64, f64)>,
+    /// The same for its ACK route (none: its ACKs return on an uncongested path).
+    pub ack_spans: Vec<(f64, f64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +51,8 @@ pub struct Diagram {
     pub height: f64,
     pub links: Vec<LinkBox>,
     pub groups: Vec<GroupBar>,
+    /// Whether some group's ACKs cross links of the diagram.
+    pub acks_drawn: bool,
     /// "… and 12 more groups" when there are more than [`MAX_BARS`].
     pub more: Option<String>,
 }
@@ -101,19 +107,24 @@ pub fn diagram(sc: &Scenario) -> Diagram {
         })
         .collect();
     let bar_top = LINK_TOP + LINK_HEIGHT + 26.0;
+    // The stretches a list of links covers, adjacent columns joined.
+    let spans_of = |names: Vec<&str>| -> Vec<(f64, f64)> {
+        let mut cols: Vec<usize> = names.iter().filter_map(|n| order.iter().position(|o| o == n)).collect();
+        cols.sort_unstable();
+        let mut spans: Vec<(f64, f64)> = Vec::new();
+        for c in cols {
+            let (x0, x1) = (MARGIN + c as f64 * COLUMN, MARGIN + (c + 1) as f64 * COLUMN);
+            match spans.last_mut() {
+                Some(last) if (last.1 - x0).abs() < 1e-9 => last.1 = x1,
+                _ => spans.push((x0, x1)),
+            }
+        }
+        spans
+    };
+    // A row is taller where some group's ACKs have a route of their own to draw.
+    let row = BAR_HEIGHT + 6.0 + if sc.flows.iter().any(|g| !g.ack_route.is_empty()) { ACK_BAR } else { 0.0 };
     let groups: Vec<GroupBar> = (sc.flows.iter().enumerate().take(MAX_BARS))
         .map(|(i, g)| {
-            let mut cols: Vec<usize> =
-                sc.route_of(g).iter().filter_map(|(n, _)| order.iter().position(|o| o == n)).collect();
-            cols.sort_unstable();
-            let mut spans: Vec<(f64, f64)> = Vec::new();
-            for c in cols {
-                let (x0, x1) = (MARGIN + c as f64 * COLUMN, MARGIN + (c + 1) as f64 * COLUMN);
-                match spans.last_mut() {
-                    Some(last) if (last.1 - x0).abs() < 1e-9 => last.1 = x1,
-                    _ => spans.push((x0, x1)),
-                }
-            }
             let cca = crate::labels::cca(g.cca.tag());
             GroupBar {
                 label: format!(
@@ -123,15 +134,24 @@ pub fn diagram(sc: &Scenario) -> Diagram {
                     trim(sc.base_rtt_ms(g))
                 ),
                 group: i,
-                y: bar_top + i as f64 * (BAR_HEIGHT + 6.0),
-                spans,
+                y: bar_top + i as f64 * row,
+                spans: spans_of(sc.route_of(g).iter().map(|(n, _)| *n).collect()),
+                ack_spans: spans_of(sc.ack_route_of(g).iter().map(|(n, _)| *n).collect()),
             }
         })
         .collect();
     let shown = groups.len();
     let more = (sc.flows.len() > shown).then(|| format!("… and {} more groups", sc.flows.len() - shown));
-    let bars_end = bar_top + shown as f64 * (BAR_HEIGHT + 6.0) + if more.is_some() { 20.0 } else { 0.0 };
-    Diagram { width: 2.0 * MARGIN + links.len() as f64 * COLUMN, height: bars_end + 8.0, links, groups, more }
+    let bars_end = bar_top + shown as f64 * row + if more.is_some() { 20.0 } else { 0.0 };
+    let acks_drawn = groups.iter().any(|g| !g.ack_spans.is_empty());
+    Diagram {
+        width: 2.0 * MARGIN + links.len() as f64 * COLUMN,
+        height: bars_end + 8.0,
+        links,
+        groups,
+        acks_drawn,
+        more,
+    }
 }
 
 /// Each link's queue and utilisation at sample `at` (the last when `None`), from the
@@ -190,6 +210,20 @@ mod tests {
         assert_eq!(d.links.len(), 1);
         assert!(d.links[0].charted && d.more.is_none());
         assert_eq!(d.width, 2.0 * MARGIN + COLUMN);
+    }
+
+    #[test]
+    fn acks_on_a_route_of_their_own_are_drawn_under_their_groups_bar() {
+        let d = diagram(&preset("ack-congestion", Some("with-upload")).unwrap());
+        let names: Vec<&str> = d.links.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["down", "up"]);
+        assert!(d.acks_drawn);
+        // The download's data cross the downlink, its ACKs the uplink; the upload the other way.
+        assert_eq!(d.groups[0].spans, vec![(MARGIN, MARGIN + COLUMN)]);
+        assert_eq!(d.groups[0].ack_spans, vec![(MARGIN + COLUMN, MARGIN + 2.0 * COLUMN)]);
+        assert_eq!(d.groups[1].ack_spans, vec![(MARGIN, MARGIN + COLUMN)]);
+        assert!(d.groups[1].y - d.groups[0].y >= BAR_HEIGHT + ACK_BAR);
+        assert!(!diagram(&preset("parking-lot", Some("fifo")).unwrap()).acks_drawn);
     }
 
     #[test]

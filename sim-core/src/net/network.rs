@@ -35,6 +35,10 @@ pub struct Network {
     links: Vec<DiscLink>,
     /// Per flow group.
     routes: Vec<Route>,
+    /// Per flow group, the disc links its ACKs cross (empty: none, they come back on an
+    /// uncongested reverse link); an ACK's `hop` indexes this one.
+    ack_routes: Vec<Route>,
+    any_ack_route: bool,
     /// The one link every route is, if so (the dumbbell): a packet's next link without
     /// reading its group (3 % of the Warbler §5.2 run's time otherwise).
     every_route: Option<u32>,
@@ -52,7 +56,47 @@ impl Network {
             Some(&[only]) if routes.iter().all(|r| r.links() == [only]) => Some(only),
             _ => None,
         };
-        Network { links, routes, every_route }
+        let ack_routes = vec![Route::new(Vec::new()); routes.len()];
+        Network { links, routes, ack_routes, any_ack_route: false, every_route }
+    }
+
+    /// The same network with each group's ACK route (as many as groups, each through
+    /// links of the network).
+    pub fn with_ack_routes(mut self, ack_routes: Vec<Route>) -> Network {
+        let n = self.links.len() as u32;
+        assert!(ack_routes.len() == self.routes.len(), "an ACK route per group");
+        assert!(
+            ack_routes.iter().all(|r| r.0.iter().all(|&l| l < n)),
+            "an ACK route through a link not in the network"
+        );
+        self.any_ack_route = ack_routes.iter().any(|r| !r.0.is_empty());
+        self.ack_routes = ack_routes;
+        self
+    }
+
+    /// Whether some group's ACKs cross disc links (then the bottleneck's per-flow figures
+    /// must tell data from ACKs).
+    #[inline]
+    pub fn any_ack_route(&self) -> bool {
+        self.any_ack_route
+    }
+
+    /// Whether `group`'s ACKs cross disc links.
+    #[inline]
+    pub fn has_ack_route(&self, group: u32) -> bool {
+        self.any_ack_route && !self.ack_routes[group as usize].0.is_empty()
+    }
+
+    /// The disc link an ACK of `group` enters at `hop` (1 = the first after its receiver),
+    /// if it has not crossed them all.
+    #[inline]
+    pub fn ack_link_at(&self, hop: u8, group: u32) -> Option<u32> {
+        self.ack_routes[group as usize].link_at(hop)
+    }
+
+    /// Whether `group`'s ACKs cross `link`.
+    pub fn acks_cross(&self, group: u32, link: u32) -> bool {
+        self.ack_routes[group as usize].links().contains(&link)
     }
 
     #[inline]

@@ -186,10 +186,11 @@ fn carried_bps(sc: &Scenario) -> (f64, f64) {
         })
         .collect();
     let (mut entering, mut later) = (0.0, 0.0);
-    for (d, fair) in demands.iter().zip(max_min(&capacity, &demands)) {
+    for ((d, g), fair) in demands.iter().zip(&sc.flows).zip(max_min(&capacity, &demands)) {
         let group = f64::from(d.count) * fair;
         entering += group;
-        later += group * d.links.len().saturating_sub(1) as f64;
+        // An ACK per packet at most, each arriving at every disc link of its ACK route.
+        later += group * (d.links.len().saturating_sub(1) + g.ack_route.len()) as f64;
     }
     (entering, later)
 }

@@ -8,7 +8,7 @@
 //! `cv_pct` (goodput CV over 100 ms), `zone0_pct`..`zone3_pct` (RED's EWMA zones), `jfi`,
 //! `delay_ms` (mean queueing delay), `device_ms` (of it, in the device queue), `jitter_ms`
 //! (P95 − P50), `buffer_cells`, `mbps`
-//! (goodput), `rtt_ms` (flow 0's mean SRTT); the parking lot's `long_mbps` (flow 0, the long
+//! (goodput), `rtt_ms` (flow 0's mean SRTT), `flow0_mbps` (flow 0's goodput); the parking lot's `long_mbps` (flow 0, the long
 //! flow), `local_mbps` (the others' mean) and `mm_long_mbps` / `pf_long_mbps` (the long
 //! flow's max-min and proportionally fair shares); `LINK_delay_ms` and `LINK_jfi` (the mean
 //! queueing delay at the link named LINK and Jain's index of the flows crossing it, from
@@ -77,6 +77,9 @@ pub const APP_FIGURES: &[Golden] = &[
     ("vegas-newreno-mix", "1v7n-warbler-2q", &[("jfi", 0.936276), ("delay_ms", 36.2629), ("jitter_ms", 36.2228), ("buffer_cells", 3016.89)]),
     ("vegas-newreno-mix", "1v7n-warbler-4q", &[("jfi", 0.997507), ("delay_ms", 28.5983), ("jitter_ms", 28.633), ("buffer_cells", 2380.07)]),
     ("vegas-newreno-mix", "1v7n-warbler-8q", &[("jfi", 1.0), ("delay_ms", 48.7994), ("jitter_ms", 14.8482), ("buffer_cells", 4061.36)]),
+    ("ack-congestion", "download", &[("flow0_mbps", 9.63645), ("rtt_ms", 128.629), ("up_delay_ms", 0.0)]),
+    ("ack-congestion", "with-upload", &[("flow0_mbps", 1.38081), ("rtt_ms", 579.592), ("up_delay_ms", 441.229)]),
+    ("ack-congestion", "with-upload-fq-codel", &[("flow0_mbps", 9.62004), ("rtt_ms", 124.284), ("up_delay_ms", 8.16631)]),
     ("two-bottlenecks", "fq-codel-shaped", &[("home_delay_ms", 7.62246), ("modem_delay_ms", 0.0), ("mbps", 8.66134), ("jfi", 0.999244)]),
     ("two-bottlenecks", "fq-codel-unshaped", &[("home_delay_ms", 2.73219e-05), ("modem_delay_ms", 308.185), ("mbps", 9.45114), ("jfi", 0.95943)]),
     ("two-bottlenecks", "isp-fq-codel", &[("home_delay_ms", 0.000200452), ("modem_delay_ms", 7.44927), ("mbps", 9.56652), ("jfi", 0.999012)]),

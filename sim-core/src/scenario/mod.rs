@@ -94,6 +94,12 @@ pub struct FlowGroup {
     /// the route's delays added up, at its slowest rate.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub route: Vec<String>,
+    /// The links its ACKs cross on the way back, by name, in order; none (the default):
+    /// they come back over one uncongested reverse link with the route's delays. Through
+    /// disc links ACKs queue, and can be dropped, beside other traffic (ACK congestion on
+    /// a slow uplink, traffic both ways).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ack_route: Vec<String>,
 }
 
 fn is_default_bottleneck_name(name: &String) -> bool {
@@ -143,6 +149,7 @@ impl Default for FlowGroup {
             stop_s: None,
             size_bytes: None,
             route: Vec::new(),
+            ack_route: Vec::new(),
         }
     }
 }
@@ -206,7 +213,16 @@ impl Scenario {
     /// Base RTT of a flow group: both directions of its access link and its route.
     pub fn base_rtt_ms(&self, group: &FlowGroup) -> f64 {
         let route: f64 = self.route_of(group).iter().map(|(_, l)| l.delay_ms).sum();
-        2.0 * (group.access_delay_ms + route)
+        let back: f64 = match group.ack_route.is_empty() {
+            true => route,
+            false => self.ack_route_of(group).iter().map(|(_, l)| l.delay_ms).sum(),
+        };
+        2.0 * group.access_delay_ms + route + back
+    }
+
+    /// The disc links a group's ACKs cross, by name (none: the uncongested reverse path).
+    pub fn ack_route_of<'a>(&'a self, group: &'a FlowGroup) -> Vec<(&'a str, &'a Bottleneck)> {
+        (group.ack_route.iter()).filter_map(|n| self.link_named(n).map(|l| (n.as_str(), l))).collect()
     }
 
     /// The bottleneck's name unless the scenario gives it another.

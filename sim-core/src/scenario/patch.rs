@@ -20,7 +20,8 @@ pub fn apply(sc: &Scenario, sets: &[(String, String)]) -> Result<Scenario, Strin
     Scenario::from_value(v)
 }
 
-/// The fields a scenario writes only when used (`links`, each group's `route`, the
+/// The fields a scenario writes only when used (`links`, each group's `route` and
+/// `ack_route`, the
 /// bottleneck's name), empty or as by default, so that a path into them can be set.
 fn with_optional_fields(v: &mut Value) {
     if let Value::Object(m) = v {
@@ -29,6 +30,7 @@ fn with_optional_fields(v: &mut Value) {
         if let Some(Value::Array(flows)) = m.get_mut("flows") {
             for f in flows.iter_mut().filter_map(Value::as_object_mut) {
                 f.entry("route").or_insert_with(|| Value::Array(Vec::new()));
+                f.entry("ack_route").or_insert_with(|| Value::Array(Vec::new()));
             }
         }
     }

@@ -127,23 +127,38 @@ fn check_link_name(c: &mut Checker, field: &str, name: &str, bottleneck: Option<
     }
 }
 
-/// A route is a path: links that exist, each at most once.
+/// A route is a path: links that exist, each at most once. So is an ACK route, which
+/// cannot cross a switch port (its per-flow backlog is the data's).
 fn check_route(c: &mut Checker, sc: &Scenario, g: &FlowGroup) {
-    if g.route.len() > MAX_ROUTE_LINKS {
-        c.push("route", format!("{} links", g.route.len()), format!("at most {MAX_ROUTE_LINKS} links"));
+    check_path(c, sc, "route", &g.route);
+    check_path(c, sc, "ack_route", &g.ack_route);
+    for (i, name) in g.ack_route.iter().enumerate() {
+        if sc.link_named(name).is_some_and(|l| matches!(l.queue, QueueDiscSpec::Switch(_))) {
+            c.push(
+                &format!("ack_route[{i}]"),
+                crate::params::json::echo_value(name),
+                "a link that is not a switch port (a port's backlog per flow counts data)",
+            );
+        }
+    }
+}
+
+fn check_path(c: &mut Checker, sc: &Scenario, field: &str, path: &[String]) {
+    if path.len() > MAX_ROUTE_LINKS {
+        c.push(field, format!("{} links", path.len()), format!("at most {MAX_ROUTE_LINKS} links"));
         return;
     }
-    for (i, name) in g.route.iter().enumerate() {
+    for (i, name) in path.iter().enumerate() {
         if sc.link_named(name).is_none() {
             let known: Vec<&str> = sc.link_names().collect();
             c.push(
-                &format!("route[{i}]"),
+                &format!("{field}[{i}]"),
                 crate::params::json::echo_value(name),
                 format!("a link of the scenario: {}", known.join(", ")),
             );
-        } else if g.route[..i].contains(name) {
+        } else if path[..i].contains(name) {
             c.push(
-                &format!("route[{i}]"),
+                &format!("{field}[{i}]"),
                 crate::params::json::echo_value(name),
                 "each link at most once (a route is a path)",
             );

@@ -54,7 +54,10 @@ fn network(sc: &Scenario) -> Network {
             false => Route::new(g.route.iter().map(|n| sc.link_id(n).expect("validated: a link")).collect()),
         })
         .collect();
-    Network::new(links, routes)
+    let ack_routes = (sc.flows.iter())
+        .map(|g| Route::new(g.ack_route.iter().map(|n| sc.link_id(n).expect("validated: a link")).collect()))
+        .collect();
+    Network::new(links, routes).with_ack_routes(ack_routes)
 }
 
 /// A group's ACKs come back over one link with its route's delays added up, at the route's
@@ -166,7 +169,10 @@ pub(super) fn build(
         senders: Senders::new(senders, uplinks, first_uplink_id, warmup),
         receivers: Receivers::new(receivers),
     };
-    let ack_path = AckPath::new(reverse, reverse_of, reverse_id, downlinks, warmup);
+    let mut ack_path = AckPath::new(reverse, reverse_of, reverse_id, downlinks, warmup);
+    if net.any_ack_route() {
+        ack_path.via_discs = groups.iter().map(|&g| net.has_ack_route(g)).collect();
+    }
     let mut sim = Simulation {
         scenario: sc.clone(),
         q,

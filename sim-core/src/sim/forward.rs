@@ -13,6 +13,10 @@
 //! timing a late dequeue could move), an event still marks each end.
 
 use super::{Event, Simulation, BOTTLENECK};
+
+/// An ACK's `hop` once it has crossed its ACK route and its sender's access link: the next
+/// arrival delivers it (routes are at most 32 links).
+pub(super) const ACK_HOME: u8 = u8::MAX;
 use crate::metrics::DropRecord;
 use crate::net::link::Run;
 use crate::net::PacketKind;
@@ -31,6 +35,20 @@ impl Simulation {
                 self.enqueue(link, id);
                 return;
             }
+        } else if self.net.any_ack_route() && p.hop != ACK_HOME {
+            // An ACK on its group's ACK route: the next disc link, else its sender's link.
+            let group = self.groups[p.flow as usize];
+            if self.net.has_ack_route(group) {
+                match self.net.ack_link_at(p.hop, group) {
+                    Some(link) => self.enqueue(link, id),
+                    None => {
+                        let (now, p) = (self.now(), self.pkts.remove(id));
+                        let (_, mut sink) = self.hosts_and_sink();
+                        sink.ack_home(now, p);
+                    }
+                }
+                return;
+            }
         }
         let p = self.pkts.remove(id);
         self.counts.delivered += 1;
@@ -39,17 +57,18 @@ impl Simulation {
         hosts.deliver(&p, now, &mut sink);
     }
 
-    /// Data reaching a disc link. The backlog and the delays are the measured link's (the
-    /// scenario's bottleneck) alone.
+    /// Data (or an ACK on an ACK route) reaching a disc link. The backlog and the delays
+    /// are the measured link's (the scenario's bottleneck) alone, and its data's.
     fn enqueue(&mut self, link: u32, id: u32) {
         let now = self.now();
         let p = self.pkts.get(id);
         let item = QItem { id, bytes: p.wire_bytes, flow: p.flow, enqueued_at: now };
+        let data = matches!(p.kind, PacketKind::Data | PacketKind::Syn);
         if self.meters.is_active() {
             self.meters.on_arrival(link);
         }
         let mut cx = QdiscCtx::new(now, &mut self.drops);
-        if self.net.link_mut(link).qdisc_mut().enqueue(item, &mut cx) && link == BOTTLENECK {
+        if self.net.link_mut(link).qdisc_mut().enqueue(item, &mut cx) && link == BOTTLENECK && data {
             self.backlog.add(item.flow, item.bytes);
         }
         self.settle_drops(link, now);
@@ -78,6 +97,7 @@ impl Simulation {
 
     fn after_run(&mut self, link: u32, now: SimTime, run: Run) {
         let tx_events = self.tx_events;
+        let acks_on_discs = self.net.any_ack_route();
         let l = self.net.link_mut(link);
         if let Some(s) = run.started {
             let (it, delay) = (s.item, l.spec().delay);
@@ -89,7 +109,9 @@ impl Simulation {
             if self.meters.is_active() {
                 self.meters.on_sent(link, it.flow, waited, self.rec.window.opened);
             }
-            if link == BOTTLENECK {
+            let data =
+                !acks_on_discs || matches!(self.pkts.get(it.id).kind, PacketKind::Data | PacketKind::Syn);
+            if link == BOTTLENECK && data {
                 self.backlog.sent(it.flow, it.bytes, it.bytes.saturating_sub(self.data_headers), waited);
                 self.rec.window.on_delay_deferred(now, it.flow, waited.as_secs_f64());
                 if l.spec().nic_queue_packets > 0 {
@@ -110,7 +132,10 @@ impl Simulation {
         let t_s = at.as_secs_f64();
         for d in self.drops.drain(..) {
             if link == BOTTLENECK {
-                if d.was_queued {
+                // An ACK was never in the backlog (data only).
+                let data = !self.net.any_ack_route()
+                    || matches!(self.pkts.get(d.item.id).kind, PacketKind::Data | PacketKind::Syn);
+                if d.was_queued && data {
                     self.backlog.remove(d.item.flow, d.item.bytes);
                 }
                 self.rec.window.on_drop(at, d.reason);

@@ -552,6 +552,29 @@ struct Direct<'a> {
     to_senders: Option<&'a mut Mail>,
 }
 
+impl Direct<'_> {
+    /// An ACK that crossed its ACK route goes over its sender's access link.
+    fn ack_home(&mut self, at: SimTime, mut p: Packet) {
+        match self.ack_path.cross_downlink(at, &p) {
+            Ok(arrival) => {
+                // The arrival that delivers it, wherever the senders run.
+                p.hop = forward::ACK_HOME - 1;
+                self.send_to_sender(arrival, p);
+            }
+            Err(d) => self.dropped(d),
+        }
+    }
+
+    /// An ACK for its sender at `arrival`: over to the senders' side of a split run, or an
+    /// arrival in this side's queue.
+    fn send_to_sender(&mut self, arrival: SimTime, p: Packet) {
+        match &mut self.to_senders {
+            Some(out) => out.push(arrival, p),
+            None => self.to_bottleneck(arrival, p),
+        }
+    }
+}
+
 impl HostSink for Direct<'_> {
     fn to_bottleneck(&mut self, at: SimTime, p: Packet) {
         let id = self.pkts.insert(p);
@@ -559,11 +582,14 @@ impl HostSink for Direct<'_> {
     }
 
     fn ack(&mut self, at: SimTime, mut p: Packet) {
+        if self.ack_path.via_discs(p.flow) {
+            // Its group's ACK route: into the first disc link now (see `forward::arrive`).
+            p.hop = 0;
+            self.to_bottleneck(at, p);
+            return;
+        }
         match self.ack_path.cross(at, &mut p) {
-            Ok(arrival) => match &mut self.to_senders {
-                Some(out) => out.push(arrival, p),
-                None => self.to_bottleneck(arrival, p),
-            },
+            Ok(arrival) => self.send_to_sender(arrival, p),
             Err(d) => self.dropped(d),
         }
     }

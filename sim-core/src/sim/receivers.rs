@@ -69,6 +69,9 @@ pub(super) struct AckPath {
     pub downlinks: Vec<HostLink>,
     /// How long ACKs waited in these links' queues (the measured window).
     pub waits: WaitTally,
+    /// Per flow, whether its ACKs cross disc links (its group's ACK route) before its
+    /// access link, instead of the reverse link; empty when no group's do.
+    pub via_discs: Vec<bool>,
 }
 
 impl AckPath {
@@ -79,7 +82,33 @@ impl AckPath {
         downlinks: Vec<HostLink>,
         window: SimTime,
     ) -> AckPath {
-        AckPath { reverse, reverse_of, reverse_id, downlinks, waits: WaitTally::from(window) }
+        AckPath {
+            reverse,
+            reverse_of,
+            reverse_id,
+            downlinks,
+            waits: WaitTally::from(window),
+            via_discs: Vec::new(),
+        }
+    }
+
+    /// Whether `flow`'s ACKs cross disc links first.
+    #[inline]
+    pub fn via_discs(&self, flow: u32) -> bool {
+        self.via_discs.get(flow as usize).copied().unwrap_or(false)
+    }
+
+    /// Sends an ACK that crossed its disc links at `at` over its sender's access link
+    /// alone: when it reaches its sender, or the drop if the queue was full.
+    pub fn cross_downlink(&mut self, at: SimTime, p: &Packet) -> Result<SimTime, DropRecord> {
+        let down_id = self.downlink_id(p.flow);
+        let down = &mut self.downlinks[p.flow as usize];
+        cross(down, at, p.wire_bytes, &mut self.waits).ok_or(DropRecord {
+            t_s: at.as_secs_f64(),
+            flow: p.flow,
+            link: down_id,
+            reason: DropReason::Overflow,
+        })
     }
 
     /// Link id of `flow`'s ACK return link in drop records.

@@ -454,9 +454,11 @@ impl App {
             EditMsg::Commit(path) | EditMsg::Set(path, _) => Some(path.clone()),
             EditMsg::QueueType(path, _) => Some(format!("{path}.type")),
             EditMsg::LimitUnit(..) | EditMsg::Choose(..) => Some(String::from("bottleneck.queue.type")),
-            EditMsg::AddFlow | EditMsg::DuplicateFlow(_) | EditMsg::RemoveFlow(_) | EditMsg::Route(..) => {
-                Some(String::from("flows"))
-            }
+            EditMsg::AddFlow
+            | EditMsg::DuplicateFlow(_)
+            | EditMsg::RemoveFlow(_)
+            | EditMsg::Route(..)
+            | EditMsg::AckRoute(..) => Some(String::from("flows")),
             EditMsg::AddLink | EditMsg::RemoveLink(_) => Some(String::from("links")),
             EditMsg::TcpProfile(_) => Some(String::from("tcp.min_rto_ms")),
             _ => None,
@@ -497,6 +499,7 @@ impl App {
             }
             EditMsg::RemoveLink(name) => e.remove_link(&name),
             EditMsg::Route(i, name, on) => e.toggle_route(i, &name, on),
+            EditMsg::AckRoute(i, name, on) => e.toggle_ack_route(i, &name, on),
             EditMsg::LimitUnit(path, unit) => {
                 let pkt = u64::from(e.scenario().map_or(1500, |s| s.full_packet_bytes()));
                 let bytes = match e.value(&path) {

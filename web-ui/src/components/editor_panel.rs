@@ -36,6 +36,8 @@ pub enum EditMsg {
     RemoveLink(String),
     /// Group `i`'s route crosses the named link or not.
     Route(usize, String, bool),
+    /// Group `i`'s ACKs cross the named link or not.
+    AckRoute(usize, String, bool),
     /// A buffer limit at a path takes another unit.
     LimitUnit(String, String),
     /// The text of the input at `path` was committed (Enter, or focus left it): during a
@@ -483,25 +485,52 @@ fn flow_group(ed: &Editor, link: &Link, i: usize) -> Html {
     }
 }
 
-/// The links group `i`'s data cross, ticked, in the order the diagram draws them; shown
-/// once the scenario has more than one link. The last link ticked cannot be unticked.
+/// The links group `i`'s data cross, and those its ACKs cross, ticked in the order the
+/// diagram draws the links; shown once the scenario has more than one link. The last link
+/// of the data's route cannot be unticked; no ACK link ticked is the uncongested path.
 fn route(ed: &Editor, link: &Link, i: usize) -> Html {
     let Some(sc) = ed.scenario().filter(|s| !s.links.is_empty()) else { return html! {} };
     let Some(g) = sc.flows.get(i) else { return html! {} };
-    let on_route: Vec<String> = sc.route_of(g).iter().map(|(n, _)| n.to_string()).collect();
     let order = sim_core::scenario::topology::chain_order(sc);
-    let error = ed.error_for(&format!("flows[{i}].route"));
+    let data: Vec<String> = sc.route_of(g).iter().map(|(n, _)| n.to_string()).collect();
+    html! { <>
+        { ticks(ed, link, i, "route", "Route", &order, &data, true,
+            "The links this group's data cross, in the order the network diagram draws them.") }
+        { ticks(ed, link, i, "ack_route", "ACK route", &order, &g.ack_route, false,
+            "The links its ACKs cross on the way back, where they queue beside other traffic (ACK congestion on a slow uplink). None ticked: an uncongested reverse path with the route's delays.") }
+    </> }
+}
+
+/// A row of checkboxes, one per link of `order`, for the list at `flows[i].field`.
+#[allow(clippy::too_many_arguments)]
+fn ticks(
+    ed: &Editor,
+    link: &Link,
+    i: usize,
+    field: &'static str,
+    label: &str,
+    order: &[String],
+    on: &[String],
+    keep_one: bool,
+    help: &str,
+) -> Html {
+    let path = format!("flows[{i}].{field}");
+    let error = ed.error_for(&path);
     html! {
-        <div class={classes!("field", "route", error.is_some().then_some("invalid"))} data-testid={format!("route-{i}")}>
-            <span class="label">{ "Route" }</span>
+        <div class={classes!("field", "route", error.is_some().then_some("invalid"))} data-testid={format!("{}-{i}", field.replace('_', "-"))}>
+            <span class="label">{ label.to_string() }</span>
             { for order.iter().map(|n| {
-                let on = on_route.contains(n);
-                let (name, sole) = (n.clone(), on && on_route.len() == 1);
-                let cb = link.reform(move |e: Event| EditMsg::Route(i, name.clone(), checked(&e)));
-                html! { <label class="route-link"><input type="checkbox" name={format!("flows[{i}].route.{n}")} checked={on} disabled={sole} onchange={cb} />{ format!(" {n}") }</label> }
+                let ticked = on.contains(n);
+                let name = n.clone();
+                let cb = link.reform(move |e: Event| match field {
+                    "route" => EditMsg::Route(i, name.clone(), checked(&e)),
+                    _ => EditMsg::AckRoute(i, name.clone(), checked(&e)),
+                });
+                html! { <label class="route-link"><input type="checkbox" name={format!("{path}.{n}")} checked={ticked}
+                    disabled={keep_one && ticked && on.len() == 1} onchange={cb} />{ format!(" {n}") }</label> }
             }) }
-            if let Some(e) = error { <div class="field-error" data-field={format!("flows[{i}].route")}>{ e }</div> }
-            <div class="help">{ "The links this group's data cross, in the order the network diagram draws them; its ACKs come back on an uncongested path." }</div>
+            if let Some(e) = error { <div class="field-error" data-field={path.clone()}>{ e }</div> }
+            <div class="help">{ help.to_string() }</div>
         </div>
     }
 }

@@ -3,6 +3,7 @@
 //! shows, why they differ, what to watch, with every number drawn from where it is true
 //! ([`text`]).
 
+mod ack_congestion;
 mod bufferbloat;
 mod dqn;
 mod parking_lot;
@@ -140,6 +141,28 @@ tenth of the rate and saves nearly all of the delay. FQ-CoDel at the ISP does th
 {app:isp-fq-codel-shaped:home_delay_ms} ms, are the router's.",
             differs: "",
             watch: &["The chart Queue at each link: the queue sits at one link, the slower one.", "fq-codel-shaped against fq-codel-unshaped: the same FQ-CoDel, a few milliseconds of delay or no effect at all.", "The flow table's delay hop by hop: where each flow's packets wait."],
+        },
+        PresetInfo {
+            name: "ack-congestion",
+            title: "ACK congestion: a download's ACKs behind an upload on a slow uplink",
+            variants: ack_congestion::VARIANTS,
+            compared: ack_congestion::COMPARED,
+            default_variant: "with-upload",
+            seeds: 1,
+            setting: "One long CUBIC download over a {p:bottleneck.rate_bps} Mbit/s downlink (down) whose ACKs return over a \
+{p:links.up.rate_bps} Mbit/s uplink (up), each line {p:bottleneck.delay_ms} ms with {p:bottleneck.queue.limit} packets of \
+FIFO buffer (base RTT {p:rtt[0]} ms). In with-upload a CUBIC upload starts at {p:with-upload:flows[1].start_s} s: its data \
+over the uplink, its ACKs over the downlink. with-upload-fq-codel puts FQ-CoDel on the uplink.",
+            paper: "No paper of this app's three; the effect is Balakrishnan, Padmanabhan and Katz's (1997) and RFC 3449 \
+§3's: on an asymmetric line a download goes no faster than its ACKs come back, and data queued on the uplink ahead of them \
+slows it down. They proposed filtering and prioritising ACKs; fair queueing on the uplink, as here, does as much.",
+            here: "Alone the download gets {app:download:flow0_mbps} Mbit/s. Beside the upload it gets \
+{app:with-upload:flow0_mbps}: its ACKs wait {app:with-upload:up_delay_ms} ms in the uplink's FIFO behind the upload's \
+data and its smoothed RTT is {app:with-upload:rtt_ms} ms instead of {app:download:rtt_ms}, though its own downlink is \
+nearly idle. With FQ-CoDel on the uplink its ACKs get a queue of their own: {app:with-upload-fq-codel:flow0_mbps} \
+Mbit/s, with the uplink's queueing delay at {app:with-upload-fq-codel:up_delay_ms} ms.",
+            differs: "",
+            watch: &["The network diagram: in with-upload the uplink's queue is full and the downlink's nearly empty.", "The goodput chart: the download's rate falls when the upload starts.", "with-upload-fq-codel: the download's rate comes back with the upload still running."],
         },
         PresetInfo {
             name: "red-study",
@@ -318,6 +341,7 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
         "dqn-dumbbell" => dqn::build(v),
         "parking-lot" => parking_lot::build(v),
         "two-bottlenecks" => two_bottlenecks::build(v),
+        "ack-congestion" => ack_congestion::build(v),
         _ => unreachable!("listed presets are built above"),
     })
 }
