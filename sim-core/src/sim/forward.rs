@@ -101,20 +101,25 @@ impl Simulation {
         let l = self.net.link_mut(link);
         if let Some(s) = run.started {
             let (it, delay) = (s.item, l.spec().delay);
+            let device_queue = l.spec().nic_queue_packets > 0;
             self.q.schedule(s.done + delay, Event::Arrive { pkt: it.id });
             if tx_events || delay == SimDuration::ZERO || l.qdisc().poll_at().is_some() {
                 self.q.schedule(s.done, Event::TxDone { link });
             }
             let waited = now - it.enqueued_at;
-            if self.meters.is_active() {
-                self.meters.on_sent(link, it.flow, waited, self.rec.window.opened);
-            }
             let data =
                 !acks_on_discs || matches!(self.pkts.get(it.id).kind, PacketKind::Data | PacketKind::Syn);
+            let payload = it.bytes.saturating_sub(self.data_headers);
+            if self.meters.is_active() {
+                self.meters.on_sent(link, it.flow, waited, self.rec.window.opened);
+                if data && self.net.route(self.groups[it.flow as usize]).links().first() == Some(&link) {
+                    self.meters.on_first_hop(it.flow, payload);
+                }
+            }
             if link == BOTTLENECK && data {
-                self.backlog.sent(it.flow, it.bytes, it.bytes.saturating_sub(self.data_headers), waited);
+                self.backlog.sent(it.flow, it.bytes, payload, waited);
                 self.rec.window.on_delay_deferred(now, it.flow, waited.as_secs_f64());
-                if l.spec().nic_queue_packets > 0 {
+                if device_queue {
                     self.rec.window.on_device_wait(now, now - s.left_disc);
                 }
             }

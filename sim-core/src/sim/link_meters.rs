@@ -55,6 +55,10 @@ pub(super) struct LinkMeters {
     /// Per flow and link (`flow * links + link`), the window's queueing waits, s, and count.
     hop_wait_s: Vec<f64>,
     hop_sent: Vec<u32>,
+    /// Per flow, payload bytes the first link of its route has started sending: where the
+    /// window's goodput starts counting (as the bottleneck's departures do for a dumbbell),
+    /// so that no link of the route carries more of it in the window than it sent.
+    first_hop_sent: Vec<u64>,
 }
 
 impl LinkMeters {
@@ -63,6 +67,7 @@ impl LinkMeters {
             links: vec![LinkMeter::default(); links],
             hop_wait_s: vec![0.0; links * flows],
             hop_sent: vec![0; links * flows],
+            first_hop_sent: vec![0; flows],
         }
     }
 
@@ -87,6 +92,14 @@ impl LinkMeters {
         m.interval.drops[reason as usize] += 1;
         if in_window {
             m.window.drops[reason as usize] += 1;
+        }
+    }
+
+    /// `payload` bytes of `flow`'s data started on the first link of its route.
+    #[inline]
+    pub fn on_first_hop(&mut self, flow: u32, payload: u32) {
+        if let Some(b) = self.first_hop_sent.get_mut(flow as usize) {
+            *b += u64::from(payload);
         }
     }
 
@@ -130,6 +143,30 @@ impl Simulation {
         let m = self.meters.links.get(link as usize)?;
         let l = self.net.link(link);
         Some((m.counts, u64::from(l.occupancy().packets + l.nic_packets())))
+    }
+
+    /// Each flow's payload the first link of its route has sent by now, the part of a
+    /// packet then on its wire left out: what was past that link at the window's opening is
+    /// not the window's. (Every later link has sent less of the flow, so the window's goodput
+    /// is bounded by what each link of the route sends in it.)
+    pub(super) fn first_hop_departed(&self, now: SimTime) -> Vec<u64> {
+        let mut out = self.meters.first_hop_sent.clone();
+        let firsts: std::collections::BTreeSet<u32> = (0..self.scenario.flows.len() as u32)
+            .filter_map(|g| self.net.route(g).links().first().copied())
+            .collect();
+        for link in firsts {
+            let l = self.net.link(link);
+            let Some((it, done_at)) = l.on_wire(now) else { continue };
+            let group = self.groups[it.flow as usize];
+            let data = !self.net.any_ack_route() || self.pkts.get(it.id).kind == crate::net::PacketKind::Data;
+            if data && self.net.route(group).links().first() == Some(&link) {
+                let tx = l.tx_time(it.bytes).as_nanos().max(1) as f64;
+                let left = (done_at - now).as_nanos() as f64 / tx;
+                let payload = it.bytes.saturating_sub(self.data_headers);
+                out[it.flow as usize] -= (f64::from(payload) * left.min(1.0)).floor() as u64;
+            }
+        }
+        out
     }
 
     /// The window opens: what each link has sent so far is not the window's.

@@ -359,6 +359,11 @@ impl Simulation {
             let payload = it.bytes.saturating_sub(self.data_headers);
             departed[it.flow as usize] -= (f64::from(payload) * left.min(1.0)).floor() as u64;
         }
+        // With links each flow starts counting from the first link of its route (the
+        // bottleneck need not be on its way).
+        if self.meters.is_active() {
+            departed = self.first_hop_departed(now);
+        }
         let received = self.hosts.receivers.tcp.iter().map(|r| r.received_bytes());
         self.rec.window.open(received.zip(departed));
         self.open_link_windows();
