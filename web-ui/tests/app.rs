@@ -810,6 +810,12 @@ async fn the_network_is_drawn_edited_and_coloured_by_its_queues() {
     set_checkbox(&host, "flows[0].route.link2", true).await;
     let sc = scenario_in_url();
     assert_eq!(sc.flows[0].route, ["bottleneck", "link2"], "ticked links keep the diagram's order");
+    // Its ACKs can cross a link too: the diagram dashes it under the group's bar.
+    set_checkbox(&host, "flows[0].ack_route.link2", true).await;
+    assert_eq!(scenario_in_url().flows[0].ack_route, ["link2"]);
+    assert!(host.query_selector("[data-testid=network] .ack-bar").unwrap().is_some());
+    set_checkbox(&host, "flows[0].ack_route.link2", false).await;
+    assert!(scenario_in_url().flows[0].ack_route.is_empty());
     // Its disc is picked in its own section, and its rate typed there.
     choose(&host, "select[name='links.link2.queue.type']", "fifo").await;
     type_into(&host, "links.link2.rate_bps", "1000000").await;
