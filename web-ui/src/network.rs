@@ -109,10 +109,9 @@ pub fn diagram(sc: &Scenario) -> Diagram {
     let bar_top = LINK_TOP + LINK_HEIGHT + 26.0;
     // The stretches a list of links covers, adjacent columns joined.
     let spans_of = |names: Vec<&str>| -> Vec<(f64, f64)> {
-        let mut cols: Vec<usize> = names.iter().filter_map(|n| order.iter().position(|o| o == n)).collect();
-        cols.sort_unstable();
         let mut spans: Vec<(f64, f64)> = Vec::new();
-        for c in cols {
+        // Left to right: the columns of the links named.
+        for c in (0..order.len()).filter(|&c| names.contains(&order[c].as_str())) {
             let (x0, x1) = (MARGIN + c as f64 * COLUMN, MARGIN + (c + 1) as f64 * COLUMN);
             match spans.last_mut() {
                 Some(last) if (last.1 - x0).abs() < 1e-9 => last.1 = x1,

@@ -151,11 +151,7 @@ impl Simulation {
     /// is bounded by what each link of the route sends in it.)
     pub(super) fn first_hop_departed(&self, now: SimTime) -> Vec<u64> {
         let mut out = self.meters.first_hop_sent.clone();
-        let firsts: std::collections::BTreeSet<u32> = (0..self.scenario.flows.len() as u32)
-            .filter_map(|g| self.net.route(g).links().first().copied())
-            .collect();
-        for link in firsts {
-            let l = self.net.link(link);
+        for (link, l) in (0u32..).zip(self.net.links()) {
             let Some((it, done_at)) = l.on_wire(now) else { continue };
             let group = self.groups[it.flow as usize];
             let data = !self.net.any_ack_route() || self.pkts.get(it.id).kind == crate::net::PacketKind::Data;
