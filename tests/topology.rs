@@ -292,3 +292,51 @@ fn an_ack_route_is_a_path_of_links_that_exist_and_no_switch_port() {
     let back: Scenario = serde_json::from_str(&serde_json::to_string(&sc).unwrap()).unwrap();
     assert_eq!(back, sc);
 }
+
+#[test]
+fn a_timed_change_reaches_the_link_it_names() {
+    // The unshaped home router's modem bloats; cutting the modem's buffer at 15 s cuts its
+    // delay, and shaping the router below the modem at 15 s moves the queue home.
+    let base = preset("two-bottlenecks", Some("fq-codel-unshaped")).unwrap();
+    let with = |set: &str, to: serde_json::Value| {
+        let mut sc = base.clone();
+        sc.changes = vec![sim_core::scenario::TimedChange { at_s: 15.0, set: set.into(), to }];
+        assert_eq!(sc.validate(), Ok(()), "{set}");
+        let (sim, s) = run(&sc);
+        let rec = sim.recorder();
+        let col = |n: &str| rec.series_info.iter().position(|i| i.name == n).unwrap();
+        let mean = |n: &str, from: f64, to: f64| {
+            let v: Vec<f64> = (rec.samples.kept.iter())
+                .filter(|x| x.t_s > from && x.t_s <= to)
+                .map(|x| x.series[col(n)])
+                .collect();
+            v.iter().sum::<f64>() / v.len() as f64
+        };
+        (
+            s,
+            [
+                mean("link.modem.delay", 10.0, 15.0),
+                mean("link.modem.delay", 20.0, 30.0),
+                mean("link.home.delay", 20.0, 30.0),
+            ],
+        )
+    };
+    let (_, [before, after, home]) = with("links.modem.queue.limit", serde_json::json!({ "packets": 30 }));
+    assert!(before > 150.0 && after < 0.3 * before && home < 1.0, "modem {before} → {after} ms, home {home}");
+    let (_, [before, after, home]) = with("bottleneck.rate_bps", serde_json::json!(9_000_000));
+    assert!(
+        before > 150.0 && after < 20.0 && home > 2.0 && home < 20.0,
+        "modem {before} → {after} ms, home {home}"
+    );
+    // A change a link's disc cannot take is refused by field, as the bottleneck's.
+    let mut sc = base.clone();
+    sc.changes = vec![sim_core::scenario::TimedChange {
+        at_s: 1.0,
+        set: "links.modem.queue.type".into(),
+        to: "codel".into(),
+    }];
+    let e = sc.validate().unwrap_err();
+    assert!(e.iter().any(|e| e.field == "changes[0].set"), "{e:?}");
+    sc.changes[0].set = "links.nowhere.rate_bps".into();
+    assert!(sc.validate().is_err());
+}

@@ -74,18 +74,38 @@ pub enum LiveField {
 
 /// In words, for messages.
 pub const LIVE_FIELDS: &str = "bottleneck.rate_bps, bottleneck.delay_ms, bottleneck.nic_queue_packets, a \
-parameter of bottleneck.queue (not its type), and a flow group's access_rate_bps, access_delay_ms, start_s \
-or stop_s";
+parameter of bottleneck.queue (not its type), the same of a link of links, and a flow group's access_rate_bps, \
+access_delay_ms, start_s or stop_s";
+
+/// The link a live field at `path` belongs to, by name (the bottleneck's own for its
+/// fields); `None` for a flow group's.
+pub fn changed_link<'a>(sc: &'a Scenario, path: &'a str) -> Option<&'a str> {
+    if path.starts_with("bottleneck.") {
+        return Some(sc.bottleneck_name());
+    }
+    let rest = path.strip_prefix("links.")?;
+    let name = rest.split('.').next()?;
+    sc.links.contains_key(name).then_some(name)
+}
 
 /// Which part of the network the field at `path` is, if it can change during a run.
 pub fn live_field(path: &str) -> Option<LiveField> {
     let pointer = patch::to_pointer(path);
     let parts: Vec<&str> = pointer.split('/').skip(1).collect();
+    // The bottleneck's fields and those of a link of `links` alike.
+    let link = match parts.as_slice() {
+        ["bottleneck", rest @ ..] | ["links", _, rest @ ..] => Some(rest),
+        _ => None,
+    };
+    match link {
+        Some(["rate_bps"]) => return Some(LiveField::LinkRate),
+        Some(["delay_ms"]) => return Some(LiveField::LinkDelay),
+        Some(["nic_queue_packets"]) => return Some(LiveField::DeviceQueue),
+        Some(["queue", rest @ ..]) if rest.first() != Some(&"type") => return Some(LiveField::Disc),
+        Some(_) => return None,
+        None => {}
+    }
     match parts.as_slice() {
-        ["bottleneck", "rate_bps"] => Some(LiveField::LinkRate),
-        ["bottleneck", "delay_ms"] => Some(LiveField::LinkDelay),
-        ["bottleneck", "nic_queue_packets"] => Some(LiveField::DeviceQueue),
-        ["bottleneck", "queue", rest @ ..] if rest.first() != Some(&"type") => Some(LiveField::Disc),
         ["flows", g, field] => {
             let g = g.parse().ok()?;
             match *field {
@@ -160,7 +180,7 @@ pub(super) fn check(sc: &Scenario, c: &mut Checker) {
                 }
                 return;
             }
-            if let Err(e) = check_effect(&state, &next, field) {
+            if let Err(e) = check_effect(&state, &next, field, &ch.set) {
                 c.push("set", crate::params::echo(&ch.set), e);
                 return;
             }
@@ -171,12 +191,14 @@ pub(super) fn check(sc: &Scenario, c: &mut Checker) {
 
 /// Whether the running network can take the step from `old` to `new`: a disc must accept
 /// its new parameters (built from the old ones, as the run will hold it).
-fn check_effect(old: &Scenario, new: &Scenario, field: LiveField) -> Result<(), String> {
+fn check_effect(old: &Scenario, new: &Scenario, field: LiveField, path: &str) -> Result<(), String> {
     match field {
         // A disc reads its link's rate (RED's idle decay, Cebinae's rounds): it must follow.
         LiveField::Disc | LiveField::LinkRate => {
-            let q = &old.bottleneck.queue;
-            q.retune_check(&new.bottleneck.queue).map_err(|e| {
+            let link = |sc: &'_ Scenario| changed_link(sc, path).and_then(|n| sc.link_named(n)).cloned();
+            let (Some(o), Some(n)) = (link(old), link(new)) else { return Err("no such link".into()) };
+            let q = &o.queue;
+            q.retune_check(&n.queue).map_err(|e| {
                 let label = q.info().label;
                 match field {
                     LiveField::LinkRate => {
@@ -222,6 +244,14 @@ mod tests {
         assert_eq!(live_field("bottleneck.queue.max_th"), Some(LiveField::Disc));
         assert_eq!(live_field("flows[2].stop_s"), Some(LiveField::Stop(2)));
         assert_eq!(live_field("bottleneck.queue.type"), None);
+        assert_eq!(live_field("links.modem.rate_bps"), Some(LiveField::LinkRate));
+        assert_eq!(live_field("links.modem.queue.limit"), Some(LiveField::Disc));
+        assert_eq!(live_field("links.modem.queue.type"), None);
+        assert_eq!(live_field("links.modem.name"), None);
+        let sc = preset("two-bottlenecks", Some("fq-codel-shaped")).unwrap();
+        assert_eq!(changed_link(&sc, "links.modem.queue.limit"), Some("modem"));
+        assert_eq!(changed_link(&sc, "bottleneck.rate_bps"), Some("home"));
+        assert_eq!(changed_link(&sc, "links.nowhere.rate_bps"), None);
         assert_eq!(live_field("flows[0].count"), None);
         assert_eq!(live_field("tcp.mss_bytes"), None);
     }

@@ -74,13 +74,6 @@ impl Scenario {
         if self.bottleneck_name() != Scenario::BOTTLENECK_NAME {
             check_link_name(&mut c, "bottleneck_name", self.bottleneck_name(), None);
         }
-        if !self.links.is_empty() && !self.changes.is_empty() {
-            c.push(
-                "changes",
-                format!("{} changes", self.changes.len()),
-                "none in a scenario with links (timed changes apply to the dumbbell's bottleneck)",
-            );
-        }
 
         if self.flows.is_empty() {
             c.push("flows", "[]", "at least one flow group");

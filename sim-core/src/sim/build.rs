@@ -63,7 +63,7 @@ fn network(sc: &Scenario) -> Network {
 /// A group's ACKs come back over one link with its route's delays added up, at the route's
 /// slowest rate (for the dumbbell: the reverse bottleneck). ACKs are small: on the way
 /// back they meet no queue in any preset.
-fn reverse_spec(sc: &Scenario, g: &crate::scenario::FlowGroup) -> LinkSpec {
+pub(super) fn reverse_spec(sc: &Scenario, g: &crate::scenario::FlowGroup) -> LinkSpec {
     let route = sc.route_of(g);
     let delay_ms: f64 = route.iter().map(|(_, l)| l.delay_ms).sum();
     let rate = route.iter().map(|(_, l)| l.rate_bps).min().unwrap_or(sc.bottleneck.rate_bps);

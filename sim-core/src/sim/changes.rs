@@ -6,7 +6,7 @@
 use super::{Event, Simulation, BOTTLENECK};
 use crate::queue::{shed_to_limit, QdiscCtx};
 use crate::rng::{SimRng, StreamId};
-use crate::scenario::changes::{apply, live_field, ordered};
+use crate::scenario::changes::{apply, changed_link, live_field, ordered};
 use crate::scenario::{LiveField, Scenario, TimedChange};
 use crate::time::{Rate, SimTime};
 use crate::trace::LogRecord;
@@ -87,29 +87,26 @@ impl Simulation {
         let now = self.now();
         let field = live_field(&c.set).expect("validated: a live field");
         let new = apply(&self.changes.live, c).expect("validated: the change applies");
-        let b = &new.bottleneck;
+        // The link the field is of: the bottleneck, or one of `links`.
+        let name = changed_link(&new, &c.set).unwrap_or(Scenario::BOTTLENECK_NAME).to_string();
+        let link = new.link_id(&name).unwrap_or(BOTTLENECK);
+        let b = new.link_named(&name).unwrap_or(&new.bottleneck).clone();
         match field {
             LiveField::LinkRate => {
-                self.net.link_mut(BOTTLENECK).set_rate(Rate(b.rate_bps));
-                // A scenario with changes is a dumbbell: one reverse link.
-                if let Some(r) = self.ack_path.reverse.first_mut() {
-                    r.set_rate_delay(Rate(b.rate_bps), r.spec().delay);
-                }
+                self.net.link_mut(link).set_rate(Rate(b.rate_bps));
+                self.follow_reverse_links(&new);
                 // A disc that reads the link's rate (RED's idle decay, PIE) follows it.
-                self.retune_disc(&new);
+                self.retune_disc(&new, link, &b);
             }
             LiveField::LinkDelay => {
-                let delay = crate::time::SimDuration::from_secs_f64(b.delay_ms / 1e3);
-                self.net.link_mut(BOTTLENECK).set_delay(delay);
-                if let Some(r) = self.ack_path.reverse.first_mut() {
-                    r.set_rate_delay(r.spec().rate, delay);
-                }
+                self.net.link_mut(link).set_delay(crate::time::SimDuration::from_secs_f64(b.delay_ms / 1e3));
+                self.follow_reverse_links(&new);
             }
             LiveField::DeviceQueue => {
-                self.net.link_mut(BOTTLENECK).set_nic_queue(b.nic_queue_packets);
-                self.kick(BOTTLENECK, now);
+                self.net.link_mut(link).set_nic_queue(b.nic_queue_packets);
+                self.kick(link, now);
             }
-            LiveField::Disc => self.retune_disc(&new),
+            LiveField::Disc => self.retune_disc(&new, link, &b),
             LiveField::AccessRate(g) | LiveField::AccessDelay(g) => {
                 let (rate, delay) = (Rate(new.flows[g].access_rate_bps), new.flows[g].access_delay_ms);
                 let delay = crate::time::SimDuration::from_secs_f64(delay / 1e3);
@@ -154,21 +151,36 @@ impl Simulation {
         self.rec.push_log(log);
     }
 
-    /// The bottleneck's disc takes the parameters of `new` (validated), sheds what a
-    /// lowered limit no longer holds, and redeclares its series if their thresholds moved.
-    fn retune_disc(&mut self, new: &Scenario) {
+    /// Each reverse link carries its route's delays at its slowest rate (see `build.rs`):
+    /// it follows a change of a link's rate or delay.
+    fn follow_reverse_links(&mut self, new: &Scenario) {
+        let path = &mut self.ack_path;
+        for (f, &r) in path.reverse_of.iter().enumerate() {
+            let spec = super::build::reverse_spec(new, &new.flows[self.groups[f] as usize]);
+            if let Some(l) = path.reverse.get_mut(r as usize) {
+                l.set_rate_delay(spec.rate, spec.delay);
+            }
+        }
+    }
+
+    /// The disc of `link` (whose settings are now `spec`) takes its new parameters
+    /// (validated), sheds what a lowered limit no longer holds, and the series are
+    /// redeclared if the bottleneck's thresholds moved.
+    fn retune_disc(&mut self, new: &Scenario, link: u32, spec: &crate::scenario::Bottleneck) {
         let now = self.now();
-        let rate = Rate(new.bottleneck.rate_bps);
-        let disc = self.net.link_mut(BOTTLENECK).qdisc_mut();
-        new.bottleneck.queue.retune(disc, rate, now).expect("validated: the disc takes the change");
+        let disc = self.net.link_mut(link).qdisc_mut();
+        spec.queue.retune(disc, Rate(spec.rate_bps), now).expect("validated: the disc takes the change");
         shed_to_limit(disc, &mut QdiscCtx::new(now, &mut self.drops));
-        self.settle_drops(BOTTLENECK, now);
-        let info = self.net.link(BOTTLENECK).qdisc().series();
+        self.settle_drops(link, now);
+        let mut info = self.net.link(BOTTLENECK).qdisc().series();
+        if !new.links.is_empty() {
+            info.extend(super::link_meters::link_series(new.link_names()));
+        }
         if info != self.rec.series_info {
             self.rec.redeclare_series(now.as_secs_f64(), info);
         }
-        self.kick(BOTTLENECK, now);
-        self.sync_disc_wake(BOTTLENECK);
+        self.kick(link, now);
+        self.sync_disc_wake(link);
     }
 
     /// Whether a flow's start or stop event is still the one planned (a change may have
