@@ -44,7 +44,7 @@ pub fn change_of(ed: &Editor, path: &str) -> Option<(String, Value)> {
 }
 
 /// Every numeric input that can change during a run, (path, input), for the form that adds
-/// a timed change: the bottleneck's, its disc's (a buffer by its number), each group's.
+/// a timed change: each link's and its disc's (a buffer by its number), each group's.
 pub fn inputs(ed: &Editor) -> Vec<(String, Input)> {
     let mut out = Vec::new();
     let numeric = |prefix: &str,
@@ -57,19 +57,23 @@ pub fn inputs(ed: &Editor) -> Vec<(String, Input)> {
             }
         }
     };
-    numeric("bottleneck", BOTTLENECK_FIELDS, &mut out);
-    let tag = ed.value("bottleneck.queue.type").and_then(Value::as_str).unwrap_or_default();
-    if let Some(m) = QueueDiscSpec::FAMILY.member(tag) {
-        for f in m.fields.iter().filter(|f| matches!(f.kind, Kind::Limit)) {
-            let base = format!("bottleneck.queue.{}", f.path);
-            if let Some(unit) =
-                ["packets", "bytes"].into_iter().find(|u| ed.value(&format!("{base}.{u}")).is_some())
-            {
-                let kind = crate::editor::Kind::Int;
-                out.push((format!("{base}.{unit}"), Input { kind, unit, label: f.label, range: None }));
+    // The bottleneck's fields and disc, then every other link's alike.
+    let links = ed.scenario().map_or(Vec::new(), |s| s.links.keys().map(|k| format!("links.{k}")).collect());
+    for link in std::iter::once("bottleneck".to_string()).chain(links) {
+        numeric(&link, BOTTLENECK_FIELDS, &mut out);
+        let tag = ed.value(&format!("{link}.queue.type")).and_then(Value::as_str).unwrap_or_default();
+        if let Some(m) = QueueDiscSpec::FAMILY.member(tag) {
+            for f in m.fields.iter().filter(|f| matches!(f.kind, Kind::Limit)) {
+                let base = format!("{link}.queue.{}", f.path);
+                if let Some(unit) =
+                    ["packets", "bytes"].into_iter().find(|u| ed.value(&format!("{base}.{u}")).is_some())
+                {
+                    let kind = crate::editor::Kind::Int;
+                    out.push((format!("{base}.{unit}"), Input { kind, unit, label: f.label, range: None }));
+                }
             }
+            numeric(&format!("{link}.queue"), m.fields, &mut out);
         }
-        numeric("bottleneck.queue", m.fields, &mut out);
     }
     for g in 0..ed.flow_groups() {
         numeric(&format!("flows[{g}]"), FLOW_FIELDS, &mut out);
@@ -106,5 +110,12 @@ mod tests {
         }
         assert!(!paths.iter().any(|p| p.ends_with(".count") || p.starts_with("tcp")), "{paths:?}");
         assert!(paths.iter().all(|p| is_live(p)));
+        // Every link's, with links.
+        let ed = Editor::new(&preset("two-bottlenecks", Some("fq-codel-unshaped")).unwrap());
+        let paths: Vec<String> = inputs(&ed).into_iter().map(|(p, _)| p).collect();
+        for want in ["links.modem.rate_bps", "links.modem.queue.limit.packets", "bottleneck.queue.target_ms"]
+        {
+            assert!(paths.iter().any(|p| p == want), "{want} missing from {paths:?}");
+        }
     }
 }
