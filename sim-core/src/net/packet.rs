@@ -11,6 +11,15 @@ pub enum PacketKind {
     Ack,
 }
 
+impl PacketKind {
+    /// Data or a SYN: what crosses a route forward and fills a queue's per-flow backlog
+    /// (ACKs and SYN-ACKs go the other way).
+    #[inline]
+    pub fn is_data(self) -> bool {
+        matches!(self, PacketKind::Data | PacketKind::Syn)
+    }
+}
+
 /// One SACK block: segments `start..end` (end exclusive) received out of order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlock {

@@ -1,5 +1,6 @@
 //! Moving data through the disc links of its route: arrival → queue disc → the wire → the
-//! next link or the receiver. (The hosts' links are crossed in `hosts.rs`.)
+//! next link or the receiver; and an ACK through its group's ACK route, if it has one, to
+//! its sender's access link. (The hosts' links are crossed in `hosts.rs`.)
 //!
 //! The end of a transmission is applied lazily, on every disc link: no event marks it.
 //! What it did (count the bytes, let the disc choose the next packet at that instant) is
@@ -13,15 +14,14 @@
 //! timing a late dequeue could move), an event still marks each end.
 
 use super::{Event, Simulation, BOTTLENECK};
+use crate::metrics::DropRecord;
+use crate::net::link::Run;
+use crate::queue::{QItem, QdiscCtx};
+use crate::time::{SimDuration, SimTime};
 
 /// An ACK's `hop` once it has crossed its ACK route and its sender's access link: the next
 /// arrival delivers it (routes are at most 32 links).
 pub(super) const ACK_HOME: u8 = u8::MAX;
-use crate::metrics::DropRecord;
-use crate::net::link::Run;
-use crate::net::PacketKind;
-use crate::queue::{QItem, QdiscCtx};
-use crate::time::{SimDuration, SimTime};
 
 impl Simulation {
     /// A packet reached the end of a link: data go on to the next disc link of their
@@ -29,7 +29,7 @@ impl Simulation {
     pub(super) fn arrive(&mut self, id: u32) {
         let p = self.pkts.get_mut(id);
         p.hop += 1;
-        if matches!(p.kind, PacketKind::Data | PacketKind::Syn) {
+        if p.kind.is_data() {
             let groups = &self.groups;
             if let Some(link) = self.net.link_at(p.hop, || groups[p.flow as usize]) {
                 self.enqueue(link, id);
@@ -63,7 +63,7 @@ impl Simulation {
         let now = self.now();
         let p = self.pkts.get(id);
         let item = QItem { id, bytes: p.wire_bytes, flow: p.flow, enqueued_at: now };
-        let data = matches!(p.kind, PacketKind::Data | PacketKind::Syn);
+        let data = p.kind.is_data();
         if self.meters.is_active() {
             self.meters.on_arrival(link);
         }
@@ -107,8 +107,7 @@ impl Simulation {
                 self.q.schedule(s.done, Event::TxDone { link });
             }
             let waited = now - it.enqueued_at;
-            let data =
-                !acks_on_discs || matches!(self.pkts.get(it.id).kind, PacketKind::Data | PacketKind::Syn);
+            let data = !acks_on_discs || self.pkts.get(it.id).kind.is_data();
             let payload = it.bytes.saturating_sub(self.data_headers);
             if self.meters.is_active() {
                 self.meters.on_sent(link, it.flow, waited, self.rec.window.opened);
@@ -138,8 +137,7 @@ impl Simulation {
         for d in self.drops.drain(..) {
             if link == BOTTLENECK {
                 // An ACK was never in the backlog (data only).
-                let data = !self.net.any_ack_route()
-                    || matches!(self.pkts.get(d.item.id).kind, PacketKind::Data | PacketKind::Syn);
+                let data = !self.net.any_ack_route() || self.pkts.get(d.item.id).kind.is_data();
                 if d.was_queued && data {
                     self.backlog.remove(d.item.flow, d.item.bytes);
                 }

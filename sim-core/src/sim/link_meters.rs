@@ -154,7 +154,7 @@ impl Simulation {
         for (link, l) in (0u32..).zip(self.net.links()) {
             let Some((it, done_at)) = l.on_wire(now) else { continue };
             let group = self.groups[it.flow as usize];
-            let data = !self.net.any_ack_route() || self.pkts.get(it.id).kind == crate::net::PacketKind::Data;
+            let data = !self.net.any_ack_route() || self.pkts.get(it.id).kind.is_data();
             if data && self.net.route(group).links().first() == Some(&link) {
                 let tx = l.tx_time(it.bytes).as_nanos().max(1) as f64;
                 let left = (done_at - now).as_nanos() as f64 / tx;

@@ -26,7 +26,7 @@ use crate::engine::EventQueue;
 use crate::metrics::{
     DropRecord, FlowFacts, PacketCounts, Recorder, Sample, Summary, SummaryInput, TimeoutsByState, Update,
 };
-use crate::net::{Network, Packet, PacketKind};
+use crate::net::{Network, Packet};
 use crate::queue::{Dropped, Occupancy, QdiscCtx, QueueLimit};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::tcp::TcpSender;
@@ -418,7 +418,7 @@ impl Simulation {
                     l.qdisc().prefetch_flow(p.flow, false);
                 } else {
                     self.hosts.prefetch_for(p);
-                    if matches!(p.kind, PacketKind::Data | PacketKind::Syn) {
+                    if p.kind.is_data() {
                         self.ack_path.prefetch(p.flow); // its ACK's way back, crossed here
                     }
                 }
@@ -432,7 +432,7 @@ impl Simulation {
     /// The disc link a packet arriving now enters, if any (else it reaches its endpoint).
     #[inline]
     fn entering(&self, p: &Packet) -> Option<u32> {
-        if !matches!(p.kind, PacketKind::Data | PacketKind::Syn) {
+        if !p.kind.is_data() {
             return None;
         }
         self.net.link_at(p.hop + 1, || self.groups[p.flow as usize])
