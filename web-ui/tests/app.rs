@@ -837,3 +837,26 @@ async fn the_network_is_drawn_edited_and_coloured_by_its_queues() {
     assert_eq!(links(&host), 1);
     assert!(scenario_in_url().flows[0].route.is_empty());
 }
+
+#[wasm_bindgen_test]
+async fn an_edit_of_another_link_during_a_run_becomes_a_timed_change_of_that_link() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "two-bottlenecks/fq-codel-unshaped").await;
+    type_into(&host, "duration_s", "6").await;
+    for _ in 0..20 {
+        click(&host, "step").await;
+    }
+    type_into(&host, "links.modem.queue.limit.packets", "30").await;
+    fire(&find(&host, "input[name='links.modem.queue.limit.packets']"), "change");
+    settle().await;
+    settle().await;
+    let changes = scenario_in_url().changes;
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert_eq!(changes[0].set, "links.modem.queue.limit");
+    assert_eq!(changes[0].to, serde_json::json!({ "packets": 30 }));
+    let input: HtmlInputElement =
+        find(&host, "input[name='links.modem.queue.limit.packets']").dyn_into().unwrap();
+    assert_eq!(input.value(), "300", "the field shows the value at the start");
+}
