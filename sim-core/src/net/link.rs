@@ -209,13 +209,18 @@ impl DiscLink {
         self.tx_bytes
     }
 
+    /// The packet on the wire at `now`, if any, with the share of it still to send (0-1).
+    pub fn on_wire_left(&self, now: SimTime) -> Option<(QItem, f64)> {
+        self.on_wire(now).map(|(it, done)| {
+            let tx = self.tx_time(it.bytes).as_nanos().max(1) as f64;
+            (it, ((done - now).as_nanos() as f64 / tx).min(1.0))
+        })
+    }
+
     /// Bytes sent by `now`, the part of a packet then on the wire included (what a window
     /// or an interval opening at `now` leaves out).
     pub fn sent_bytes_at(&self, now: SimTime) -> f64 {
-        let on_wire = self.on_wire(now).map_or(0.0, |(it, done)| {
-            let tx = self.tx_time(it.bytes).as_nanos().max(1) as f64;
-            f64::from(it.bytes) * (1.0 - ((done - now).as_nanos() as f64 / tx).min(1.0))
-        });
+        let on_wire = self.on_wire_left(now).map_or(0.0, |(it, left)| f64::from(it.bytes) * (1.0 - left));
         self.tx_bytes as f64 + on_wire
     }
 

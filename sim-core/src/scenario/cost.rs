@@ -173,18 +173,12 @@ fn estimate_one(sc: &Scenario) -> Cost {
 /// full link, as long flows are), capped by its access link and by what its window can
 /// keep going: a window (the smaller of the send and receive buffers) per base RTT.
 fn carried_bps(sc: &Scenario) -> (f64, f64) {
-    use crate::metrics::fair_shares::{max_min, Demand};
-    let names: Vec<&str> = sc.link_names().collect();
-    let capacity: Vec<f64> =
-        names.iter().filter_map(|n| sc.link_named(n)).map(|l| l.rate_bps as f64).collect();
+    use crate::metrics::fair_shares::max_min;
     let buffer_bits = 8.0 * f64::from(sc.tcp.send_buffer_bytes.min(sc.tcp.recv_buffer_bytes));
-    let demands: Vec<Demand> = (sc.flows.iter())
-        .map(|g| Demand {
-            count: g.count,
-            links: sc.route_of(g).iter().filter_map(|(n, _)| names.iter().position(|x| x == n)).collect(),
-            cap: (g.access_rate_bps as f64).min(buffer_bits / (sc.base_rtt_ms(g) / 1e3).max(1e-6)),
-        })
-        .collect();
+    let (capacity, demands) = super::topology::demands(sc, 1.0, |g| {
+        (g.access_rate_bps as f64).min(buffer_bits / (sc.base_rtt_ms(g) / 1e3).max(1e-6))
+    });
+
     let (mut entering, mut later) = (0.0, 0.0);
     for ((d, g), fair) in demands.iter().zip(&sc.flows).zip(max_min(&capacity, &demands)) {
         let group = f64::from(d.count) * fair;

@@ -2,7 +2,7 @@
 //! the routes cross the links (what a diagram draws left to right, and the order a route
 //! editor lists them in), and each group's fair shares of them.
 
-use super::Scenario;
+use super::{FlowGroup, Scenario};
 use crate::metrics::fair_shares::{max_min, proportional, Demand};
 
 /// One flow of each group's max-min fair and proportionally fair goodput, payload bit/s.
@@ -12,6 +12,21 @@ pub struct FairShares {
     pub proportional_bps: Vec<f64>,
 }
 
+/// Every disc link's rate times `scale` (in id order), and each group as a demand over the
+/// links of its route, each flow capped at `cap`: what the fair allocations divide.
+pub fn demands(sc: &Scenario, scale: f64, cap: impl Fn(&FlowGroup) -> f64) -> (Vec<f64>, Vec<Demand>) {
+    let names: Vec<&str> = sc.link_names().collect();
+    let capacity = names.iter().filter_map(|n| sc.link_named(n)).map(|l| l.rate_bps as f64 * scale).collect();
+    let demands = (sc.flows.iter())
+        .map(|g| Demand {
+            count: g.count,
+            links: sc.route_of(g).iter().filter_map(|(n, _)| names.iter().position(|x| x == n)).collect(),
+            cap: cap(g),
+        })
+        .collect();
+    (capacity, demands)
+}
+
 /// The fair shares of a scenario with links, from the links' payload rates, the routes
 /// and each flow's access link; `None` for a dumbbell (every flow's share is the same).
 pub fn fair_shares(sc: &Scenario) -> Option<FairShares> {
@@ -19,16 +34,7 @@ pub fn fair_shares(sc: &Scenario) -> Option<FairShares> {
         return None;
     }
     let payload = f64::from(sc.tcp.mss_bytes) / f64::from(sc.full_packet_bytes().max(1));
-    let names: Vec<&str> = sc.link_names().collect();
-    let capacity: Vec<f64> =
-        names.iter().filter_map(|n| sc.link_named(n)).map(|l| l.rate_bps as f64 * payload).collect();
-    let demands: Vec<Demand> = (sc.flows.iter())
-        .map(|g| Demand {
-            count: g.count,
-            links: sc.route_of(g).iter().filter_map(|(n, _)| names.iter().position(|x| x == n)).collect(),
-            cap: g.access_rate_bps as f64 * payload,
-        })
-        .collect();
+    let (capacity, demands) = demands(sc, payload, |g| g.access_rate_bps as f64 * payload);
     Some(FairShares {
         max_min_bps: max_min(&capacity, &demands),
         proportional_bps: proportional(&capacity, &demands),

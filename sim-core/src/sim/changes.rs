@@ -154,9 +154,10 @@ impl Simulation {
     /// Each reverse link carries its route's delays at its slowest rate (see `build.rs`):
     /// it follows a change of a link's rate or delay.
     fn follow_reverse_links(&mut self, new: &Scenario) {
+        let specs: Vec<_> = new.flows.iter().map(|g| super::build::reverse_spec(new, g)).collect();
         let path = &mut self.ack_path;
         for (f, &r) in path.reverse_of.iter().enumerate() {
-            let spec = super::build::reverse_spec(new, &new.flows[self.groups[f] as usize]);
+            let spec = specs[self.groups[f] as usize];
             if let Some(l) = path.reverse.get_mut(r as usize) {
                 l.set_rate_delay(spec.rate, spec.delay);
             }

@@ -152,14 +152,11 @@ impl Simulation {
     pub(super) fn first_hop_departed(&self, now: SimTime) -> Vec<u64> {
         let mut out = self.meters.first_hop_sent.clone();
         for (link, l) in (0u32..).zip(self.net.links()) {
-            let Some((it, done_at)) = l.on_wire(now) else { continue };
+            let Some((it, left)) = l.on_wire_left(now) else { continue };
             let group = self.groups[it.flow as usize];
             let data = !self.net.any_ack_route() || self.pkts.get(it.id).kind.is_data();
             if data && self.net.route(group).links().first() == Some(&link) {
-                let tx = l.tx_time(it.bytes).as_nanos().max(1) as f64;
-                let left = (done_at - now).as_nanos() as f64 / tx;
-                let payload = it.bytes.saturating_sub(self.data_headers);
-                out[it.flow as usize] -= (f64::from(payload) * left.min(1.0)).floor() as u64;
+                out[it.flow as usize] -= self.payload_share(it.bytes, left);
             }
         }
         out

@@ -350,23 +350,26 @@ impl Simulation {
     fn open_window(&mut self) {
         let now = self.now();
         self.settle_tx(now);
-        // Of a segment on the wire now, the part still to send counts in the window.
-        let l = self.net.link(BOTTLENECK);
-        let mut departed = self.backlog.departed();
-        if let Some((it, done_at)) = l.on_wire(now) {
-            let tx = l.tx_time(it.bytes).as_nanos().max(1) as f64;
-            let left = (done_at - now).as_nanos() as f64 / tx;
-            let payload = it.bytes.saturating_sub(self.data_headers);
-            departed[it.flow as usize] -= (f64::from(payload) * left.min(1.0)).floor() as u64;
-        }
         // With links each flow starts counting from the first link of its route (the
-        // bottleneck need not be on its way).
-        if self.meters.is_active() {
-            departed = self.first_hop_departed(now);
-        }
+        // bottleneck need not be on its way); a dumbbell's is the bottleneck.
+        let departed = if self.meters.is_active() {
+            self.first_hop_departed(now)
+        } else {
+            let mut departed = self.backlog.departed();
+            // Of a segment on the wire now, the part still to send counts in the window.
+            if let Some((it, left)) = self.net.link(BOTTLENECK).on_wire_left(now) {
+                departed[it.flow as usize] -= self.payload_share(it.bytes, left);
+            }
+            departed
+        };
         let received = self.hosts.receivers.tcp.iter().map(|r| r.received_bytes());
         self.rec.window.open(received.zip(departed));
         self.open_link_windows();
+    }
+
+    /// The payload bytes in `share` of a `bytes`-long data packet.
+    pub(super) fn payload_share(&self, bytes: u32, share: f64) -> u64 {
+        (f64::from(bytes.saturating_sub(self.data_headers)) * share).floor() as u64
     }
 
     /// Starts loading what the next events will touch (hints only; results do not change),
