@@ -74,8 +74,9 @@ pub fn split_digest() -> u64 {
 }
 
 /// Digest of [`changes_probe_scenario`]'s summary and log (same contract): timed changes
-/// apply alike natively and in the browser.
-pub const CHANGES_DIGEST: u64 = 0xf189_6ab4_e242_eaa2;
+/// apply alike natively and in the browser. Re-recorded for scenario version 2: the
+/// summary echoes the changes' paths, now `links.bottleneck.…` (nothing else moved).
+pub const CHANGES_DIGEST: u64 = 0x2f51_34b9_a33a_2412;
 
 /// The bufferbloat lecture's cut buffer (at 20 s) and then a slower link (at 22 s), 24 s.
 pub fn changes_probe_scenario() -> Scenario {
@@ -83,7 +84,7 @@ pub fn changes_probe_scenario() -> Scenario {
     sc.duration_s = 24.0;
     sc.changes.push(sim_core::scenario::TimedChange {
         at_s: 22.0,
-        set: "bottleneck.rate_bps".into(),
+        set: "links.bottleneck.rate_bps".into(),
         to: 5_000_000.into(),
     });
     sc
@@ -172,7 +173,7 @@ pub fn costly_scenarios() -> Vec<(&'static str, Scenario)> {
     out.push(("1 ms RTO, 10 000 flows, 2 Mbit/s", sc));
     // A parking lot of three 100 Mbit/s links, 200 flows: every hop's packets cost events.
     let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
-    let hop = sim_core::scenario::Bottleneck { nic_queue_packets: 0, ..sc.bottleneck.clone() };
+    let hop = sim_core::scenario::Link { nic_queue_packets: 0, ..sc.bottleneck().clone() };
     sc.links.insert("hop2".into(), hop.clone());
     sc.links.insert("hop3".into(), hop);
     let long = sim_core::scenario::FlowGroup {
@@ -192,7 +193,7 @@ pub fn costly_scenarios() -> Vec<(&'static str, Scenario)> {
     // per-flow arrays.
     let mut sc = preset("cubic-vegas-2q", Some("warbler")).unwrap();
     (sc.flows[0].count, sc.flows[1].count, sc.duration_s, sc.warmup_s) = (1000, 1000, 2.0, 0.5);
-    if let sim_core::aqm::QueueDiscSpec::Switch(p) = &mut sc.bottleneck.queue {
+    if let sim_core::aqm::QueueDiscSpec::Switch(p) = &mut sc.bottleneck_mut().queue {
         p.initial_mapping.clear();
         (p.control_period_ms, p.compute_latency_ms) = (1.0, 0.0);
         if let sim_core::switch::ControlPlaneSpec::Warbler(w) = &mut p.control {
@@ -202,11 +203,12 @@ pub fn costly_scenarios() -> Vec<(&'static str, Scenario)> {
     out.push(("Warbler every 1 ms, 2000 flows", sc));
     // A large bandwidth-delay product: 10 Gbit/s, 42 ms, a queue of one BDP.
     let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
-    sc.bottleneck.rate_bps = 10_000_000_000;
+    sc.bottleneck_mut().rate_bps = 10_000_000_000;
     for g in &mut sc.flows {
         g.access_rate_bps = 10_000_000_000;
     }
-    sc.bottleneck.queue = sim_core::aqm::QueueDiscSpec::fifo(sim_core::aqm::QueueLimit::Packets(35_000));
+    sc.bottleneck_mut().queue =
+        sim_core::aqm::QueueDiscSpec::fifo(sim_core::aqm::QueueLimit::Packets(35_000));
     (sc.duration_s, sc.warmup_s) = (3.0, 0.5);
     out.push(("10 Gbit/s, one-BDP FIFO", sc));
     // Every flow's trace every ms: the flows CSV is what grows.

@@ -313,7 +313,7 @@ proptest! {
     ) {
         let mut sc = random::shorten(sc, seconds);
         sc.warmup_s = warmup * sc.duration_s;
-        sc.bottleneck.rate_bps = 10f64.powf(log_rate) as u64;
+        sc.bottleneck_mut().rate_bps = 10f64.powf(log_rate) as u64;
         sc.tcp.mss_bytes = mss;
         prop_assume!(sc.validate().is_ok() && sc.changes.is_empty());
         prop_assume!(sim_core::scenario::cost::check(&sc, false).is_ok_and(|c| c.events < 2e6));
@@ -321,7 +321,7 @@ proptest! {
         prop_assert!(s.throughput.utilisation <= 1.0 + 1e-9, "utilisation {} of {}", s.throughput.utilisation, sc.to_json());
         // Conservation per link: every packet that reached a link started on its wire, was
         // dropped there, or waits there still.
-        for (id, name) in sc.link_names().enumerate().filter(|_| !sc.links.is_empty()) {
+        for (id, name) in sc.link_names().enumerate().filter(|_| sc.has_links()) {
             let (c, queued) = sim.link_counts(id as u32).expect("a scenario with links counts each");
             prop_assert_eq!(c.arrived, c.started + c.dropped + queued, "{}: {:?}: {}", name, c, sc.to_json());
         }

@@ -11,7 +11,7 @@ use sim_core::aqm::QueueDiscSpec;
 use sim_core::cc::CcaSpec;
 use sim_core::params::field::{CELL_BYTES, LIMIT_BYTES, LIMIT_CELLS, LIMIT_PACKETS};
 use sim_core::params::{Field, Kind, Range};
-use sim_core::scenario::fields::{BOTTLENECK_FIELDS, FLOW_FIELDS, RUN_FIELDS};
+use sim_core::scenario::fields::{FLOW_FIELDS, LINK_FIELDS, RUN_FIELDS};
 use sim_core::scenario::{patch, preset, preset_list, Scenario};
 use sim_core::tcp::TcpConfig;
 
@@ -23,12 +23,14 @@ pub struct Slot {
 }
 
 /// Every described field of the scenario `v` (its JSON), nested configurations included:
-/// the disc's fields under `bottleneck.queue`, each group's congestion control's under
+/// each link's disc's fields under `links.NAME.queue`, each group's congestion control's under
 /// `flows[i].cca`, a switch's scheduler and control-plane app under theirs.
 pub fn slots(v: &Value) -> Vec<Slot> {
     let mut out = Vec::new();
     add(&mut out, "", RUN_FIELDS, v);
-    add(&mut out, "bottleneck.", BOTTLENECK_FIELDS, v);
+    for name in v["links"].as_object().into_iter().flat_map(|m| m.keys()) {
+        add(&mut out, &format!("links.{name}."), LINK_FIELDS, v);
+    }
     let groups = v["flows"].as_array().map_or(0, Vec::len);
     for i in 0..groups {
         add(&mut out, &format!("flows[{i}]."), FLOW_FIELDS, v);
@@ -324,10 +326,12 @@ pub fn apply_swap(v: &mut Value, s: &Swap, packet_bytes: u32) {
         let entries = QueueDiscSpec::FAMILY.entries();
         let (key, _, _) = entries[i.index(entries.len())];
         let mut spec = QueueDiscSpec::from_value(QueueDiscSpec::FAMILY.entry_value(key).unwrap()).unwrap();
-        if let Ok(old) = QueueDiscSpec::from_value(v["bottleneck"]["queue"].clone()) {
+        // The studied link's disc (a switch port is allowed there alone).
+        let name = v["bottleneck"].as_str().unwrap_or("bottleneck").to_string();
+        if let Ok(old) = QueueDiscSpec::from_value(v["links"][&name]["queue"].clone()) {
             spec.get_mut().set_limit(old.limit(), packet_bytes);
         }
-        v["bottleneck"]["queue"] = spec.to_value();
+        v["links"][&name]["queue"] = spec.to_value();
     }
     let groups = v["flows"].as_array().map_or(0, Vec::len);
     for (g, pick) in s.cca.iter().enumerate().take(groups) {

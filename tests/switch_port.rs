@@ -4,7 +4,7 @@ use aqm_tests::run;
 use sim_core::aqm::QueueDiscSpec;
 use sim_core::cc::CcaSpec;
 use sim_core::queue::DropReason;
-use sim_core::scenario::{Bottleneck, FlowGroup, Scenario};
+use sim_core::scenario::{FlowGroup, Link, Scenario};
 use sim_core::sim::Simulation;
 use sim_core::switch::scheduler::DwrrConfig;
 use sim_core::switch::{SchedulerSpec, SwitchConfig};
@@ -15,7 +15,7 @@ fn two_queue_port(scheduler: SchedulerSpec, weights: Vec<u32>) -> Scenario {
         name: "wrr-shares".into(),
         duration_s: 30.0,
         warmup_s: 5.0,
-        bottleneck: Bottleneck {
+        links: Scenario::one_link(Link {
             rate_bps: 100_000_000,
             delay_ms: 1.0,
             queue: QueueDiscSpec::Switch(SwitchConfig {
@@ -27,7 +27,8 @@ fn two_queue_port(scheduler: SchedulerSpec, weights: Vec<u32>) -> Scenario {
                 ..SwitchConfig::default()
             }),
             nic_queue_packets: 0,
-        },
+            ..Link::default()
+        }),
         flows: vec![FlowGroup {
             count: 2,
             cca: CcaSpec::default(),
@@ -88,7 +89,7 @@ fn backlog_is_counted_in_cells_of_the_ports_cell_size() {
 fn a_port_queue_fills_to_its_cell_limit_and_the_first_drop_comes_exactly_there() {
     // One 3000-cell queue for both flows: the port's occupancy is that queue's.
     let mut sc = two_queue_port(SchedulerSpec::Wrr(Default::default()), vec![1]);
-    let QueueDiscSpec::Switch(port) = &mut sc.bottleneck.queue else { unreachable!() };
+    let QueueDiscSpec::Switch(port) = &mut sc.bottleneck_mut().queue else { unreachable!() };
     port.queues = 1;
     port.initial_mapping = vec![0, 0];
     sc.duration_s = 5.0;

@@ -3,7 +3,7 @@
 use aqm_tests::{assert_conserved, run};
 use sim_core::aqm::{QueueDiscSpec, QueueLimit};
 use sim_core::cc::CcaSpec;
-use sim_core::scenario::{Bottleneck, FlowGroup, Scenario};
+use sim_core::scenario::{FlowGroup, Link, Scenario};
 use sim_core::sim::{Simulation, BOTTLENECK};
 use sim_core::tcp::TcpConfig;
 use sim_core::time::SimTime;
@@ -13,12 +13,13 @@ fn path(flows: Vec<FlowGroup>, duration_s: f64) -> Scenario {
     Scenario {
         name: "bdp-fifo".into(),
         duration_s,
-        bottleneck: Bottleneck {
+        links: Scenario::one_link(Link {
             rate_bps: 10_000_000,
             delay_ms: 9.0,
             queue: QueueDiscSpec::fifo(QueueLimit::Bytes(25_000)),
             nic_queue_packets: 0,
-        },
+            ..Link::default()
+        }),
         flows,
         tcp: TcpConfig { mss_bytes: 1448, ..TcpConfig::default() },
         ..Scenario::default()
@@ -91,12 +92,13 @@ fn a_long_loss_free_newreno_flow_saturates_cwnd_and_stays_within_rwnd() {
     let sc = Scenario {
         name: "cwnd-saturation".into(),
         duration_s: 10.0,
-        bottleneck: Bottleneck {
+        links: Scenario::one_link(Link {
             rate_bps: 10_000_000_000,
             delay_ms: 0.25,
             queue: QueueDiscSpec::fifo(QueueLimit::Packets(10_000)),
             nic_queue_packets: 0,
-        },
+            ..Link::default()
+        }),
         flows: vec![FlowGroup {
             count: 1,
             cca: CcaSpec::NewReno(Default::default()),

@@ -6,22 +6,27 @@
 use aqm_tests::run;
 use sim_core::aqm::{QueueDiscSpec, QueueLimit};
 use sim_core::metrics::summary_digest;
-use sim_core::scenario::{preset, Bottleneck, FlowGroup, Scenario};
+use sim_core::scenario::{preset, FlowGroup, Link, Scenario};
 
 const MBPS: u64 = 1_000_000;
 
-fn hop(delay_ms: f64) -> Bottleneck {
-    Bottleneck {
+fn hop(delay_ms: f64) -> Link {
+    Link {
         rate_bps: 10 * MBPS,
         delay_ms,
         queue: QueueDiscSpec::fifo(QueueLimit::Packets(100)),
-        nic_queue_packets: 0,
+        ..Link::default()
     }
 }
 
 /// Three 10 Mbit/s links in series (5 ms each); one flow over all three, one per link.
 fn parking_lot() -> Scenario {
-    let mut sc = Scenario { duration_s: 20.0, warmup_s: 5.0, bottleneck: hop(5.0), ..Scenario::default() };
+    let mut sc = Scenario {
+        duration_s: 20.0,
+        warmup_s: 5.0,
+        links: Scenario::one_link(hop(5.0)),
+        ..Scenario::default()
+    };
     sc.links.insert("hop2".into(), hop(5.0));
     sc.links.insert("hop3".into(), hop(5.0));
     let group = |route: &[&str]| FlowGroup {
@@ -134,7 +139,7 @@ fn every_link_is_measured_per_sample_and_each_flow_s_delay_is_split_by_hop() {
 fn a_fast_second_hop_only_adds_its_delay() {
     let one = preset("red-study", Some("red-nonic")).unwrap();
     let mut two = one.clone();
-    two.links.insert("core".into(), Bottleneck { rate_bps: 1000 * MBPS, delay_ms: 5.0, ..hop(5.0) });
+    two.links.insert("core".into(), Link { rate_bps: 1000 * MBPS, delay_ms: 5.0, ..hop(5.0) });
     for g in &mut two.flows {
         g.route = vec!["bottleneck".into(), "core".into()];
     }
@@ -162,7 +167,6 @@ fn the_dumbbell_with_its_route_spelled_out_runs_exactly_as_without() {
 fn a_route_must_be_a_path_of_links_that_exist() {
     let mut sc = parking_lot();
     sc.flows[0].route = vec!["bottleneck".into(), "hop9".into(), "bottleneck".into()];
-    sc.links.insert("bottleneck".into(), hop(1.0));
     sc.links.insert("bad name".into(), hop(1.0));
     let errs = sc.validate().unwrap_err();
     let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
@@ -170,16 +174,20 @@ fn a_route_must_be_a_path_of_links_that_exist() {
     assert!(fields.contains(&"flows[0].route[2]"), "{errs:?}");
     let unknown = errs.iter().find(|e| e.field == "flows[0].route[1]").unwrap();
     assert!(unknown.value.contains("hop9") && unknown.allowed.contains("hop2"), "{unknown:?}");
-    assert_eq!(errs.iter().filter(|e| e.field == "links").count(), 2, "{errs:?}");
+    assert_eq!(errs.iter().filter(|e| e.field == "links").count(), 1, "{errs:?}");
 }
 
 #[test]
-fn a_scenario_with_links_round_trips_and_a_dumbbell_writes_none() {
+fn a_scenario_with_links_round_trips_and_a_dumbbell_writes_its_one_link() {
     let sc = parking_lot();
     let back = Scenario::from_json(&sc.to_json()).unwrap();
     assert_eq!(back, sc);
-    let dumbbell = preset("red-study", None).unwrap().to_json();
-    assert!(!dumbbell.contains("\"links\"") && !dumbbell.contains("\"route\""), "v1 files stay as they were");
+    let dumbbell: serde_json::Value =
+        serde_json::from_str(&preset("red-study", None).unwrap().to_json()).unwrap();
+    assert_eq!(dumbbell["version"], 2);
+    assert_eq!(dumbbell["bottleneck"], "bottleneck");
+    assert_eq!(dumbbell["links"].as_object().unwrap().len(), 1);
+    assert!(dumbbell["flows"][0].get("route").is_none(), "an empty route is not written");
 }
 
 #[test]
@@ -201,24 +209,24 @@ fn two_bottlenecks_queue_at_the_slower_link_whose_disc_alone_decides_the_delay()
 }
 
 #[test]
-fn the_bottleneck_can_go_by_another_name_but_not_one_a_link_has() {
+fn any_link_can_be_the_studied_one_under_any_name_but_not_one_no_link_has() {
     let mut sc = parking_lot();
-    sc.bottleneck_name = "first".into();
-    assert!(sc.validate().is_err(), "routes still name 'bottleneck'");
-    sc.flows[0].route[0] = "first".into();
-    sc.flows[1].route[0] = "first".into();
+    sc.rename_link("bottleneck", "first");
+    assert_eq!(sc.flows[0].route[0], "first", "renamed in the routes too");
     assert_eq!(sc.validate(), Ok(()));
     let (_, s) = run(&sc);
     assert_eq!(s.links[0].name, "first");
     let json = serde_json::to_string(&sc).unwrap();
-    assert!(json.contains("\"bottleneck_name\":\"first\""), "{json}");
-    sc.bottleneck_name = "hop2".into();
+    assert!(json.contains("\"bottleneck\":\"first\"") && json.contains("\"first\":{"), "{json}");
+    // Another link studied: it is link 0, the headline figures' link.
+    sc.bottleneck = "hop2".into();
+    assert_eq!(sc.validate(), Ok(()));
+    assert_eq!(sc.link_names().collect::<Vec<_>>(), ["hop2", "first", "hop3"]);
+    let (_, s) = run(&sc);
+    assert_eq!(s.links[0].name, "hop2");
+    sc.bottleneck = "nowhere".into();
     let e = sc.validate().unwrap_err();
-    assert!(e.iter().any(|e| e.field == "links"), "{e:?}");
-    assert!(
-        !serde_json::to_string(&parking_lot()).unwrap().contains("bottleneck_name"),
-        "written only when not the default"
-    );
+    assert!(e.iter().any(|e| e.field == "bottleneck" && e.allowed.contains("first, hop2, hop3")), "{e:?}");
 }
 
 #[test]
@@ -339,4 +347,22 @@ fn a_timed_change_reaches_the_link_it_names() {
     assert!(e.iter().any(|e| e.field == "changes[0].set"), "{e:?}");
     sc.changes[0].set = "links.nowhere.rate_bps".into();
     assert!(sc.validate().is_err());
+}
+
+#[test]
+fn a_link_not_monitored_keeps_its_window_figures_but_records_no_series() {
+    let mut sc = parking_lot();
+    sc.duration_s = 8.0;
+    sc.links.get_mut("hop3").unwrap().monitored = false;
+    let (sim, s) = run(&sc);
+    let names: Vec<&str> = sim.recorder().series_info.iter().map(|i| i.name.as_str()).collect();
+    assert!(names.contains(&"link.hop2.queue") && names.contains(&"link.bottleneck.queue"), "{names:?}");
+    assert!(!names.iter().any(|n| n.starts_with("link.hop3.")), "{names:?}");
+    let sample = sim.recorder().samples.kept.last().unwrap();
+    assert_eq!(sample.series.len(), names.len(), "one value per declared series");
+    assert!(s.links.iter().any(|l| l.name == "hop3" && l.delay_mean_ms.is_some()), "still in the summary");
+    // The studied link is charted whatever it says.
+    sc.bottleneck_mut().monitored = false;
+    let (sim, _) = run(&sc);
+    assert!(sim.recorder().series_info.iter().any(|i| i.name == "link.bottleneck.queue"));
 }

@@ -6,7 +6,7 @@ use aqm_tests::run;
 use sim_core::aqm::{CodelConfig, QueueDiscSpec, QueueLimit};
 use sim_core::cc::{CcaSpec, CubicConfig, VegasConfig};
 use sim_core::metrics::Summary;
-use sim_core::scenario::{preset, Bottleneck, FlowGroup, Scenario};
+use sim_core::scenario::{preset, FlowGroup, Link, Scenario};
 use sim_core::tcp::TcpConfig;
 
 fn summary(name: &str, variant: &str) -> Summary {
@@ -28,7 +28,13 @@ fn one_queue(flows: Vec<FlowGroup>, queue: QueueDiscSpec) -> Scenario {
         name: "one-queue".into(),
         duration_s: 30.0,
         warmup_s: 5.0,
-        bottleneck: Bottleneck { rate_bps: 100_000_000, delay_ms: 1.0, queue, nic_queue_packets: 0 },
+        links: Scenario::one_link(Link {
+            rate_bps: 100_000_000,
+            delay_ms: 1.0,
+            queue,
+            nic_queue_packets: 0,
+            ..Link::default()
+        }),
         flows,
         tcp: TcpConfig {
             mss_bytes: 1448,

@@ -4,7 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use sim_core::aqm::{FqCodelConfig, QueueDiscSpec, QueueLimit};
 use sim_core::cc::CcaSpec;
-use sim_core::scenario::{preset, Bottleneck, FlowGroup, Scenario};
+use sim_core::scenario::{preset, FlowGroup, Link, Scenario};
 use sim_core::sim::Simulation;
 use sim_core::tcp::TcpConfig;
 use std::time::Instant;
@@ -13,12 +13,13 @@ fn fifo_10_flows_100mbps() -> Scenario {
     Scenario {
         name: "fifo-10x100M".into(),
         duration_s: 60.0,
-        bottleneck: Bottleneck {
+        links: Scenario::one_link(Link {
             rate_bps: 100_000_000,
             delay_ms: 5.0,
             queue: QueueDiscSpec::fifo(QueueLimit::Packets(1000)),
             nic_queue_packets: 0,
-        },
+            ..Link::default()
+        }),
         flows: vec![FlowGroup {
             count: 10,
             cca: CcaSpec::default(),
@@ -41,12 +42,13 @@ fn fq_codel_1000_flows() -> Scenario {
     Scenario {
         name: "fq-codel-1000".into(),
         duration_s: 10.0,
-        bottleneck: Bottleneck {
+        links: Scenario::one_link(Link {
             rate_bps: 1_000_000_000,
             delay_ms: 5.0,
             queue: QueueDiscSpec::FqCodel(FqCodelConfig::default()),
             nic_queue_packets: 0,
-        },
+            ..Link::default()
+        }),
         flows: vec![FlowGroup {
             count: 1000,
             cca: CcaSpec::default(),
@@ -68,8 +70,8 @@ fn large_window_mss_100() -> Scenario {
     sc.name = "large-window-mss-100".into();
     sc.duration_s = 1.0;
     sc.warmup_s = 0.0;
-    sc.bottleneck.rate_bps = 1_000_000_000;
-    sc.bottleneck.queue = QueueDiscSpec::fifo(QueueLimit::Packets(100_000));
+    sc.bottleneck_mut().rate_bps = 1_000_000_000;
+    sc.bottleneck_mut().queue = QueueDiscSpec::fifo(QueueLimit::Packets(100_000));
     for g in &mut sc.flows {
         g.access_rate_bps = 10_000_000_000;
     }
@@ -85,12 +87,13 @@ fn fifo_10000_flows_10gbps() -> Scenario {
         name: "fifo-10000x10G".into(),
         duration_s: 1.0,
         warmup_s: 0.0,
-        bottleneck: Bottleneck {
+        links: Scenario::one_link(Link {
             rate_bps: 10_000_000_000,
             delay_ms: 5.0,
             queue: QueueDiscSpec::fifo(QueueLimit::Packets(20_000)),
             nic_queue_packets: 0,
-        },
+            ..Link::default()
+        }),
         flows: vec![FlowGroup {
             count: 10_000,
             cca: CcaSpec::default(),

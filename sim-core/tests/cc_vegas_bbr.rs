@@ -3,7 +3,7 @@
 
 use sim_core::aqm::{QueueDiscSpec, QueueLimit};
 use sim_core::cc::{BbrConfig, BbrMode, CcaSpec, VegasConfig};
-use sim_core::scenario::{Bottleneck, FlowGroup, Scenario};
+use sim_core::scenario::{FlowGroup, Link, Scenario};
 use sim_core::sim::Simulation;
 use sim_core::tcp::TcpConfig;
 use sim_core::time::SimTime;
@@ -20,12 +20,13 @@ fn alone(cca: CcaSpec, rate_bps: u64, rtt_ms: f64, duration_s: f64, tcp: TcpConf
         duration_s,
         warmup_s: 5.0,
         sample_interval_s: 0.01,
-        bottleneck: Bottleneck {
+        links: Scenario::one_link(Link {
             rate_bps,
             delay_ms: rtt_ms / 2.0 - 1.0,
             queue: QueueDiscSpec::fifo(QueueLimit::Packets(5_000)),
             nic_queue_packets: 0,
-        },
+            ..Link::default()
+        }),
         flows: vec![FlowGroup {
             cca,
             access_rate_bps: 10 * rate_bps,

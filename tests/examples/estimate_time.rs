@@ -70,7 +70,7 @@ fn large() -> Vec<(String, sim_core::scenario::Scenario)> {
     ];
     let mut sc = preset("rtt-unfair", Some("fifo")).expect("preset");
     (sc.flows[0].count, sc.flows[1].count, sc.duration_s, sc.warmup_s) = (5000, 5000, 5.0, 1.0);
-    sc.bottleneck.rate_bps = 1_000_000_000;
+    sc.bottleneck_mut().rate_bps = 1_000_000_000;
     out.push(("10 000 flows, 1 Gbit/s FIFO, 5 s".to_string(), sc));
     out
 }

@@ -81,8 +81,8 @@ def warbler(name, item, groups, qdisc, duration, metrics, limit=320, extra_ns3=N
             "fqcodel": {"type": "fq_codel", "limit": {"packets": limit}}}[qdisc]
     # The base preset has Linux-like TCP; ns-3's own RTT/RTO, rate-sample, pacing, PRR and
     # recovery-timer rules here.
-    sets = [("flows", our_flows), ("bottleneck.queue", json.dumps(disc)),
-            ("bottleneck.nic_queue_packets", "1"), ("duration_s", str(duration)),
+    sets = [("flows", our_flows), ("links.bottleneck.queue", json.dumps(disc)),
+            ("links.bottleneck.nic_queue_packets", "1"), ("duration_s", str(duration)),
             ("tcp.karn_with_timestamps", "true"), ("tcp.rate_snapshot_before_ack", "true"),
             ("tcp.pace_initial_window", "false"), ("tcp.prr", "ns3"),
             ("tcp.impatient_rto", "true"), ("tcp.rto_restart_in_disorder", "false"),
@@ -105,7 +105,7 @@ def red_study(variant, nic, metrics):
     # m_delAckCount to m_delAckMaxCount); our default delays it (tcp.initial_quick_acks).
     return dict(name=f"red-study/{variant} (device queue {nic})", item="5, 6", ns3=ns3,
                 preset="red-study", variant=variant,
-                sets=[("bottleneck.nic_queue_packets", str(nic)), ("tcp.initial_quick_acks", "1")],
+                sets=[("links.bottleneck.nic_queue_packets", str(nic)), ("tcp.initial_quick_acks", "1")],
                 metrics=metrics)
 
 
@@ -145,7 +145,7 @@ SCENARIOS = [
     dict(warbler("pie-8newreno-20M-rtt20", "22.2", [("newreno", 8, 20, 0)], "pie", 30,
                  BASIC + TCP, limit=1000,
                  extra_ns3=dict(bottleneckRate=20_000_000, meanPktSize=1000),
-                 extra_sets=[("bottleneck.rate_bps", "20000000")]),
+                 extra_sets=[("links.bottleneck.rate_bps", "20000000")]),
          min_seeds=5),
     # Issue 22 item 1: BBR in a FIFO of one BDP (20 Mbit/s x 40 ms = 67 packets), alone and
     # against CUBIC. Side-by-side traces: dumbbell --traceFlow=0 --bbrTrace=FILE and
@@ -153,11 +153,11 @@ SCENARIOS = [
     warbler("bbr-alone-20M-rtt40-bdp", "22.1", [("bbr", 1, 40, 0)], "fifo", 30,
             ["goodput", "util", "queue_mean", "queue_p99", "drops"] + TCP, limit=67,
             extra_ns3=dict(bottleneckRate=20_000_000),
-            extra_sets=[("bottleneck.rate_bps", "20000000")]),
+            extra_sets=[("links.bottleneck.rate_bps", "20000000")]),
     dict(warbler("2bbr-2cubic-20M-rtt40-bdp", "22.1", [("bbr", 2, 40, 0), ("cubic", 2, 40, 0)],
                  "fifo", 30, BASIC + TCP + ["share_cubic", "share_bbr"], limit=67,
                  extra_ns3=dict(bottleneckRate=20_000_000),
-                 extra_sets=[("bottleneck.rate_bps", "20000000")]),
+                 extra_sets=[("links.bottleneck.rate_bps", "20000000")]),
          min_seeds=5),
     warbler("fqcodel-10cubic-rtt20", "5", [("cubic", 10, 20, 0)], "fqcodel", 30, BASIC + TCP,
             limit=1000, extra_ns3=NS3_TCP, extra_sets=NS3_TCP_SETS),
@@ -195,7 +195,7 @@ PL_METRICS = ([f"pl_goodput_{f}" for f in PL_FLOWS]
 PL_MIRROR = dict(args=["--tcp-profile", "ns3-3.44"],
                  sets=[("tcp.min_rto_ms", "200"), ("tcp.initial_quick_acks", "1")]
                  + [(f"{p}.nic_queue_packets", "1")
-                    for p in ["bottleneck", "links.hop2", "links.hop3"]])
+                    for p in ["links.bottleneck", "links.hop2", "links.hop3"]])
 PL_DELACK40 = [("tcp.delayed_ack_timeout_ms", "40")]
 
 
@@ -330,7 +330,7 @@ def normalise_parking(d):
 
 def parking_ns3_args(sj):
     """parking_lot.cc's arguments from our scenario JSON `sj` (what our side ran)."""
-    b = sj["bottleneck"]
+    b = sj["links"][sj["bottleneck"]]  # scenario v2: every link in `links`
     for h in ["hop2", "hop3"]:
         if sj["links"][h] != b:
             raise SystemExit(f"parking_lot.cc runs three equal links; {h} differs from the bottleneck")

@@ -336,8 +336,8 @@ pub fn queue_chart(s: &Series, f: &Frame) -> TimeChart {
     let title = match (&s.charted_link, s.device_queue) {
         (Some(l), true) => format!("Queues at {l}: the disc and the device queue under it"),
         (Some(l), false) => format!("Queue at {l}"),
-        (None, true) => "Bottleneck queues: the disc and the device queue under it".into(),
-        (None, false) => "Bottleneck queue".into(),
+        (None, true) => "Link queues: the disc and the device queue under it".into(),
+        (None, false) => "Link queue".into(),
     };
     let mut c = time(&title, "packets", f, lines, y_max);
     let labels = s.info.iter().find(|i| !i.thresholds.is_empty());

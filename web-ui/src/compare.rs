@@ -22,7 +22,7 @@ pub fn with_disc_remembered(sc: &Scenario, key: &str, remembered: Option<&serde_
     let mut out = sc.clone();
     let family = &QueueDiscSpec::FAMILY;
     let Some((_, _, tag)) = family.entries().into_iter().find(|e| e.0 == key) else { return out };
-    let current = &sc.bottleneck.queue;
+    let current = &sc.bottleneck().queue;
     let same = current.tag() == tag;
     let mut v = match (same, remembered) {
         (true, _) => current.to_value(),
@@ -38,7 +38,7 @@ pub fn with_disc_remembered(sc: &Scenario, key: &str, remembered: Option<&serde_
     if !same && remembered.is_none() {
         spec.get_mut().set_limit(current.limit(), sc.full_packet_bytes());
     }
-    out.bottleneck.queue = spec;
+    out.bottleneck_mut().queue = spec;
     out.name = format!("{} [{key}]", sc.name);
     out
 }
@@ -66,7 +66,7 @@ mod tests {
         for (key, _) in discs() {
             let sc = with_disc(&red, key);
             assert_eq!(sc.validate(), Ok(()), "{key}");
-            assert_eq!(sc.bottleneck.queue.name(), key);
+            assert_eq!(sc.bottleneck().queue.name(), key);
         }
     }
 
@@ -77,14 +77,14 @@ mod tests {
         let fifo = preset("rtt-unfair", Some("fifo")).unwrap();
         let picked = with_disc(&fifo, "cebinae");
         let paper = preset("rtt-unfair", Some("cebinae")).unwrap();
-        assert_eq!(picked.bottleneck.queue.to_value(), paper.bottleneck.queue.to_value());
+        assert_eq!(picked.bottleneck().queue.to_value(), paper.bottleneck().queue.to_value());
     }
 
     #[test]
     fn fifo_keeps_the_buffer_limit() {
         let red = preset("red-study", Some("gentle")).unwrap();
         let f = with_disc(&red, "fifo");
-        assert_eq!(f.bottleneck.queue.limit(), red.bottleneck.queue.limit());
+        assert_eq!(f.bottleneck().queue.limit(), red.bottleneck().queue.limit());
         assert_eq!(f.validate(), Ok(()));
     }
 }

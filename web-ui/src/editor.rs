@@ -74,7 +74,7 @@ struct Left {
 pub struct Problem {
     /// The scenario path of the input (its `name`); empty when no input is at fault.
     pub path: String,
-    /// "Bottleneck › Rate".
+    /// "Link › Rate".
     pub place: String,
     /// The whole sentence, starting with the place.
     pub text: String,
@@ -206,7 +206,7 @@ impl Editor {
         out
     }
 
-    /// "Bottleneck › Rate" for `bottleneck.rate_bps`.
+    /// "Link bottleneck › Rate" for `links.bottleneck.rate_bps`.
     pub fn place(&self, path: &str) -> String {
         place::place(&self.value, path)
     }
@@ -256,6 +256,13 @@ impl Editor {
 
     pub fn value(&self, path: &str) -> Option<&Value> {
         patch::get(&self.value, path)
+    }
+
+    /// The path of the studied link (`links.bottleneck`, `links.home`): the one whose disc
+    /// the charts, the compare and the Warbler panel are about.
+    pub fn studied(&self) -> String {
+        let name = self.value.get("bottleneck").and_then(Value::as_str);
+        format!("links.{}", name.unwrap_or(sim_core::scenario::Scenario::BOTTLENECK_NAME))
     }
 
     pub fn bool(&self, path: &str) -> bool {
@@ -337,31 +344,32 @@ impl Editor {
         }
     }
 
-    /// The disc at `path` (`bottleneck.queue` or `links.NAME.queue`) becomes the entry
+    /// The disc at `path` (`links.NAME.queue`) becomes the entry
     /// `key` of the disc menu (a tag or a flavour such as `ared`); coming back to an
     /// algorithm restores what was typed into it (RED 7/21 → CoDel → RED is 7/21 again, a
     /// FIFO's 100 packets stay 100 packets after a detour through the switch port), refused
     /// texts included.
     pub fn swap_disc(&mut self, path: &str, key: &str) {
         let Some(mut sc) = self.scenario().cloned() else { return };
-        // The link whose disc this is stands in the bottleneck's place, where the compare
-        // helper swaps discs with the link's rate and packet size at hand.
+        // The link whose disc this is is studied here, where the compare helper swaps
+        // discs with the link's rate and packet size at hand.
         let link = path.strip_prefix("links.").and_then(|p| p.strip_suffix(".queue"));
-        if let Some(name) = link {
-            let Some(l) = sc.links.get(name).cloned() else { return };
-            sc.bottleneck = l;
+        match link {
+            Some(name) if sc.links.contains_key(name) => sc.bottleneck = name.to_string(),
+            _ => return,
         }
         // The disc as the JSON has it now, should another part not build.
         if let Some(q) = self.value(path).cloned().and_then(|v| QueueDiscSpec::from_value(v).ok()) {
-            sc.bottleneck.queue = q;
+            sc.bottleneck_mut().queue = q;
         }
-        let current = sc.bottleneck.queue.tag();
+        let current = sc.bottleneck().queue.tag();
         let tag = QueueDiscSpec::FAMILY.entries().into_iter().find(|e| e.0 == key).map(|e| e.2);
         let remembered = tag
             .filter(|t| *t != current)
             .and_then(|t| self.left.get(&(path.to_string(), t.to_string())))
             .map(|l| l.value.clone());
-        let swapped = crate::compare::with_disc_remembered(&sc, key, remembered.as_ref()).bottleneck.queue;
+        let swapped =
+            crate::compare::with_disc_remembered(&sc, key, remembered.as_ref()).bottleneck().queue.clone();
         let restored = tag == Some(current) || remembered.is_some();
         self.replace(path, swapped.to_value(), restored);
         self.rebuild();

@@ -491,8 +491,10 @@ mod tests {
             e.handle(ToSim::Step, &ticking());
         }
         e.lanes[1].sim.run_events(10); // the lanes stand at different times
-        let out =
-            e.handle(ToSim::Change { set: "bottleneck.queue.max_th".into(), to: 20.0.into() }, &ticking());
+        let out = e.handle(
+            ToSim::Change { set: "links.bottleneck.queue.max_th".into(), to: 20.0.into() },
+            &ticking(),
+        );
         let FromSim::Changed(results) = &out[0] else { panic!("no answer: {out:?}") };
         let at: Vec<f64> = results.iter().map(|r| r.as_ref().unwrap().at_s).collect();
         assert_eq!(at[0].to_bits(), at[1].to_bits(), "one instant for every lane");

@@ -48,12 +48,10 @@ fn short(label: &str) -> &str {
 /// The disc, or where links differ in disc or rate, each link in the order the routes cross
 /// them: "home FQ-CoDel at 9 Mbit/s → modem FIFO at 10 Mbit/s".
 fn discs(sc: &Scenario) -> String {
-    let alike = sc
-        .links
-        .values()
-        .all(|l| l.queue.name() == sc.bottleneck.queue.name() && l.rate_bps == sc.bottleneck.rate_bps);
+    let alike = (sc.links.values())
+        .all(|l| l.queue.name() == sc.bottleneck().queue.name() && l.rate_bps == sc.bottleneck().rate_bps);
     if alike {
-        return disc(&sc.bottleneck.queue);
+        return disc(&sc.bottleneck().queue);
     }
     let hops: Vec<String> = (sim_core::scenario::topology::chain_order(sc).iter())
         .filter_map(|n| sc.link_named(n).map(|l| (n, l)))
@@ -82,7 +80,7 @@ fn changes(sc: &Scenario) -> String {
 }
 
 fn device_queue(sc: &Scenario) -> String {
-    match sc.bottleneck.nic_queue_packets {
+    match sc.bottleneck().nic_queue_packets {
         0 => "no device queue".into(),
         n => format!("{n}-packet device queue"),
     }
@@ -135,7 +133,7 @@ mod tests {
         assert_eq!(cca("cubic"), "CUBIC");
         assert_eq!(cca("no_such"), "no_such");
         let sc = preset("rtt-unfair", Some("fq-codel")).unwrap();
-        assert_eq!(disc(&sc.bottleneck.queue), "FQ-CoDel");
+        assert_eq!(disc(&sc.bottleneck().queue), "FQ-CoDel");
     }
 
     #[test]

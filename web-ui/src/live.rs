@@ -6,7 +6,7 @@ use serde_json::Value;
 use sim_core::aqm::QueueDiscSpec;
 use sim_core::params::Kind;
 use sim_core::scenario::changes::live_field;
-use sim_core::scenario::fields::{BOTTLENECK_FIELDS, FLOW_FIELDS};
+use sim_core::scenario::fields::{FLOW_FIELDS, LINK_FIELDS};
 
 /// The path a change sets for an edit at `path`: a buffer's number (`…limit.packets`,
 /// `…limit.cells.cells`) sets the whole limit, so the change reads "limit → 50 packets".
@@ -57,10 +57,10 @@ pub fn inputs(ed: &Editor) -> Vec<(String, Input)> {
             }
         }
     };
-    // The bottleneck's fields and disc, then every other link's alike.
-    let links = ed.scenario().map_or(Vec::new(), |s| s.links.keys().map(|k| format!("links.{k}")).collect());
-    for link in std::iter::once("bottleneck".to_string()).chain(links) {
-        numeric(&link, BOTTLENECK_FIELDS, &mut out);
+    // Every link's fields and disc, the studied link's first.
+    let links = ed.scenario().map_or(Vec::new(), |s| s.link_names().map(|k| format!("links.{k}")).collect());
+    for link in links {
+        numeric(&link, LINK_FIELDS, &mut out);
         let tag = ed.value(&format!("{link}.queue.type")).and_then(Value::as_str).unwrap_or_default();
         if let Some(m) = QueueDiscSpec::FAMILY.member(tag) {
             for f in m.fields.iter().filter(|f| matches!(f.kind, Kind::Limit)) {
@@ -88,12 +88,15 @@ mod tests {
 
     #[test]
     fn a_buffers_number_changes_the_whole_limit() {
-        assert_eq!(change_path("bottleneck.queue.limit.packets"), "bottleneck.queue.limit");
-        assert_eq!(change_path("bottleneck.queue.limit.cells.cells"), "bottleneck.queue.limit");
-        assert_eq!(change_path("bottleneck.rate_bps"), "bottleneck.rate_bps");
+        assert_eq!(change_path("links.bottleneck.queue.limit.packets"), "links.bottleneck.queue.limit");
+        assert_eq!(change_path("links.bottleneck.queue.limit.cells.cells"), "links.bottleneck.queue.limit");
+        assert_eq!(change_path("links.bottleneck.rate_bps"), "links.bottleneck.rate_bps");
         let ed = Editor::new(&preset("bufferbloat", Some("fifo")).unwrap());
-        let (set, to) = change_of(&ed, "bottleneck.queue.limit.packets").unwrap();
-        assert_eq!((set.as_str(), to), ("bottleneck.queue.limit", serde_json::json!({"packets": 1000})));
+        let (set, to) = change_of(&ed, "links.bottleneck.queue.limit.packets").unwrap();
+        assert_eq!(
+            (set.as_str(), to),
+            ("links.bottleneck.queue.limit", serde_json::json!({"packets": 1000}))
+        );
     }
 
     #[test]
@@ -101,9 +104,9 @@ mod tests {
         let ed = Editor::new(&preset("red-study", Some("red")).unwrap());
         let paths: Vec<String> = inputs(&ed).into_iter().map(|(p, _)| p).collect();
         for want in [
-            "bottleneck.rate_bps",
-            "bottleneck.queue.limit.packets",
-            "bottleneck.queue.max_th",
+            "links.bottleneck.rate_bps",
+            "links.bottleneck.queue.limit.packets",
+            "links.bottleneck.queue.max_th",
             "flows[0].stop_s",
         ] {
             assert!(paths.iter().any(|p| p == want), "{want} missing from {paths:?}");
@@ -113,7 +116,7 @@ mod tests {
         // Every link's, with links.
         let ed = Editor::new(&preset("two-bottlenecks", Some("fq-codel-unshaped")).unwrap());
         let paths: Vec<String> = inputs(&ed).into_iter().map(|(p, _)| p).collect();
-        for want in ["links.modem.rate_bps", "links.modem.queue.limit.packets", "bottleneck.queue.target_ms"]
+        for want in ["links.modem.rate_bps", "links.modem.queue.limit.packets", "links.home.queue.target_ms"]
         {
             assert!(paths.iter().any(|p| p == want), "{want} missing from {paths:?}");
         }

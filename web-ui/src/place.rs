@@ -1,15 +1,15 @@
-//! Where a scenario path is in the editor, in the editor's own words: `bottleneck.rate_bps`
-//! is "Bottleneck › Rate", `flows[1].cca.beta` "Flow group 2 › CUBIC › β". Read from the
+//! Where a scenario path is in the editor, in the editor's own words:
+//! `links.bottleneck.rate_bps` is "Bottleneck › Rate" (in a dumbbell), `flows[1].cca.beta` "Flow group 2 › CUBIC › β". Read from the
 //! same descriptors the editor draws its inputs from, so no list of names is kept here.
 
 use serde_json::Value;
 use sim_core::aqm::QueueDiscSpec;
 use sim_core::params::{Family, Field, Kind};
-use sim_core::scenario::fields::{BOTTLENECK_FIELDS, FLOW_FIELDS, RUN_FIELDS};
+use sim_core::scenario::fields::{FLOW_FIELDS, LINK_FIELDS, RUN_FIELDS};
 use sim_core::scenario::patch;
 use sim_core::tcp::TcpConfig;
 
-/// "Bottleneck › Rate" for `bottleneck.rate_bps`; `value` is the scenario's JSON (it says
+/// "Bottleneck › Rate" for `links.bottleneck.rate_bps`; `value` is the scenario's JSON (it says
 /// which algorithm's fields a path under a queue disc or a CCA names).
 pub fn place(value: &Value, path: &str) -> String {
     resolve(value, path).0.join(" › ")
@@ -47,23 +47,19 @@ pub fn humanize(value: &Value, path: &str, text: &str) -> String {
 /// The words of `path` and the label of the field it ends at.
 fn resolve(value: &Value, path: &str) -> (Vec<String>, Option<&'static str>) {
     let mut out = Vec::new();
-    let label = if let Some(rest) = path.strip_prefix("bottleneck.queue") {
-        out.push("Queue disc".to_string());
-        match rest.strip_prefix('.') {
-            Some(rest) => member(&QueueDiscSpec::FAMILY, value, "bottleneck.queue", rest, &mut out, false),
-            None => None,
-        }
-    } else if let Some(rest) = path.strip_prefix("bottleneck.") {
-        out.push("Bottleneck".into());
-        walk(BOTTLENECK_FIELDS, value, "bottleneck", rest, &mut out)
-    } else if let Some((name, rest)) =
+    let label = if let Some((name, rest)) =
         path.strip_prefix("links.").map(|r| r.split_once('.').unwrap_or((r, "")))
     {
-        // Another link: its own fields and disc, as the bottleneck's.
-        out.push(format!("Link {name}"));
+        // A dumbbell's one link is "Bottleneck" and its disc "Queue disc", as the editor
+        // titles them; a link among several goes by its name.
+        let alone = value["links"].as_object().is_some_and(|m| m.len() == 1)
+            && value["bottleneck"].as_str() == Some(name);
         let base = format!("links.{name}");
         match rest.strip_prefix("queue") {
             Some(q) => {
+                if !alone {
+                    out.push(format!("Link {name}"));
+                }
                 out.push("Queue disc".to_string());
                 match q.strip_prefix('.') {
                     Some(q) => {
@@ -72,8 +68,13 @@ fn resolve(value: &Value, path: &str) -> (Vec<String>, Option<&'static str>) {
                     None => None,
                 }
             }
-            None if rest.is_empty() => None,
-            None => walk(BOTTLENECK_FIELDS, value, &base, rest, &mut out),
+            None => {
+                out.push(if alone { "Bottleneck".to_string() } else { format!("Link {name}") });
+                match rest.is_empty() {
+                    true => None,
+                    false => walk(LINK_FIELDS, value, &base, rest, &mut out),
+                }
+            }
         }
     } else if let Some((i, rest)) = group(path) {
         out.push(format!("Flow group {}", i + 1));
@@ -166,13 +167,13 @@ mod tests {
     #[test]
     fn paths_are_named_by_section_and_label() {
         let v = red();
-        assert_eq!(place(&v, "bottleneck.rate_bps"), "Bottleneck › Rate");
+        assert_eq!(place(&v, "links.bottleneck.rate_bps"), "Bottleneck › Rate");
         assert_eq!(place(&v, "seed"), "Run › Seed");
-        assert_eq!(place(&v, "bottleneck.queue.min_th"), "Queue disc › minTh");
-        assert_eq!(place(&v, "bottleneck.queue.limit.packets"), "Queue disc › Buffer");
+        assert_eq!(place(&v, "links.bottleneck.queue.min_th"), "Queue disc › minTh");
+        assert_eq!(place(&v, "links.bottleneck.queue.limit.packets"), "Queue disc › Buffer");
         assert_eq!(place(&v, "flows[0].access_rate_bps"), "Flow group 1 › Access rate");
         assert_eq!(place(&v, "tcp.mss_bytes"), "TCP › MSS");
-        assert_eq!(place(&v, "bottleneck.queue"), "Queue disc");
+        assert_eq!(place(&v, "links.bottleneck.queue"), "Queue disc");
         assert_eq!(place(&v, "flows"), "Flows");
     }
 
@@ -190,9 +191,9 @@ mod tests {
         let v = red();
         assert_eq!(place(&v, "flows[0].cca.beta"), "Flow group 1 › CUBIC › β");
         let mut sw = serde_json::to_value(preset("cubic-vegas-2q", Some("warbler")).unwrap()).unwrap();
-        assert_eq!(place(&sw, "bottleneck.queue.weights[1]"), "Queue disc › Weights");
-        assert_eq!(place(&sw, "bottleneck.queue.control_period_ms"), "Queue disc › Control period");
-        let warbler = place(&sw, "bottleneck.queue.control.activation_s");
+        assert_eq!(place(&sw, "links.bottleneck.queue.weights[1]"), "Queue disc › Weights");
+        assert_eq!(place(&sw, "links.bottleneck.queue.control_period_ms"), "Queue disc › Control period");
+        let warbler = place(&sw, "links.bottleneck.queue.control.activation_s");
         assert!(
             warbler.starts_with("Queue disc › Warbler") && warbler.ends_with(" › Activation"),
             "{warbler}"
@@ -209,7 +210,7 @@ mod tests {
             "after Start = 0 s, at most Duration = 60 s"
         );
         assert_eq!(
-            humanize(&v, "bottleneck.queue.max_th", "more than min_th = 5 (or both 0)"),
+            humanize(&v, "links.bottleneck.queue.max_th", "more than min_th = 5 (or both 0)"),
             "more than minTh = 5 (or both 0)"
         );
         assert_eq!(humanize(&v, "seed", "x = 1"), "x = 1");

@@ -32,6 +32,7 @@ pub enum RunState {
 pub enum ToSim {
     /// A new run: one lane per scenario (several in Compare), paused at t = 0.
     Load {
+        #[serde(deserialize_with = "read::labelled")]
         lanes: Vec<(String, Scenario)>,
         speed: Speed,
     },
@@ -47,6 +48,7 @@ pub enum ToSim {
     },
     /// Start training the DQN on `scenario`, one episode per message back.
     Train {
+        #[serde(deserialize_with = "read::scenario")]
         scenario: Scenario,
         dqn: DqnConfig,
         episodes: u32,
@@ -55,6 +57,7 @@ pub enum ToSim {
     StopTraining,
     /// Run `runs` to the end (the frozen agent against CUBIC and NewReno, over seeds).
     Evaluate {
+        #[serde(deserialize_with = "read::runs")]
         runs: Vec<(String, u64, Scenario)>,
     },
     /// Every file of a finished lane (CSV traces, KDEs, logs, summary), for the zip export.
@@ -67,6 +70,33 @@ pub enum ToSim {
         set: String,
         to: serde_json::Value,
     },
+}
+
+/// The scenarios of a message read as a file is ([`Scenario::from_value`]): the module then
+/// holds one reader of scenarios, not two (a reader is a few kB of the download).
+mod read {
+    use serde::de::{Deserialize, Deserializer, Error};
+    use serde_json::Value;
+    use sim_core::scenario::Scenario;
+
+    fn one<E: Error>(v: Value) -> Result<Scenario, E> {
+        Scenario::from_value(v).map_err(E::custom)
+    }
+
+    pub fn scenario<'de, D: Deserializer<'de>>(d: D) -> Result<Scenario, D::Error> {
+        one(Value::deserialize(d)?)
+    }
+
+    pub fn labelled<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, Scenario)>, D::Error> {
+        Vec::<(String, Value)>::deserialize(d)?.into_iter().map(|(l, v)| Ok((l, one(v)?))).collect()
+    }
+
+    pub fn runs<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, u64, Scenario)>, D::Error> {
+        Vec::<(String, u64, Value)>::deserialize(d)?
+            .into_iter()
+            .map(|(l, s, v)| Ok((l, s, one(v)?)))
+            .collect()
+    }
 }
 
 /// What the simulation tells the page.
@@ -133,7 +163,9 @@ pub struct EvalRun {
 /// gzipped). Floats read back bit for bit; a scenario is validated, so none is NaN, which
 /// JSON cannot carry (a message that did would be refused by the worker, visibly).
 pub fn encode_to_sim(m: &ToSim) -> Result<wasm_bindgen::JsValue, String> {
-    serde_json::to_string(m).map(wasm_bindgen::JsValue::from).map_err(|e| e.to_string())
+    // Through the JSON value: the module then writes scenarios to text one way only.
+    let v = serde_json::to_value(m).map_err(|e| e.to_string())?;
+    serde_json::to_string(&v).map(wasm_bindgen::JsValue::from).map_err(|e| e.to_string())
 }
 
 /// The inverse of [`encode_to_sim`].
@@ -206,7 +238,7 @@ mod tests {
         let mut out = Vec::new();
         let mut warbler = preset("cubic-vegas-2q", Some("warbler")).unwrap();
         (warbler.duration_s, warbler.warmup_s) = (4.0, 1.0);
-        if let sim_core::aqm::QueueDiscSpec::Switch(p) = &mut warbler.bottleneck.queue {
+        if let sim_core::aqm::QueueDiscSpec::Switch(p) = &mut warbler.bottleneck_mut().queue {
             if let sim_core::switch::ControlPlaneSpec::Warbler(w) = &mut p.control {
                 w.activation_s = 1.0;
             }

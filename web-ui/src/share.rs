@@ -32,7 +32,8 @@ pub fn to_fragment(sc: &Scenario, origin: Option<&Origin>, modified: bool) -> St
     match origin {
         Some((p, v)) if !modified => format!("p={p}/{v}"),
         _ => {
-            let json = serde_json::to_string(sc).expect("scenario serialises");
+            let v = serde_json::to_value(sc).expect("scenario serialises");
+            let json = serde_json::to_string(&v).expect("values serialise");
             let mut f = format!("s={}", URL_SAFE_NO_PAD.encode(json.as_bytes()));
             if let Some((p, v)) = origin {
                 f.push_str(&format!("&from={p}/{v}"));
@@ -135,14 +136,15 @@ mod tests {
         let rate = json.lines().find(|l| l.contains("\"rate_bps\"")).unwrap();
         let e = parse_checked(&json.replacen(rate, "\"rate_bps\": Infinity,", 1)).unwrap_err();
         assert!(
-            e.starts_with("bottleneck.rate_bps: Infinity is not a finite number") && e.contains("allowed"),
+            e.starts_with("links.bottleneck.rate_bps: Infinity is not a finite number")
+                && e.contains("allowed"),
             "{e}"
         );
         let e = parse_checked(&json.replacen(rate, &format!("{rate}\n{rate}"), 1)).unwrap_err();
-        assert!(e.starts_with("bottleneck.rate_bps: the key \"rate_bps\" appears twice"), "{e}");
+        assert!(e.starts_with("links.bottleneck.rate_bps: the key \"rate_bps\" appears twice"), "{e}");
         // A share link carries the same text, so it is refused the same way.
         let f = format!("s={}", URL_SAFE_NO_PAD.encode(json.replacen(rate, "\"rate_bps\": NaN,", 1)));
-        assert!(from_fragment(&f).unwrap_err().starts_with("bottleneck.rate_bps: NaN"));
+        assert!(from_fragment(&f).unwrap_err().starts_with("links.bottleneck.rate_bps: NaN"));
     }
 }
 

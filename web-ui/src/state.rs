@@ -110,7 +110,7 @@ impl RunView {
             .zip(info)
             .map(|((label, sc), info)| {
                 let in_cells =
-                    matches!(sc.bottleneck.queue.limit(), sim_core::queue::QueueLimit::Cells { .. });
+                    matches!(sc.bottleneck().queue.limit(), sim_core::queue::QueueLimit::Cells { .. });
                 let mut series = Series::new(
                     sc.total_flows() as usize,
                     sc.sample_interval_s,
@@ -118,10 +118,8 @@ impl RunView {
                     in_cells,
                     info,
                 );
-                series.device_queue = sc.bottleneck.nic_queue_packets > 0;
-                let cell = sc
-                    .bottleneck
-                    .queue
+                series.device_queue = sc.bottleneck().nic_queue_packets > 0;
+                let cell = (sc.bottleneck().queue)
                     .get()
                     .limit()
                     .cell_bytes()
@@ -130,7 +128,7 @@ impl RunView {
                 series.flow_cca = crate::labels::flow_ccas(&sc);
                 series.link_mbps = peak_rate_bps(&sc) / 1e6;
                 series.fair_shares = flow_fair_shares(&sc);
-                series.charted_link = (!sc.links.is_empty()).then(|| sc.bottleneck_name().to_string());
+                series.charted_link = sc.has_links().then(|| sc.bottleneck_name().to_string());
                 Lane { label, scenario: sc, series, summary: None }
             })
             .collect();
@@ -175,7 +173,7 @@ impl RunView {
             variant.and_then(|(p, _)| sim_core::scenario::preset_list().into_iter().find(|i| i.name == p));
         match info.and_then(|i| crate::labels::variants(&i).into_iter().find(|(v, _)| *v == l.label)) {
             Some((_, label)) => label,
-            None => crate::labels::disc(&l.scenario.bottleneck.queue),
+            None => crate::labels::disc(&l.scenario.bottleneck().queue),
         }
     }
 
@@ -202,7 +200,7 @@ impl RunView {
 /// its timed changes.
 pub fn peak_rate_bps(sc: &Scenario) -> f64 {
     let states = sim_core::scenario::changes::states(sc);
-    states.iter().map(|(_, s)| s.bottleneck.rate_bps).max().unwrap_or(0) as f64
+    states.iter().map(|(_, s)| s.bottleneck().rate_bps).max().unwrap_or(0) as f64
 }
 
 /// Training and testing the DQN agent in the browser.

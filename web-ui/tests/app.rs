@@ -111,18 +111,18 @@ async fn an_invalid_value_is_marked_kept_and_blocks_run() {
     let _app = web_ui::mount(host.clone());
     settle().await;
     choose_preset(&host, "red-study/red").await;
-    type_into(&host, "bottleneck.rate_bps", "-5").await;
-    let msg = find(&host, ".field-error[data-field='bottleneck.rate_bps']").text_content().unwrap();
+    type_into(&host, "links.bottleneck.rate_bps", "-5").await;
+    let msg = find(&host, ".field-error[data-field='links.bottleneck.rate_bps']").text_content().unwrap();
     assert!(msg.contains("-5"), "{msg}");
-    let input: HtmlInputElement = find(&host, "input[name='bottleneck.rate_bps']").dyn_into().unwrap();
+    let input: HtmlInputElement = find(&host, "input[name='links.bottleneck.rate_bps']").dyn_into().unwrap();
     assert_eq!(input.value(), "-5", "what the user typed stays");
     assert!(run_becomes(&host, true).await);
-    type_into(&host, "bottleneck.rate_bps", "0").await;
-    assert!(find(&host, ".field-error[data-field='bottleneck.rate_bps']")
+    type_into(&host, "links.bottleneck.rate_bps", "0").await;
+    assert!(find(&host, ".field-error[data-field='links.bottleneck.rate_bps']")
         .text_content()
         .unwrap()
         .contains("allowed"));
-    type_into(&host, "bottleneck.rate_bps", "3000000").await;
+    type_into(&host, "links.bottleneck.rate_bps", "3000000").await;
     assert!(run_becomes(&host, false).await);
 }
 
@@ -219,8 +219,8 @@ async fn an_edited_preset_says_so_and_hides_the_papers_column() {
     assert!(find(&host, "[data-testid=summary-table]").text_content().unwrap().contains("paper"));
     // Typed during the (paused) run and committed: a change of the run from now on, so the
     // run is no longer the paper's.
-    type_into(&host, "bottleneck.rate_bps", "3000000").await;
-    fire(&find(&host, "input[name='bottleneck.rate_bps']"), "change");
+    type_into(&host, "links.bottleneck.rate_bps", "3000000").await;
+    fire(&find(&host, "input[name='links.bottleneck.rate_bps']"), "change");
     settle().await;
     assert!(host.query_selector("[data-testid=modified]").unwrap().is_some());
     click(&host, "step").await;
@@ -279,10 +279,10 @@ async fn warbler_decisions_appear_once_it_switches_on() {
     let _app = web_ui::mount(host.clone());
     settle().await;
     choose_preset(&host, "cubic-vegas-2q/warbler").await;
-    type_into(&host, "bottleneck.queue.control.activation_s", "1").await;
+    type_into(&host, "links.bottleneck.queue.control.activation_s", "1").await;
     type_into(&host, "warmup_s", "0.5").await;
     type_into(&host, "duration_s", "3.5").await;
-    type_into(&host, "bottleneck.rate_bps", "10000000").await;
+    type_into(&host, "links.bottleneck.rate_bps", "10000000").await;
     click(&host, "tab-warbler").await;
     choose(&host, "[data-testid=speed]", "max").await;
     click(&host, "run").await;
@@ -478,16 +478,16 @@ async fn units_typed_are_converted_a_capital_b_being_a_byte() {
     let _app = web_ui::mount(host.clone());
     settle().await;
     choose_preset(&host, "red-study/red").await;
-    type_into(&host, "bottleneck.rate_bps", "2 MB/s").await;
-    type_into(&host, "bottleneck.delay_ms", "0.02 s").await;
+    type_into(&host, "links.bottleneck.rate_bps", "2 MB/s").await;
+    type_into(&host, "links.bottleneck.delay_ms", "0.02 s").await;
     assert!(host.query_selector(".field-error").unwrap().is_none(), "both are read");
-    assert_eq!(input_value(&host, "bottleneck.rate_bps"), "2 MB/s", "what was typed stays");
+    assert_eq!(input_value(&host, "links.bottleneck.rate_bps"), "2 MB/s", "what was typed stays");
     let sc = scenario_in_url();
-    assert_eq!(sc.bottleneck.rate_bps, 16_000_000, "2 MB/s is 16 Mbit/s, not 2");
-    assert_eq!(sc.bottleneck.delay_ms.to_bits(), 20f64.to_bits());
+    assert_eq!(sc.bottleneck().rate_bps, 16_000_000, "2 MB/s is 16 Mbit/s, not 2");
+    assert_eq!(sc.bottleneck().delay_ms.to_bits(), 20f64.to_bits());
     // A unit the field cannot take is refused with the units it takes.
-    type_into(&host, "bottleneck.rate_bps", "2 MB").await;
-    let msg = find(&host, ".field-error[data-field='bottleneck.rate_bps']").text_content().unwrap();
+    type_into(&host, "links.bottleneck.rate_bps", "2 MB").await;
+    let msg = find(&host, ".field-error[data-field='links.bottleneck.rate_bps']").text_content().unwrap();
     assert!(msg.contains("takes a rate") && msg.contains("Mbit/s"), "{msg}");
     assert!(run_becomes(&host, true).await);
 }
@@ -511,12 +511,12 @@ async fn invalid_text_survives_remove_duplicate_and_disc_switches_and_keeps_run_
     assert_eq!(input_value(&host, "flows[1].count"), "lots");
     assert!(run_becomes(&host, true).await);
     // A disc's refused text goes aside with the disc and comes back with it.
-    type_into(&host, "bottleneck.queue.max_p", "abc").await;
-    choose(&host, "select[name='bottleneck.queue.type']", "codel").await;
-    assert!(host.query_selector("input[name='bottleneck.queue.max_p']").unwrap().is_none());
+    type_into(&host, "links.bottleneck.queue.max_p", "abc").await;
+    choose(&host, "select[name='links.bottleneck.queue.type']", "codel").await;
+    assert!(host.query_selector("input[name='links.bottleneck.queue.max_p']").unwrap().is_none());
     assert!(run_becomes(&host, true).await, "the flow group's text still blocks Run");
-    choose(&host, "select[name='bottleneck.queue.type']", "red").await;
-    assert_eq!(input_value(&host, "bottleneck.queue.max_p"), "abc");
+    choose(&host, "select[name='links.bottleneck.queue.type']", "red").await;
+    assert_eq!(input_value(&host, "links.bottleneck.queue.max_p"), "abc");
     assert!(run_becomes(&host, true).await);
     let list = find(&host, "[data-testid=errors]").text_content().unwrap();
     assert!(list.contains("Flow group 2 › Flows") && list.contains("Queue disc › max_p"), "{list}");
@@ -524,11 +524,11 @@ async fn invalid_text_survives_remove_duplicate_and_disc_switches_and_keeps_run_
     // Fixed, the group no longer blocks; the disc not selected does not either.
     type_into(&host, "flows[1].count", "2").await;
     assert!(run_becomes(&host, true).await, "RED's max_p is still 'abc'");
-    choose(&host, "select[name='bottleneck.queue.type']", "codel").await;
+    choose(&host, "select[name='links.bottleneck.queue.type']", "codel").await;
     assert!(run_becomes(&host, false).await, "CoDel does not use RED's max_p");
-    choose(&host, "select[name='bottleneck.queue.type']", "red").await;
+    choose(&host, "select[name='links.bottleneck.queue.type']", "red").await;
     assert!(run_becomes(&host, true).await);
-    assert_eq!(input_value(&host, "bottleneck.queue.max_p"), "abc");
+    assert_eq!(input_value(&host, "links.bottleneck.queue.max_p"), "abc");
 }
 
 #[wasm_bindgen_test]
@@ -555,7 +555,7 @@ async fn cancelling_a_preset_pick_keeps_the_menu_on_the_scenario_still_loaded() 
     let _app = web_ui::mount(host.clone());
     settle().await;
     choose_preset(&host, "red-study/red").await;
-    type_into(&host, "bottleneck.rate_bps", "3000000").await;
+    type_into(&host, "links.bottleneck.rate_bps", "3000000").await;
     let window = web_sys::window().unwrap();
     let original = js_sys::Reflect::get(&window, &"confirm".into()).unwrap();
     let cancel = wasm_bindgen::closure::Closure::<dyn Fn() -> bool>::new(|| false);
@@ -569,7 +569,7 @@ async fn cancelling_a_preset_pick_keeps_the_menu_on_the_scenario_still_loaded() 
     assert_eq!(select.value(), "", "the menu says 'modified from …', not the refused preset");
     let shown = select.query_selector("option:checked").unwrap().unwrap().text_content().unwrap();
     assert!(shown.starts_with("modified from"), "{shown}");
-    assert_eq!(input_value(&host, "bottleneck.rate_bps"), "3000000", "nothing was replaced");
+    assert_eq!(input_value(&host, "links.bottleneck.rate_bps"), "3000000", "nothing was replaced");
 }
 
 #[wasm_bindgen_test]
@@ -678,13 +678,13 @@ async fn an_edit_during_a_run_becomes_a_timed_change_and_the_run_can_run_again()
     for _ in 0..40 {
         click(&host, "step").await;
     }
-    type_into(&host, "bottleneck.queue.limit.packets", "50").await;
-    fire(&find(&host, "input[name='bottleneck.queue.limit.packets']"), "change");
+    type_into(&host, "links.bottleneck.queue.limit.packets", "50").await;
+    fire(&find(&host, "input[name='links.bottleneck.queue.limit.packets']"), "change");
     settle().await;
     settle().await;
     assert!(host.query_selector("[data-testid=remove-change-0]").unwrap().is_some(), "listed");
     let input: HtmlInputElement =
-        find(&host, "input[name='bottleneck.queue.limit.packets']").dyn_into().unwrap();
+        find(&host, "input[name='links.bottleneck.queue.limit.packets']").dyn_into().unwrap();
     assert_eq!(input.value(), "1000", "the field shows the value at the start");
     assert!(
         find(&host, ".notice").text_content().unwrap().contains("limit → 50 packets")
@@ -757,7 +757,7 @@ async fn a_scenario_with_links_runs_and_shows_each_links_window() {
     choose_preset(&host, "red-study/red").await;
     let mut sc = sim_core::scenario::preset("red-study", Some("red-nonic")).unwrap();
     (sc.duration_s, sc.warmup_s) = (3.0, 1.0);
-    sc.links.insert("core".into(), sim_core::scenario::Bottleneck { delay_ms: 2.0, ..sc.bottleneck.clone() });
+    sc.links.insert("core".into(), sim_core::scenario::Link { delay_ms: 2.0, ..sc.bottleneck().clone() });
     for g in &mut sc.flows {
         g.route = vec!["bottleneck".into(), "core".into()];
     }

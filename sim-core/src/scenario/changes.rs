@@ -3,7 +3,7 @@
 //! them as data (`changes`), so a run with changes made live in the browser is replayed
 //! bit for bit by the CLI.
 //!
-//! What can change during a run: the bottleneck's rate, delay and device queue, any
+//! What can change during a run: a link's rate, delay and device queue, any
 //! parameter of its queue disc (which keeps what it holds and has learnt, as Linux's
 //! `tc qdisc change`; a lowered limit drops from the head, [`crate::queue::shed_to_limit`]),
 //! and a flow group's access links and start and stop times. Everything else (flow counts,
@@ -25,7 +25,8 @@ pub const MAX_CHANGES: usize = 200;
 pub struct TimedChange {
     /// When it applies, seconds from the start: before any other event of that instant.
     pub at_s: f64,
-    /// The field, named as `--set` names it: `bottleneck.queue.limit`, `flows[1].stop_s`.
+    /// The field, named as `--set` names it: `links.bottleneck.queue.limit`,
+    /// `flows[1].stop_s` (version 1's `bottleneck.queue.limit` too).
     pub set: String,
     /// Its new value, as JSON: `{"packets": 50}`, `5000000`, `null`.
     pub to: Value,
@@ -64,7 +65,7 @@ pub enum LiveField {
     LinkRate,
     LinkDelay,
     DeviceQueue,
-    /// Anything under `bottleneck.queue`.
+    /// Anything under a link's `queue`.
     Disc,
     AccessRate(usize),
     AccessDelay(usize),
@@ -73,9 +74,8 @@ pub enum LiveField {
 }
 
 /// In words, for messages.
-pub const LIVE_FIELDS: &str = "bottleneck.rate_bps, bottleneck.delay_ms, bottleneck.nic_queue_packets, a \
-parameter of bottleneck.queue (not its type), the same of a link of links, and a flow group's access_rate_bps, \
-access_delay_ms, start_s or stop_s";
+pub const LIVE_FIELDS: &str = "a link's rate_bps, delay_ms or nic_queue_packets (links.NAME.rate_bps), a \
+parameter of its queue (not its type), and a flow group's access_rate_bps, access_delay_ms, start_s or stop_s";
 
 /// The link a live field at `path` belongs to, by name (the bottleneck's own for its
 /// fields); `None` for a flow group's.
@@ -143,7 +143,8 @@ pub fn states(sc: &Scenario) -> Vec<(f64, Scenario)> {
 pub fn apply(sc: &Scenario, c: &TimedChange) -> Result<Scenario, String> {
     let mut v =
         serde_json::to_value(Scenario { changes: Vec::new(), ..sc.clone() }).map_err(|e| e.to_string())?;
-    patch::set(&mut v, &c.set, c.to.clone())?;
+    let path = super::v1_path(&sc.bottleneck, &c.set).unwrap_or_else(|| c.set.clone());
+    patch::set(&mut v, &path, c.to.clone())?;
     Scenario::from_value(v)
 }
 
@@ -227,10 +228,10 @@ mod tests {
 
     #[test]
     fn labels_say_the_field_and_its_new_value_in_units() {
-        assert_eq!(change(1.0, "bottleneck.queue.max_th", json!(30.0)).label(), "max_th → 30");
-        assert_eq!(change(1.0, "bottleneck.rate_bps", json!(5e6)).label(), "rate → 5 Mbit/s");
+        assert_eq!(change(1.0, "links.bottleneck.queue.max_th", json!(30.0)).label(), "max_th → 30");
+        assert_eq!(change(1.0, "links.bottleneck.rate_bps", json!(5e6)).label(), "rate → 5 Mbit/s");
         assert_eq!(
-            change(1.0, "bottleneck.queue.limit", json!({"packets": 50})).label(),
+            change(1.0, "links.bottleneck.queue.limit", json!({"packets": 50})).label(),
             "limit → 50 packets"
         );
         assert_eq!(change(1.0, "flows[1].stop_s", json!(null)).label(), "stop → none");
@@ -239,18 +240,21 @@ mod tests {
 
     #[test]
     fn the_fields_that_can_change_are_named_by_their_paths() {
-        assert_eq!(live_field("bottleneck.rate_bps"), Some(LiveField::LinkRate));
-        assert_eq!(live_field("/bottleneck/queue/limit"), Some(LiveField::Disc));
-        assert_eq!(live_field("bottleneck.queue.max_th"), Some(LiveField::Disc));
+        assert_eq!(live_field("links.bottleneck.rate_bps"), Some(LiveField::LinkRate));
+        assert_eq!(live_field("/links/bottleneck/queue/limit"), Some(LiveField::Disc));
+        assert_eq!(live_field("links.bottleneck.queue.max_th"), Some(LiveField::Disc));
         assert_eq!(live_field("flows[2].stop_s"), Some(LiveField::Stop(2)));
-        assert_eq!(live_field("bottleneck.queue.type"), None);
+        assert_eq!(live_field("links.bottleneck.queue.type"), None);
         assert_eq!(live_field("links.modem.rate_bps"), Some(LiveField::LinkRate));
         assert_eq!(live_field("links.modem.queue.limit"), Some(LiveField::Disc));
         assert_eq!(live_field("links.modem.queue.type"), None);
         assert_eq!(live_field("links.modem.name"), None);
         let sc = preset("two-bottlenecks", Some("fq-codel-shaped")).unwrap();
         assert_eq!(changed_link(&sc, "links.modem.queue.limit"), Some("modem"));
+        assert_eq!(changed_link(&sc, "links.home.rate_bps"), Some("home"));
+        // Version 1's path to the studied link.
         assert_eq!(changed_link(&sc, "bottleneck.rate_bps"), Some("home"));
+        assert_eq!(live_field("bottleneck.queue.max_th"), Some(LiveField::Disc));
         assert_eq!(changed_link(&sc, "links.nowhere.rate_bps"), None);
         assert_eq!(live_field("flows[0].count"), None);
         assert_eq!(live_field("tcp.mss_bytes"), None);
@@ -259,14 +263,14 @@ mod tests {
     #[test]
     fn a_valid_change_passes_and_each_bad_one_names_its_field() {
         let mut sc = preset("red-study", Some("red")).unwrap();
-        sc.changes = vec![change(12.0, "bottleneck.queue.max_th", json!(30.0))];
+        sc.changes = vec![change(12.0, "links.bottleneck.queue.max_th", json!(30.0))];
         assert_eq!(sc.validate(), Ok(()));
         sc.changes = vec![
-            change(70.0, "bottleneck.rate_bps", json!(1e6)),
+            change(70.0, "links.bottleneck.rate_bps", json!(1e6)),
             change(5.0, "flows[0].count", json!(3)),
-            change(6.0, "bottleneck.queue.max_th", json!(-1)),
-            change(7.0, "bottleneck.queue.limit", json!({"bytes": 60000})),
-            change(8.0, "bottleneck.queue.type", json!("codel")),
+            change(6.0, "links.bottleneck.queue.max_th", json!(-1)),
+            change(7.0, "links.bottleneck.queue.limit", json!({"bytes": 60000})),
+            change(8.0, "links.bottleneck.queue.type", json!("codel")),
         ];
         let errors = sc.validate().unwrap_err();
         let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
@@ -292,8 +296,8 @@ mod tests {
         let mut sc = preset("red-study", Some("red")).unwrap();
         // Listed out of order: they apply by time.
         sc.changes = vec![
-            change(9.0, "bottleneck.queue.max_th", json!(30.0)),
-            change(5.0, "bottleneck.queue.limit", json!({"packets": 40})),
+            change(9.0, "links.bottleneck.queue.max_th", json!(30.0)),
+            change(5.0, "links.bottleneck.queue.limit", json!({"packets": 40})),
         ];
         assert_eq!(sc.validate(), Ok(()));
         let at: Vec<f64> = ordered(&sc.changes).iter().map(|c| c.at_s).collect();

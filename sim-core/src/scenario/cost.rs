@@ -134,7 +134,7 @@ fn estimate_one(sc: &Scenario) -> Cost {
     let drops = 0.02 * packets + timeouts + first_windows;
     let held = outstanding_segments(sc);
     let pending_events = 4.0 * flows + held;
-    let switch = matches!(sc.bottleneck.queue, crate::aqm::QueueDiscSpec::Switch(_));
+    let switch = matches!(sc.bottleneck().queue, crate::aqm::QueueDiscSpec::Switch(_));
     let bytes = BYTES_FIXED
         + if switch { BYTES_SWITCH } else { 0.0 }
         + flows * BYTES_PER_FLOW
@@ -221,7 +221,7 @@ fn timeouts_per_flow(sc: &Scenario) -> f64 {
 /// 2 Mbit/s path with a 1 ms RTO: 202 get through, this says 201.)
 fn handshaken_flows(sc: &Scenario) -> f64 {
     let flows = f64::from(sc.total_flows());
-    let b = &sc.bottleneck;
+    let b = sc.bottleneck();
     let syn_bytes = f64::from(sc.tcp.headers.base(sc.tcp.timestamps) + 8);
     let queue = match b.queue.limit() {
         QueueLimit::Packets(n) => f64::from(n),
@@ -257,7 +257,7 @@ fn handshaken_flows(sc: &Scenario) -> f64 {
 /// A switch port's control plane: (decisions in the run, values each decision logs,
 /// queues it clusters into). None elsewhere.
 fn control_plane(sc: &Scenario) -> (f64, f64, f64) {
-    let crate::aqm::QueueDiscSpec::Switch(p) = &sc.bottleneck.queue else { return (0.0, 0.0, 0.0) };
+    let crate::aqm::QueueDiscSpec::Switch(p) = &sc.bottleneck().queue else { return (0.0, 0.0, 0.0) };
     if matches!(p.control, crate::switch::ControlPlaneSpec::Static(_)) {
         return (0.0, 0.0, 0.0);
     }
@@ -280,11 +280,10 @@ fn outstanding_segments(sc: &Scenario) -> f64 {
     let mss = f64::from(sc.tcp.mss_bytes.max(1));
     let buffer = f64::from(sc.tcp.send_buffer_bytes.min(sc.tcp.recv_buffer_bytes));
     let windows = f64::from(sc.total_flows()) * (buffer / mss).ceil();
-    let b = &sc.bottleneck;
+    let b = sc.bottleneck();
     let max_rtt_s = sc.flows.iter().map(|g| sc.base_rtt_ms(g)).fold(0.0, f64::max) / 1e3;
     // Each disc link: its bandwidth-delay product at the longest RTT, its disc and device queue.
-    let bottleneck: f64 = std::iter::once(b)
-        .chain(sc.links.values())
+    let bottleneck: f64 = (sc.links_in_id_order())
         .map(|l| {
             let queue = match l.queue.limit() {
                 QueueLimit::Packets(n) => f64::from(n),
@@ -342,7 +341,7 @@ mod tests {
         // The RTT-unfair pair's 6 MiB windows keep about 4.8 Gbit/s going.
         let mut sc = preset("rtt-unfair", Some("fifo")).unwrap();
         sc.duration_s = 3600.0;
-        sc.bottleneck.rate_bps = 400_000_000_000;
+        sc.bottleneck_mut().rate_bps = 400_000_000_000;
         sc.flows.iter_mut().for_each(|g| g.access_rate_bps = 400_000_000_000);
         let e = check(&sc, false).unwrap_err();
         assert!(e.contains("events") && e.contains("limits"), "{e}");
@@ -353,14 +352,14 @@ mod tests {
         // Ten 128 kB windows over the RED study's 2.4 ms base RTT: about 440 Mbit/s,
         // however fast the bottleneck.
         let mut sc = preset("red-study", None).unwrap();
-        sc.bottleneck.rate_bps = 400_000_000_000;
+        sc.bottleneck_mut().rate_bps = 400_000_000_000;
         sc.flows.iter_mut().for_each(|g| g.access_rate_bps = 400_000_000_000);
         let (bps, later) = carried_bps(&sc);
         assert!((1e8..1e9).contains(&bps) && later == 0.0, "{bps} {later}");
         // With its own 1 Mbit/s access links, ten flows bring at most 10 Mbit/s.
         let sc = {
             let mut s = preset("red-study", None).unwrap();
-            s.bottleneck.rate_bps = 400_000_000_000;
+            s.bottleneck_mut().rate_bps = 400_000_000_000;
             s
         };
         assert_eq!(carried_bps(&sc), (10e6, 0.0));
@@ -392,7 +391,7 @@ mod tests {
     fn a_log_writing_thousands_of_flows_every_millisecond_costs_its_memory() {
         let mut sc = preset("cubic-vegas-2q", Some("warbler")).unwrap();
         (sc.flows[0].count, sc.flows[1].count, sc.duration_s) = (5000, 5000, 10.0);
-        if let crate::aqm::QueueDiscSpec::Switch(p) = &mut sc.bottleneck.queue {
+        if let crate::aqm::QueueDiscSpec::Switch(p) = &mut sc.bottleneck_mut().queue {
             p.initial_mapping.clear();
             p.control_period_ms = 1.0;
         }
@@ -432,7 +431,7 @@ mod tests {
         // first windows the estimate was 49 events; the run takes about 4000.
         let mut sc = preset("vegas-newreno-mix", Some("6v2n-8q")).unwrap();
         sc.duration_s = 0.5;
-        sc.bottleneck.rate_bps = 80_000;
+        sc.bottleneck_mut().rate_bps = 80_000;
         sc.tcp.initial_cwnd_segments = 1000;
         let c = estimate(&sc);
         assert!(c.events >= 8.0 * 1000.0 * EVENTS_PER_FIRST_SEGMENT, "{c:?}");

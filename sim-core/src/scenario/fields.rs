@@ -47,12 +47,13 @@ pub const RUN_FIELDS: &[Field] = &[
     ),
 ];
 
-/// Paths under `bottleneck`.
-pub const BOTTLENECK_FIELDS: &[Field] = &[
+/// Paths under `links.NAME`.
+pub const LINK_FIELDS: &[Field] = &[
     Field::new("rate_bps", "Rate", "bit/s", Kind::Int(RATE), "Capacity of the shared link."),
     Field::new("delay_ms", "Delay", "ms", Kind::Float(DELAY_MS), "One-way propagation delay of the shared link."),
     Field::new("nic_queue_packets", "Device queue", "packets", Kind::Int(Range::closed(0.0, 1e6)), "The driver's DropTail queue under the disc (0 = none); packets wait there after the disc. ns-3 puts 100 packets there, and the disc only fills once it is full."),
     Field::new("queue", "Queue disc", "", Kind::Tagged(&QueueDiscSpec::FAMILY), "What the router does with packets waiting for the shared link."),
+    Field::new("monitored", "Monitored", "", Kind::Bool, "Whether the link's queue, delay, utilisation and drops are charted and tabled (where there are several links)."),
 ];
 
 /// Paths under `flows[i]`.
@@ -109,14 +110,14 @@ pub const FLOW_FIELDS: &[Field] = &[
     ),
 ];
 
-/// What the field at `path` (`flows[0].cca.beta`, `bottleneck.queue.limit.packets`) allows,
+/// What the field at `path` (`flows[0].cca.beta`, `links.bottleneck.queue.limit.packets`) allows,
 /// in words; `v` is the scenario's JSON, whose `"type"`s pick the algorithms' fields.
 pub fn allowed_at(v: &serde_json::Value, path: &str) -> Option<String> {
     let segs: Vec<&str> = path.split('.').collect();
     let (first, rest) = segs.split_first()?;
     let (key, index) = split_index(first);
     match key {
-        "bottleneck" => allowed_in(BOTTLENECK_FIELDS, v.get("bottleneck")?, rest),
+        "links" => allowed_in(LINK_FIELDS, v.get("links")?.get(rest.first()?)?, rest.get(1..)?),
         "flows" => allowed_in(FLOW_FIELDS, v.get("flows")?.get(index?)?, rest),
         "tcp" => allowed_in(crate::tcp::TcpConfig::FIELDS, v.get("tcp")?, rest),
         _ => allowed_in(RUN_FIELDS, v, &segs),

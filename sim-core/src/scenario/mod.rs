@@ -10,6 +10,7 @@ pub mod patch;
 mod presets;
 pub mod published;
 pub mod topology;
+mod v1;
 mod validate;
 
 pub use crate::params::ScenarioError;
@@ -17,6 +18,7 @@ pub use changes::{LiveField, TimedChange};
 pub use presets::red_study::algorithm as red_study_algorithm;
 pub use presets::text as preset_text;
 pub use presets::{preset, preset_list, PresetInfo, PresetTexts};
+pub use v1::alias as v1_path;
 pub use validate::{MAX_DURATION_S, MAX_FLOWS};
 
 use crate::aqm::QueueDiscSpec;
@@ -25,8 +27,9 @@ use crate::tcp::TcpConfig;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Version of the scenario format this build reads and writes.
-pub const SCENARIO_VERSION: u32 = 1;
+/// Version of the scenario format this build writes. Version 1 (a `bottleneck` object
+/// beside the other `links`) still loads: [`Scenario::from_value`] moves it in.
+pub const SCENARIO_VERSION: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -40,17 +43,14 @@ pub struct Scenario {
     pub warmup_s: f64,
     /// Queue, throughput and window traces are sampled at this interval.
     pub sample_interval_s: f64,
-    pub bottleneck: Bottleneck,
-    /// What the bottleneck is called in routes, tables and charts (`home`, `access`):
-    /// where several links are in series, the scenario's studied link need not be the
-    /// slowest. Written only when not `bottleneck`.
-    #[serde(skip_serializing_if = "is_default_bottleneck_name")]
-    pub bottleneck_name: String,
-    /// More links with a queue disc, by name, that flow groups' data can cross after (or
-    /// instead of) the bottleneck: a parking lot, two bottlenecks in series. None in a
-    /// dumbbell. Link ids follow the bottleneck's (0) in name order.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub links: BTreeMap<String, Bottleneck>,
+    /// Every link with a queue disc, by name: one in a dumbbell, several in a parking lot
+    /// or two bottlenecks in series. Flow groups' routes name them. The senders' access
+    /// links are not here: each group generates its own (10 000 flows, 10 000 links).
+    pub links: BTreeMap<String, Link>,
+    /// The name of the studied link, one of `links`: the headline figures, the queue,
+    /// delay and drop charts and a route left empty are its. Link ids: it is 0, the others
+    /// follow in name order.
+    pub bottleneck: String,
     pub flows: Vec<FlowGroup>,
     pub tcp: TcpConfig,
     /// Buffer of host NICs and of the reverse (ACK) path, in packets. ns-3 puts an
@@ -60,16 +60,19 @@ pub struct Scenario {
     pub changes: Vec<TimedChange>,
 }
 
-/// The shared link: senders → router → receiver, with the studied queue disc at the router.
+/// A link with a queue disc at its entry: router → next hop.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct Bottleneck {
+pub struct Link {
     pub rate_bps: u64,
     pub delay_ms: f64,
     pub queue: QueueDiscSpec,
     /// Device transmit queue under the queue disc, in packets (0 = none). ns-3 has a
     /// 100-packet DropTail device queue under every queue disc by default.
     pub nic_queue_packets: u32,
+    /// Whether the link's queue, delay, utilisation and drops are charted and tabled where
+    /// a scenario has several links (the studied link's always are).
+    pub monitored: bool,
 }
 
 /// `count` identical flows, each from its own sender over its own access link.
@@ -89,8 +92,8 @@ pub struct FlowGroup {
     pub stop_s: Option<f64>,
     /// Bytes to transfer; `None` = unlimited (bulk send).
     pub size_bytes: Option<u64>,
-    /// The links the group's data cross, in order, by name (`bottleneck` or a key of
-    /// `links`); empty = the bottleneck alone. ACKs come back over one reverse link with
+    /// The links the group's data cross, in order, by name (keys of `links`); empty =
+    /// the bottleneck alone. ACKs come back over one reverse link with
     /// the route's delays added up, at its slowest rate.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub route: Vec<String>,
@@ -102,10 +105,6 @@ pub struct FlowGroup {
     pub ack_route: Vec<String>,
 }
 
-fn is_default_bottleneck_name(name: &String) -> bool {
-    name == Scenario::BOTTLENECK_NAME
-}
-
 impl Default for Scenario {
     fn default() -> Self {
         Scenario {
@@ -115,9 +114,8 @@ impl Default for Scenario {
             duration_s: 20.0,
             warmup_s: 1.0,
             sample_interval_s: 0.1,
-            bottleneck: Bottleneck::default(),
-            bottleneck_name: Scenario::BOTTLENECK_NAME.into(),
-            links: BTreeMap::new(),
+            links: BTreeMap::from([(Scenario::BOTTLENECK_NAME.to_string(), Link::default())]),
+            bottleneck: Scenario::BOTTLENECK_NAME.into(),
             flows: vec![FlowGroup::default()],
             tcp: TcpConfig::default(),
             host_queue_packets: 10_000,
@@ -126,13 +124,14 @@ impl Default for Scenario {
     }
 }
 
-impl Default for Bottleneck {
+impl Default for Link {
     fn default() -> Self {
-        Bottleneck {
+        Link {
             rate_bps: 10_000_000,
             delay_ms: 10.0,
             queue: QueueDiscSpec::default(),
             nic_queue_packets: 0,
+            monitored: true,
         }
     }
 }
@@ -187,17 +186,21 @@ impl Scenario {
             let got = crate::params::echo(&v.to_string());
             return Err(format!("scenario: expected a JSON object {{...}}, got {got}"));
         }
+        let v = v1::upgrade(v)?;
         serde_path_to_error::deserialize(v).map_err(path_error)
     }
 
+    /// Pretty JSON, through the JSON value (keys keep their order): the page's module then
+    /// serialises scenarios two ways (to values and compact text), not three (3 kB gzipped).
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("scenario serialises")
+        let v = serde_json::to_value(self).expect("scenario serialises");
+        serde_json::to_string_pretty(&v).expect("values serialise")
     }
 
     /// Moments worth marking on time charts: the end of the warm-up and what the
     /// algorithms announce (Warbler switching on), (time s, label).
     pub fn markers(&self) -> Vec<(f64, String)> {
-        let mut m = self.bottleneck.queue.get().markers();
+        let mut m = self.bottleneck().queue.get().markers();
         if self.warmup_s > 0.0 {
             m.push((self.warmup_s, "warm-up ends".into()));
         }
@@ -221,46 +224,93 @@ impl Scenario {
     }
 
     /// The disc links a group's ACKs cross, by name (none: the uncongested reverse path).
-    pub fn ack_route_of<'a>(&'a self, group: &'a FlowGroup) -> Vec<(&'a str, &'a Bottleneck)> {
+    pub fn ack_route_of<'a>(&'a self, group: &'a FlowGroup) -> Vec<(&'a str, &'a Link)> {
         (group.ack_route.iter()).filter_map(|n| self.link_named(n).map(|l| (n.as_str(), l))).collect()
     }
 
-    /// The bottleneck's name unless the scenario gives it another.
-    pub const BOTTLENECK_NAME: &'static str = "bottleneck";
-
-    /// The name of the scenario's bottleneck in routes, tables and charts.
-    pub fn bottleneck_name(&self) -> &str {
-        &self.bottleneck_name
+    /// `links` of a dumbbell: the one studied link, named `bottleneck`.
+    pub fn one_link(link: Link) -> BTreeMap<String, Link> {
+        BTreeMap::from([(Scenario::BOTTLENECK_NAME.to_string(), link)])
     }
 
-    /// Every disc link's name in id order: the bottleneck's, then `links`' in name order.
+    /// Gives the link `from` the name `to`, in `links`, the studied link's name and every
+    /// route; nothing if there is no such link or `to` is taken.
+    pub fn rename_link(&mut self, from: &str, to: &str) {
+        if self.links.contains_key(to) {
+            return;
+        }
+        let Some(link) = self.links.remove(from) else { return };
+        self.links.insert(to.to_string(), link);
+        if self.bottleneck == from {
+            self.bottleneck = to.to_string();
+        }
+        let routes = self.flows.iter_mut().flat_map(|g| g.route.iter_mut().chain(g.ack_route.iter_mut()));
+        for name in routes.filter(|n| *n == from) {
+            *name = to.to_string();
+        }
+    }
+
+    /// The studied link's name in a scenario that gives it none other.
+    pub const BOTTLENECK_NAME: &'static str = "bottleneck";
+
+    /// The name of the scenario's studied link in routes, tables and charts.
+    pub fn bottleneck_name(&self) -> &str {
+        &self.bottleneck
+    }
+
+    /// The studied link; a scenario whose `bottleneck` names no link (the validator
+    /// refuses it) reads as the default link, so nothing before validation panics.
+    pub fn bottleneck(&self) -> &Link {
+        static NONE: std::sync::OnceLock<Link> = std::sync::OnceLock::new();
+        self.links.get(&self.bottleneck).unwrap_or_else(|| NONE.get_or_init(Link::default))
+    }
+
+    /// The studied link, to change it; put in (as the default link) if it is missing.
+    pub fn bottleneck_mut(&mut self) -> &mut Link {
+        self.links.entry(self.bottleneck.clone()).or_default()
+    }
+
+    /// Whether the scenario has more than its studied link (a parking lot, links in
+    /// series): then every link is measured on its own.
+    pub fn has_links(&self) -> bool {
+        self.links.keys().any(|k| *k != self.bottleneck)
+    }
+
+    /// The links other than the studied one, in name order (ids 1, 2, …).
+    pub fn other_links(&self) -> impl Iterator<Item = (&str, &Link)> {
+        (self.links.iter()).filter(|(k, _)| **k != self.bottleneck).map(|(k, l)| (k.as_str(), l))
+    }
+
+    /// Every disc link's name in id order: the studied link's, then the others' in name
+    /// order.
     pub fn link_names(&self) -> impl Iterator<Item = &str> {
-        std::iter::once(self.bottleneck_name()).chain(self.links.keys().map(|k| k.as_str()))
+        std::iter::once(self.bottleneck_name()).chain(self.other_links().map(|(k, _)| k))
+    }
+
+    /// Every disc link in id order.
+    pub fn links_in_id_order(&self) -> impl Iterator<Item = &Link> {
+        std::iter::once(self.bottleneck()).chain(self.other_links().map(|(_, l)| l))
     }
 
     /// The links a group's data cross, by name (the bottleneck alone by default); a name
     /// that is not a link is left out (the validator refuses it).
-    pub fn route_of<'a>(&'a self, group: &'a FlowGroup) -> Vec<(&'a str, &'a Bottleneck)> {
+    pub fn route_of<'a>(&'a self, group: &'a FlowGroup) -> Vec<(&'a str, &'a Link)> {
         if group.route.is_empty() {
-            return vec![(self.bottleneck_name(), &self.bottleneck)];
+            return vec![(self.bottleneck_name(), self.bottleneck())];
         }
         (group.route.iter()).filter_map(|n| self.link_named(n).map(|l| (n.as_str(), l))).collect()
     }
 
-    /// The bottleneck or one of `links`, by name.
-    pub fn link_named(&self, name: &str) -> Option<&Bottleneck> {
-        if name == self.bottleneck_name() {
-            Some(&self.bottleneck)
-        } else {
-            self.links.get(name)
-        }
+    /// A link by name.
+    pub fn link_named(&self, name: &str) -> Option<&Link> {
+        self.links.get(name)
     }
 
-    /// Link id of a disc link by name: the bottleneck 0, then `links` in name order.
+    /// Link id of a disc link by name: the studied link 0, then the others in name order.
     pub fn link_id(&self, name: &str) -> Option<u32> {
         if name == self.bottleneck_name() {
             return Some(0);
         }
-        self.links.keys().position(|k| k == name).map(|i| i as u32 + 1)
+        self.other_links().position(|(k, _)| k == name).map(|i| i as u32 + 1)
     }
 }

@@ -1,6 +1,7 @@
-//! Editing one field of a scenario by its path (`bottleneck.queue.min_th`, `flows[0].count`),
-//! through the scenario's JSON form. The CLI's `--set` and the web editor both use it, and
-//! the paths are the ones [`super::ScenarioError`] names.
+//! Editing one field of a scenario by its path (`links.bottleneck().queue.min_th`,
+//! `flows[0].count`), through the scenario's JSON form. The CLI's `--set` and the web
+//! editor both use it, and the paths are the ones [`super::ScenarioError`] names. Version
+//! 1's paths to the studied link (`bottleneck.rate_bps`) still work ([`super::v1_path`]).
 
 use super::Scenario;
 use serde_json::Value;
@@ -14,19 +15,17 @@ pub fn apply(sc: &Scenario, sets: &[(String, String)]) -> Result<Scenario, Strin
     let mut v = serde_json::to_value(sc).map_err(|e| e.to_string())?;
     with_optional_fields(&mut v);
     for (path, raw) in sets {
+        let path = &super::v1_path(&sc.bottleneck, path).unwrap_or_else(|| path.clone());
         let new = parse_raw(&v, path, raw)?;
         set(&mut v, path, new)?;
     }
     Scenario::from_value(v)
 }
 
-/// The fields a scenario writes only when used (`links`, each group's `route` and
-/// `ack_route`, the
-/// bottleneck's name), empty or as by default, so that a path into them can be set.
+/// The fields a scenario writes only when used (each group's `route` and `ack_route`),
+/// empty, so that a path into them can be set.
 fn with_optional_fields(v: &mut Value) {
     if let Value::Object(m) = v {
-        m.entry("links").or_insert_with(|| Value::Object(Default::default()));
-        m.entry("bottleneck_name").or_insert_with(|| Value::String(super::Scenario::BOTTLENECK_NAME.into()));
         if let Some(Value::Array(flows)) = m.get_mut("flows") {
             for f in flows.iter_mut().filter_map(Value::as_object_mut) {
                 f.entry("route").or_insert_with(|| Value::Array(Vec::new()));
@@ -158,17 +157,20 @@ mod tests {
         let sc = Scenario::default();
         let s = apply(
             &sc,
-            &[("bottleneck.nic_queue_packets".into(), "100".into()), ("flows[0].count".into(), "7".into())],
+            &[
+                ("links.bottleneck.nic_queue_packets".into(), "100".into()),
+                ("flows[0].count".into(), "7".into()),
+            ],
         )
         .unwrap();
-        assert_eq!(s.bottleneck.nic_queue_packets, 100);
+        assert_eq!(s.bottleneck().nic_queue_packets, 100);
         assert_eq!(s.flows[0].count, 7);
     }
 
     #[test]
     fn unknown_paths_are_reported_with_the_closest_key() {
-        let e = apply(&Scenario::default(), &[("bottleneck.rate_bp".into(), "1".into())]).unwrap_err();
-        assert!(e.contains("bottleneck.rate_bp") && e.contains("did you mean 'rate_bps'"), "{e}");
+        let e = apply(&Scenario::default(), &[("links.bottleneck.rate_bp".into(), "1".into())]).unwrap_err();
+        assert!(e.contains("links.bottleneck.rate_bp") && e.contains("did you mean 'rate_bps'"), "{e}");
         let e = apply(&Scenario::default(), &[("flows[3].count".into(), "1".into())]).unwrap_err();
         assert!(e.contains("the list has 1 entries"), "{e}");
     }
@@ -176,16 +178,16 @@ mod tests {
     #[test]
     fn infinity_where_a_number_stands_is_refused_with_the_range_and_elsewhere_is_a_word() {
         let set = |path: &str, raw: &str| apply(&Scenario::default(), &[(path.into(), raw.into())]);
-        let e = set("bottleneck.delay_ms", "Infinity").unwrap_err();
+        let e = set("links.bottleneck.delay_ms", "Infinity").unwrap_err();
         assert_eq!(
             e,
-            "bottleneck.delay_ms: Infinity is not a finite number (JSON has no Infinity or NaN); \
+            "links.bottleneck.delay_ms: Infinity is not a finite number (JSON has no Infinity or NaN); \
              allowed: 0 to 10000 ms"
         );
         assert!(set("flows[0].stop_s", "NaN").unwrap_err().starts_with("flows[0].stop_s: NaN"));
         assert_eq!(set("name", "Infinity").unwrap().name, "Infinity");
-        let e = set("bottleneck.queue", r#"{"type": "fifo", "type": "red"}"#).unwrap_err();
-        assert!(e.starts_with("bottleneck.queue.type: the key \"type\" appears twice"), "{e}");
+        let e = set("links.bottleneck.queue", r#"{"type": "fifo", "type": "red"}"#).unwrap_err();
+        assert!(e.starts_with("links.bottleneck.queue.type: the key \"type\" appears twice"), "{e}");
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub fn demands(sc: &Scenario, scale: f64, cap: impl Fn(&FlowGroup) -> f64) -> (V
 /// The fair shares of a scenario with links, from the links' payload rates, the routes
 /// and each flow's access link; `None` for a dumbbell (every flow's share is the same).
 pub fn fair_shares(sc: &Scenario) -> Option<FairShares> {
-    if sc.links.is_empty() {
+    if !sc.has_links() {
         return None;
     }
     let payload = f64::from(sc.tcp.mss_bytes) / f64::from(sc.full_packet_bytes().max(1));
@@ -74,12 +74,12 @@ pub fn chain_order(sc: &Scenario) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{Bottleneck, FlowGroup};
+    use crate::scenario::{FlowGroup, Link};
 
     fn with_routes(links: &[&str], routes: &[&[&str]]) -> Scenario {
         let mut sc = Scenario::default();
         for l in links {
-            sc.links.insert(l.to_string(), Bottleneck::default());
+            sc.links.insert(l.to_string(), Link::default());
         }
         sc.flows = (routes.iter())
             .map(|r| FlowGroup { route: r.iter().map(|s| s.to_string()).collect(), ..FlowGroup::default() })
@@ -96,8 +96,7 @@ mod tests {
     fn links_follow_the_routes_not_their_names() {
         // The modem ("a-modem") comes after the home router whatever the names' order.
         let mut sc = with_routes(&["a-modem"], &[&["bottleneck", "a-modem"]]);
-        sc.bottleneck_name = "home".into();
-        sc.flows[0].route[0] = "home".into();
+        sc.rename_link("bottleneck", "home");
         assert_eq!(chain_order(&sc), ["home", "a-modem"]);
         let sc = with_routes(&["x", "y"], &[&["y", "bottleneck"], &["bottleneck", "x"], &["y"]]);
         assert_eq!(chain_order(&sc), ["y", "bottleneck", "x"]);

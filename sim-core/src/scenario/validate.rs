@@ -4,7 +4,7 @@
 //! its path, its value and the allowed range, so the UI can mark the field and the CLI can
 //! print a list.
 
-use super::fields::{BOTTLENECK_FIELDS, FLOW_FIELDS, RUN_FIELDS};
+use super::fields::{FLOW_FIELDS, LINK_FIELDS, RUN_FIELDS};
 use super::{FlowGroup, Scenario, SCENARIO_VERSION};
 use crate::aqm::QueueDiscSpec;
 use crate::params::{check_fields, fmt_num, Checker, ScenarioError};
@@ -45,34 +45,31 @@ impl Scenario {
             );
         }
 
-        c.at("bottleneck", |c| {
-            check_fields(&v["bottleneck"], BOTTLENECK_FIELDS, c);
-            c.at("queue", |c| self.bottleneck.queue.check(c));
-            match &self.bottleneck.queue {
-                QueueDiscSpec::Switch(sw) => {
-                    c.at("queue", |c| check_switch(c, sw, &self.flows, self.full_packet_bytes()))
-                }
-                q => check_holds_a_packet(c, q.limit(), self.full_packet_bytes()),
-            }
-        });
-
+        if !self.links.contains_key(&self.bottleneck) {
+            let known: Vec<&str> = self.links.keys().map(String::as_str).collect();
+            let allowed = match known.is_empty() {
+                true => "the name of a link of links (links is empty)".to_string(),
+                false => format!("the name of a link of links: {}", known.join(", ")),
+            };
+            c.push("bottleneck", crate::params::json::echo_value(&self.bottleneck), allowed);
+        }
         for (name, l) in &self.links {
             c.at(&format!("links.{name}"), |c| {
-                check_fields(&v["links"][name], BOTTLENECK_FIELDS, c);
+                check_fields(&v["links"][name], LINK_FIELDS, c);
                 c.at("queue", |c| l.queue.check(c));
-                if matches!(l.queue, QueueDiscSpec::Switch(_)) {
-                    c.push(
+                match &l.queue {
+                    QueueDiscSpec::Switch(sw) if *name == self.bottleneck => {
+                        c.at("queue", |c| check_switch(c, sw, &self.flows, self.full_packet_bytes()))
+                    }
+                    QueueDiscSpec::Switch(_) => c.push(
                         "queue.type",
                         "switch",
-                        "a queue disc other than a switch port (a switch port is the bottleneck)",
-                    );
+                        "a queue disc other than a switch port (a switch port is the link `bottleneck` names)",
+                    ),
+                    q => check_holds_a_packet(c, q.limit(), self.full_packet_bytes()),
                 }
-                check_holds_a_packet(c, l.queue.limit(), self.full_packet_bytes());
             });
-            check_link_name(&mut c, "links", name, Some(self.bottleneck_name()));
-        }
-        if self.bottleneck_name() != Scenario::BOTTLENECK_NAME {
-            check_link_name(&mut c, "bottleneck_name", self.bottleneck_name(), None);
+            check_link_name(&mut c, "links", name);
         }
 
         if self.flows.is_empty() {
@@ -106,16 +103,15 @@ impl Scenario {
 pub const MAX_ROUTE_LINKS: usize = 32;
 
 /// A link's name is a key in field paths (`links.NAME.rate_bps`): letters, digits, `-`
-/// and `_`, not the bottleneck's own.
-fn check_link_name(c: &mut Checker, field: &str, name: &str, bottleneck: Option<&str>) {
+/// and `_`.
+fn check_link_name(c: &mut Checker, field: &str, name: &str) {
     let ok = (1..=40).contains(&name.len())
         && name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');
-    if !ok || Some(name) == bottleneck {
-        let other = bottleneck.map_or(String::new(), |b| format!(", other than the bottleneck's '{b}'"));
+    if !ok {
         c.push(
             field,
             format!("a link named '{}'", crate::params::json::echo_value(name)),
-            format!("names of 1-40 letters, digits, '-' or '_'{other}"),
+            "names of 1-40 letters, digits, '-' or '_'",
         );
     }
 }
@@ -257,15 +253,15 @@ mod tests {
     fn every_bad_field_is_reported_with_its_value_and_range() {
         let mut s = Scenario::default();
         s.duration_s = -1.0;
-        s.bottleneck.rate_bps = 0;
+        s.bottleneck_mut().rate_bps = 0;
         s.flows[0].access_delay_ms = f64::NAN;
         s.tcp.mss_bytes = 0;
         let errs = s.validate().unwrap_err();
         let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
-        for f in ["duration_s", "bottleneck.rate_bps", "flows[0].access_delay_ms", "tcp.mss_bytes"] {
+        for f in ["duration_s", "links.bottleneck.rate_bps", "flows[0].access_delay_ms", "tcp.mss_bytes"] {
             assert!(fields.contains(&f), "{f} missing: {fields:?}");
         }
-        let rate = errs.iter().find(|e| e.field == "bottleneck.rate_bps").unwrap();
+        let rate = errs.iter().find(|e| e.field == "links.bottleneck.rate_bps").unwrap();
         assert_eq!(rate.value, "0");
         assert!(rate.allowed.contains("1000"));
     }
@@ -273,10 +269,10 @@ mod tests {
     #[test]
     fn red_thresholds_must_be_ordered() {
         let mut s = Scenario::default();
-        s.bottleneck.queue =
+        s.bottleneck_mut().queue =
             QueueDiscSpec::Red(RedConfig { min_th: 10.0, max_th: 5.0, ..RedConfig::default() });
         let errs = s.validate().unwrap_err();
-        assert_eq!(errs[0].field, "bottleneck.queue.max_th");
+        assert_eq!(errs[0].field, "links.bottleneck.queue.max_th");
     }
 
     #[test]
@@ -289,7 +285,10 @@ mod tests {
             QueueDiscSpec::Cebinae(CebinaeConfig::default()),
         ] {
             let s = Scenario {
-                bottleneck: crate::scenario::Bottleneck { queue: q, ..Default::default() },
+                links: crate::scenario::Scenario::one_link(crate::scenario::Link {
+                    queue: q,
+                    ..Default::default()
+                }),
                 ..Default::default()
             };
             assert_eq!(s.validate(), Ok(()));
@@ -299,7 +298,7 @@ mod tests {
     #[test]
     fn bad_codel_family_fields_are_named_with_their_range() {
         let mut s = Scenario::default();
-        s.bottleneck.queue = QueueDiscSpec::Codel(CodelConfig {
+        s.bottleneck_mut().queue = QueueDiscSpec::Codel(CodelConfig {
             target_ms: 200.0,
             interval_ms: 100.0,
             mtu_bytes: 0,
@@ -307,10 +306,10 @@ mod tests {
         });
         let errs = s.validate().unwrap_err();
         let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
-        assert_eq!(fields, ["bottleneck.queue.mtu_bytes", "bottleneck.queue.target_ms"]);
+        assert_eq!(fields, ["links.bottleneck.queue.mtu_bytes", "links.bottleneck.queue.target_ms"]);
         assert!(errs[1].allowed.contains("less than interval_ms = 100 ms"));
 
-        s.bottleneck.queue = QueueDiscSpec::FqCodel(FqCodelConfig {
+        s.bottleneck_mut().queue = QueueDiscSpec::FqCodel(FqCodelConfig {
             flows: 0,
             quantum_bytes: 100,
             drop_batch: 0,
@@ -321,24 +320,27 @@ mod tests {
         let errs = s.validate().unwrap_err();
         let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
         for f in ["limit.packets", "flows", "quantum_bytes", "interval_ms", "drop_batch"] {
-            assert!(fields.contains(&format!("bottleneck.queue.{f}").as_str()), "{f} missing: {fields:?}");
+            assert!(
+                fields.contains(&format!("links.bottleneck.queue.{f}").as_str()),
+                "{f} missing: {fields:?}"
+            );
         }
-        let q = errs.iter().find(|e| e.field == "bottleneck.queue.quantum_bytes").unwrap();
+        let q = errs.iter().find(|e| e.field == "links.bottleneck.queue.quantum_bytes").unwrap();
         assert_eq!((q.value.as_str(), q.allowed.as_str()), ("100", "256 to 1000000 bytes"));
     }
 
     #[test]
     fn bad_pie_and_cebinae_fields_are_named_with_value_and_range() {
         let mut s = Scenario::default();
-        s.bottleneck.queue =
+        s.bottleneck_mut().queue =
             QueueDiscSpec::Pie(PieConfig { tupdate_ms: 0.0, alpha: -1.0, ..PieConfig::default() });
         let errs = s.validate().unwrap_err();
         let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
-        assert_eq!(fields, ["bottleneck.queue.tupdate_ms", "bottleneck.queue.alpha"]);
+        assert_eq!(fields, ["links.bottleneck.queue.tupdate_ms", "links.bottleneck.queue.alpha"]);
         assert_eq!(errs[0].value, "0");
         assert!(errs[0].allowed.contains("0.001"));
 
-        s.bottleneck.queue = QueueDiscSpec::Cebinae(CebinaeConfig {
+        s.bottleneck_mut().queue = QueueDiscSpec::Cebinae(CebinaeConfig {
             tau: 1.5,
             round_ms: f64::NAN,
             queue_limit: Some(QueueLimit::Packets(0)),
@@ -348,7 +350,11 @@ mod tests {
         let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(
             fields,
-            ["bottleneck.queue.queue_limit.packets", "bottleneck.queue.round_ms", "bottleneck.queue.tau"]
+            [
+                "links.bottleneck.queue.queue_limit.packets",
+                "links.bottleneck.queue.round_ms",
+                "links.bottleneck.queue.tau"
+            ]
         );
         assert_eq!(errs[2].value, "1.5");
         assert_eq!(errs[2].allowed, "0 to 1");
@@ -412,9 +418,9 @@ mod tests {
     #[test]
     fn a_buffer_smaller_than_one_packet_is_refused() {
         let mut s = Scenario::default();
-        s.bottleneck.queue = QueueDiscSpec::Fifo(FifoConfig { limit: QueueLimit::Bytes(100) });
+        s.bottleneck_mut().queue = QueueDiscSpec::Fifo(FifoConfig { limit: QueueLimit::Bytes(100) });
         let errs = s.validate().unwrap_err();
-        assert_eq!(errs[0].field, "bottleneck.queue.limit.bytes");
+        assert_eq!(errs[0].field, "links.bottleneck.queue.limit.bytes");
         assert!(errs[0].allowed.contains("590 bytes"), "{}", errs[0].allowed);
     }
 
@@ -428,21 +434,21 @@ mod tests {
         assert_eq!(errs[0].field, "flows[0].start_jitter_s");
 
         let mut v = serde_json::to_value(Scenario::default()).unwrap();
-        v["bottleneck"]["queue"]["limit"] =
+        v["links"]["bottleneck"]["queue"]["limit"] =
             serde_json::json!({"cells": {"cells": 900, "cell_bytes": 160, "celss": 1}});
         let e = Scenario::from_value(v).unwrap_err();
-        assert!(e.contains("bottleneck.queue.limit") && e.contains("celss"), "{e}");
+        assert!(e.contains("links.bottleneck.queue.limit") && e.contains("celss"), "{e}");
     }
 
     fn warbler_port() -> Scenario {
         let s = crate::scenario::preset("vegas-newreno-mix", Some("6v2n-warbler-4q")).unwrap();
         assert_eq!(s.validate(), Ok(()));
-        assert!(matches!(s.bottleneck.queue, QueueDiscSpec::Switch(_)));
+        assert!(matches!(s.bottleneck().queue, QueueDiscSpec::Switch(_)));
         s
     }
 
     fn switch(s: &mut Scenario) -> &mut SwitchConfig {
-        match &mut s.bottleneck.queue {
+        match &mut s.bottleneck_mut().queue {
             QueueDiscSpec::Switch(sw) => sw,
             _ => unreachable!("a switch port"),
         }
@@ -455,7 +461,7 @@ mod tests {
         switch(&mut s).initial_mapping = vec![0; 6000];
         let errs = s.validate().unwrap_err();
         assert_eq!(errs.len(), 1, "{errs:?}");
-        assert_eq!(errs[0].field, "bottleneck.queue.initial_mapping");
+        assert_eq!(errs[0].field, "links.bottleneck.queue.initial_mapping");
         assert_eq!(errs[0].value, "6000 entries");
         assert!(errs[0].allowed.starts_with(&format!("at most {flows} entries")), "{}", errs[0]);
 
@@ -463,7 +469,7 @@ mod tests {
         let sw = switch(&mut s);
         sw.initial_mapping = vec![0, 1, sw.queues];
         let errs = s.validate().unwrap_err();
-        assert_eq!(errs[0].field, "bottleneck.queue.initial_mapping[2]");
+        assert_eq!(errs[0].field, "links.bottleneck.queue.initial_mapping[2]");
 
         let mut s = warbler_port();
         switch(&mut s).initial_mapping = vec![1; flows as usize];
@@ -479,14 +485,14 @@ mod tests {
         sw.queue_limit_cells = (need - 1) as u32;
         let errs = s.validate().unwrap_err();
         assert_eq!(errs.len(), 1, "{errs:?}");
-        assert_eq!(errs[0].field, "bottleneck.queue.queue_limit_cells");
+        assert_eq!(errs[0].field, "links.bottleneck.queue.queue_limit_cells");
         assert_eq!(errs[0].value, (need - 1).to_string());
         assert!(errs[0].allowed.contains(&format!("{need} cells of")), "{}", errs[0]);
 
         switch(&mut s).queue_limit_cells = need as u32;
         assert_eq!(s.validate(), Ok(()));
         switch(&mut s).shared_buffer_cells = Some(1);
-        assert_eq!(s.validate().unwrap_err()[0].field, "bottleneck.queue.shared_buffer_cells");
+        assert_eq!(s.validate().unwrap_err()[0].field, "links.bottleneck.queue.shared_buffer_cells");
     }
 
     /// Text with `Infinity` written where `field` is, in the default scenario's JSON.
@@ -498,10 +504,10 @@ mod tests {
 
     #[test]
     fn infinity_and_nan_in_a_file_are_named_with_the_fields_range() {
-        let e = Scenario::from_json(&with_word("bottleneck.rate_bps", "Infinity")).unwrap_err();
+        let e = Scenario::from_json(&with_word("links.bottleneck.rate_bps", "Infinity")).unwrap_err();
         assert_eq!(
             e,
-            "bottleneck.rate_bps: Infinity is not a finite number (JSON has no Infinity or NaN); \
+            "links.bottleneck.rate_bps: Infinity is not a finite number (JSON has no Infinity or NaN); \
              allowed: 1000 to 400000000000 bit/s"
         );
         let e = Scenario::from_json(&with_word("flows[0].cca.beta", "NaN")).unwrap_err();
@@ -509,7 +515,8 @@ mod tests {
             e.starts_with("flows[0].cca.beta: NaN is not a finite number") && e.ends_with("at most 0.999"),
             "{e}"
         );
-        let e = Scenario::from_json(&with_word("bottleneck.queue.limit.packets", "-Infinity")).unwrap_err();
+        let e =
+            Scenario::from_json(&with_word("links.bottleneck.queue.limit.packets", "-Infinity")).unwrap_err();
         assert!(e.ends_with("allowed: 1 to 10000000 packets"), "{e}");
         let e = Scenario::from_json(&with_word("tcp.headers.ip_bytes", "1e999")).unwrap_err();
         assert!(
@@ -545,8 +552,8 @@ mod tests {
 
     #[test]
     fn huge_values_are_not_echoed_whole() {
-        let e = Scenario::from_json(&with_word("bottleneck.rate_bps", &"9".repeat(300))).unwrap_err();
-        assert!(e.starts_with("bottleneck.rate_bps:") && e.len() < 200, "{e}");
+        let e = Scenario::from_json(&with_word("links.bottleneck.rate_bps", &"9".repeat(300))).unwrap_err();
+        assert!(e.starts_with("links.bottleneck.rate_bps:") && e.len() < 200, "{e}");
         let e = Scenario::from_json(&with_word("name", &format!("\"{}\"", "x".repeat(5000)))).unwrap();
         assert_eq!(e.name.len(), 5000);
         let e =

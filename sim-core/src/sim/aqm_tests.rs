@@ -5,7 +5,7 @@ use super::Simulation;
 use crate::aqm::{CebinaeConfig, PieConfig, QueueDiscSpec, QueueLimit};
 use crate::cc::CcaSpec;
 use crate::metrics::Summary;
-use crate::scenario::{Bottleneck, FlowGroup, Scenario};
+use crate::scenario::{FlowGroup, Link, Scenario};
 use crate::tcp::{PrrRules, TcpConfig};
 
 /// The Warbler paper's path: MSS 1448, large buffers, Linux's PRR (as the Warbler presets).
@@ -35,7 +35,13 @@ fn two_rtts(queue: QueueDiscSpec) -> Scenario {
         name: "two-rtts".into(),
         duration_s: 30.0,
         warmup_s: 5.0,
-        bottleneck: Bottleneck { rate_bps: 100_000_000, delay_ms: 5.0, queue, nic_queue_packets: 0 },
+        links: Scenario::one_link(Link {
+            rate_bps: 100_000_000,
+            delay_ms: 5.0,
+            queue,
+            nic_queue_packets: 0,
+            ..Link::default()
+        }),
         flows: vec![newreno(1, 5.0, 1_000_000_000), newreno(1, 16.0, 1_000_000_000)],
         tcp: tcp(),
         ..Scenario::default()
@@ -99,7 +105,13 @@ fn ten_flows(queue: QueueDiscSpec) -> Scenario {
         name: "ten-flows".into(),
         duration_s: 20.0,
         warmup_s: 5.0,
-        bottleneck: Bottleneck { rate_bps: 10_000_000, delay_ms: 10.0, queue, nic_queue_packets: 0 },
+        links: Scenario::one_link(Link {
+            rate_bps: 10_000_000,
+            delay_ms: 10.0,
+            queue,
+            nic_queue_packets: 0,
+            ..Link::default()
+        }),
         flows: vec![newreno(10, 1.0, 100_000_000)],
         tcp: tcp(),
         ..Scenario::default()

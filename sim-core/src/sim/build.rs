@@ -32,7 +32,7 @@ fn host_link(spec: LinkSpec, packets: u32) -> HostLink {
 
 /// The disc links (the bottleneck, then `links` in name order) and each group's route.
 fn network(sc: &Scenario) -> Network {
-    let named = std::iter::once(&sc.bottleneck).chain(sc.links.values());
+    let named = sc.links_in_id_order();
     let links = (named.enumerate())
         .map(|(id, l)| {
             let spec = LinkSpec {
@@ -66,7 +66,7 @@ fn network(sc: &Scenario) -> Network {
 pub(super) fn reverse_spec(sc: &Scenario, g: &crate::scenario::FlowGroup) -> LinkSpec {
     let route = sc.route_of(g);
     let delay_ms: f64 = route.iter().map(|(_, l)| l.delay_ms).sum();
-    let rate = route.iter().map(|(_, l)| l.rate_bps).min().unwrap_or(sc.bottleneck.rate_bps);
+    let rate = route.iter().map(|(_, l)| l.rate_bps).min().unwrap_or(sc.bottleneck().rate_bps);
     LinkSpec { rate: Rate(rate), delay: ms(delay_ms), nic_queue_packets: 0 }
 }
 
@@ -77,7 +77,7 @@ pub(super) fn build(
     factory: &dyn CcFactory,
     allow_split: bool,
 ) -> Result<Simulation, Vec<ScenarioError>> {
-    let b_rate = Rate(sc.bottleneck.rate_bps);
+    let b_rate = Rate(sc.bottleneck().rate_bps);
     let n_flows = sc.total_flows() as usize;
     let net = network(sc);
     // The ACKs' way back: one reverse link per distinct route (the dumbbell's: the reverse
@@ -161,8 +161,8 @@ pub(super) fn build(
     let n = receivers.len();
     let mut rec = Recorder::new(WindowStats::new(warmup, interval, end, n), n);
     let mut series = bottleneck.series();
-    if !sc.links.is_empty() {
-        series.extend(link_series(sc.link_names()));
+    if sc.has_links() {
+        series.extend(link_series(sc));
     }
     rec.set_series(series);
     let hosts = Hosts {
@@ -178,10 +178,10 @@ pub(super) fn build(
         q,
         wake_at: vec![None; net.len() as usize],
         // A dumbbell's one link is the recorder's: no per-link window to keep.
-        meters: if sc.links.is_empty() {
+        meters: if !sc.has_links() {
             LinkMeters::default()
         } else {
-            LinkMeters::new(net.len() as usize, n)
+            LinkMeters::new(super::link_meters::charted(sc), n)
         },
         fair: None,
         net,

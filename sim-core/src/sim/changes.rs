@@ -88,9 +88,9 @@ impl Simulation {
         let field = live_field(&c.set).expect("validated: a live field");
         let new = apply(&self.changes.live, c).expect("validated: the change applies");
         // The link the field is of: the bottleneck, or one of `links`.
-        let name = changed_link(&new, &c.set).unwrap_or(Scenario::BOTTLENECK_NAME).to_string();
+        let name = changed_link(&new, &c.set).unwrap_or(new.bottleneck_name()).to_string();
         let link = new.link_id(&name).unwrap_or(BOTTLENECK);
-        let b = new.link_named(&name).unwrap_or(&new.bottleneck).clone();
+        let b = new.link_named(&name).unwrap_or(new.bottleneck()).clone();
         match field {
             LiveField::LinkRate => {
                 self.net.link_mut(link).set_rate(Rate(b.rate_bps));
@@ -167,15 +167,15 @@ impl Simulation {
     /// The disc of `link` (whose settings are now `spec`) takes its new parameters
     /// (validated), sheds what a lowered limit no longer holds, and the series are
     /// redeclared if the bottleneck's thresholds moved.
-    fn retune_disc(&mut self, new: &Scenario, link: u32, spec: &crate::scenario::Bottleneck) {
+    fn retune_disc(&mut self, new: &Scenario, link: u32, spec: &crate::scenario::Link) {
         let now = self.now();
         let disc = self.net.link_mut(link).qdisc_mut();
         spec.queue.retune(disc, Rate(spec.rate_bps), now).expect("validated: the disc takes the change");
         shed_to_limit(disc, &mut QdiscCtx::new(now, &mut self.drops));
         self.settle_drops(link, now);
         let mut info = self.net.link(BOTTLENECK).qdisc().series();
-        if !new.links.is_empty() {
-            info.extend(super::link_meters::link_series(new.link_names()));
+        if new.has_links() {
+            info.extend(super::link_meters::link_series(new));
         }
         if info != self.rec.series_info {
             self.rec.redeclare_series(now.as_secs_f64(), info);

@@ -46,6 +46,8 @@ struct LinkMeter {
     sent_at_sample: f64,
     queue_sum: f64,
     samples: u64,
+    /// Its series are recorded (the scenario's `monitored`; the studied link's always).
+    charted: bool,
 }
 
 /// Every disc link's meters; empty (and doing nothing) for a dumbbell.
@@ -62,11 +64,15 @@ pub(super) struct LinkMeters {
 }
 
 impl LinkMeters {
-    pub fn new(links: usize, flows: usize) -> LinkMeters {
+    /// Meters for the links, in id order, each charted or not, and `flows` flows.
+    pub fn new(charted: impl Iterator<Item = bool>, flows: usize) -> LinkMeters {
+        let links: Vec<LinkMeter> =
+            charted.map(|charted| LinkMeter { charted, ..LinkMeter::default() }).collect();
+        let n = links.len();
         LinkMeters {
-            links: vec![LinkMeter::default(); links],
-            hop_wait_s: vec![0.0; links * flows],
-            hop_sent: vec![0; links * flows],
+            links,
+            hop_wait_s: vec![0.0; n * flows],
+            hop_sent: vec![0; n * flows],
             first_hop_sent: vec![0; flows],
         }
     }
@@ -122,11 +128,17 @@ impl LinkMeters {
     }
 }
 
-/// The named series of every link, four each, in the order [`Simulation::sample_links`]
-/// hands their values.
-pub(super) fn link_series<'a>(names: impl Iterator<Item = &'a str>) -> Vec<SeriesInfo> {
+/// Whether each disc link's series are recorded, in id order: the studied link's always,
+/// another's if it is `monitored`.
+pub(super) fn charted(sc: &crate::scenario::Scenario) -> impl Iterator<Item = bool> + '_ {
+    std::iter::once(true).chain(sc.other_links().map(|(_, l)| l.monitored))
+}
+
+/// The named series of every charted link, four each, in the order
+/// [`Simulation::sample_links`] hands their values.
+pub(super) fn link_series(sc: &crate::scenario::Scenario) -> Vec<SeriesInfo> {
     let mut out = Vec::new();
-    for n in names {
+    for (n, _) in sc.link_names().zip(charted(sc)).filter(|(_, c)| *c) {
         out.push(SeriesInfo::new(format!("link.{n}.queue"), n, "packets", "link-queue"));
         out.push(SeriesInfo::new(format!("link.{n}.delay"), n, "ms", "link-delay"));
         out.push(SeriesInfo::new(format!("link.{n}.utilisation"), n, "%", "link-utilisation"));
@@ -170,8 +182,8 @@ impl Simulation {
         }
     }
 
-    /// Every link's queue now and its delay, utilisation and drops since the last sample,
-    /// appended to the sample's series; the queue also into the window's mean.
+    /// Every charted link's queue now and its delay, utilisation and drops since the last
+    /// sample, appended to the sample's series; every link's queue into the window's mean.
     pub(super) fn sample_links(&mut self, now: SimTime, dt_s: f64, out: &mut Vec<f64>) {
         let opened = self.rec.window.opened;
         for (m, l) in self.meters.links.iter_mut().zip(self.net.links()) {
@@ -181,12 +193,14 @@ impl Simulation {
             let busy =
                 if rate > 0.0 && dt_s > 0.0 { (sent - m.sent_at_sample) * 8.0 / (rate * dt_s) } else { 0.0 };
             let drops: u64 = m.interval.drops.iter().sum();
-            out.extend([
-                queue,
-                m.interval.wait_mean_ms().unwrap_or(0.0),
-                100.0 * busy.clamp(0.0, 1.0),
-                if dt_s > 0.0 { drops as f64 / dt_s } else { 0.0 },
-            ]);
+            if m.charted {
+                out.extend([
+                    queue,
+                    m.interval.wait_mean_ms().unwrap_or(0.0),
+                    100.0 * busy.clamp(0.0, 1.0),
+                    if dt_s > 0.0 { drops as f64 / dt_s } else { 0.0 },
+                ]);
+            }
             m.interval = Tally::default();
             m.sent_at_sample = sent;
             if opened {

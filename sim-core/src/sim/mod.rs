@@ -264,11 +264,11 @@ impl Simulation {
             .collect();
         let mut summary = Summary::compute(SummaryInput {
             scenario: sc.name.clone(),
-            queue_disc: sc.bottleneck.queue.name().to_string(),
+            queue_disc: sc.bottleneck().queue.name().to_string(),
             duration_s: self.now().as_secs_f64(),
             warmup_s: sc.warmup_s,
-            link_rate_bps: sc.bottleneck.rate_bps as f64,
-            device_queue: sc.bottleneck.nic_queue_packets > 0,
+            link_rate_bps: sc.bottleneck().rate_bps as f64,
+            device_queue: sc.bottleneck().nic_queue_packets > 0,
             access_waits: self.hosts.senders.waits,
             ack_waits: self.ack_path.waits,
             flows,

@@ -76,14 +76,20 @@ mod aqm_runs {
     use super::*;
     use crate::aqm::{CodelConfig, FqCodelConfig, FqConfig, QueueDiscSpec, QueueLimit};
     use crate::cc::CcaSpec;
-    use crate::scenario::{Bottleneck, FlowGroup, Scenario};
+    use crate::scenario::{FlowGroup, Link, Scenario};
 
     /// 10 bulk NewReno flows over a 10 Mbit/s, 10 ms bottleneck with `queue`.
     fn bulk_newreno(queue: QueueDiscSpec) -> Scenario {
         Scenario {
             duration_s: 15.0,
             warmup_s: 5.0,
-            bottleneck: Bottleneck { rate_bps: 10_000_000, delay_ms: 10.0, queue, nic_queue_packets: 0 },
+            links: Scenario::one_link(Link {
+                rate_bps: 10_000_000,
+                delay_ms: 10.0,
+                queue,
+                nic_queue_packets: 0,
+                ..Link::default()
+            }),
             flows: vec![FlowGroup {
                 count: 10,
                 cca: CcaSpec::NewReno(Default::default()),
@@ -153,7 +159,7 @@ mod every_registered_algorithm {
     fn every_disc_runs_a_second() {
         for a in QueueDiscSpec::FAMILY.members {
             let mut sc = Scenario { name: a.tag.into(), ..Scenario::default() };
-            sc.bottleneck.queue = QueueDiscSpec::default_for(a.tag).unwrap();
+            sc.bottleneck_mut().queue = QueueDiscSpec::default_for(a.tag).unwrap();
             one_second(&mut sc);
         }
     }
@@ -178,7 +184,7 @@ mod every_registered_algorithm {
                 control_period_ms: 100.0,
                 ..SwitchConfig::default()
             };
-            sc.bottleneck.queue = QueueDiscSpec::Switch(switch);
+            sc.bottleneck_mut().queue = QueueDiscSpec::Switch(switch);
             one_second(&mut sc);
         }
     }
@@ -200,11 +206,11 @@ fn lazy_ends_of_transmission_run_like_an_event_for_each() {
         runs.push(rtt);
     }
     let mut pie = preset("rtt-unfair", Some("fq-codel")).unwrap();
-    pie.bottleneck.queue = crate::aqm::QueueDiscSpec::default_for("pie").unwrap();
+    pie.bottleneck_mut().queue = crate::aqm::QueueDiscSpec::default_for("pie").unwrap();
     pie.duration_s = 6.0;
     runs.push(pie);
     let mut big = split::big(crate::aqm::QueueDiscSpec::default_for("fq_codel").unwrap());
-    big.bottleneck.nic_queue_packets = 3;
+    big.bottleneck_mut().nic_queue_packets = 3;
     runs.push(big);
     for sc in runs {
         let mut lazy = Simulation::new(&sc).unwrap();
@@ -240,7 +246,7 @@ mod split {
     use crate::aqm::{FqCodelConfig, QueueDiscSpec, QueueLimit};
     use crate::cc::CcaSpec;
     use crate::metrics::DropRecord;
-    use crate::scenario::{Bottleneck, FlowGroup};
+    use crate::scenario::{FlowGroup, Link};
 
     /// 2000 CUBIC flows in two groups (1 and 3 ms access delays) through a 1 Gbit/s, 2 ms
     /// bottleneck for 0.4 s: enough to fill and overflow the queue.
@@ -256,7 +262,13 @@ mod split {
             duration_s: 0.4,
             warmup_s: 0.1,
             sample_interval_s: 0.05,
-            bottleneck: Bottleneck { rate_bps: 1_000_000_000, delay_ms: 2.0, queue, nic_queue_packets: 0 },
+            links: Scenario::one_link(Link {
+                rate_bps: 1_000_000_000,
+                delay_ms: 2.0,
+                queue,
+                nic_queue_packets: 0,
+                ..Link::default()
+            }),
             flows: vec![group(1.0), group(3.0)],
             ..Scenario::default()
         }
@@ -336,7 +348,7 @@ mod split {
 mod timed_changes {
     use super::*;
     use crate::aqm::{QueueDiscSpec, QueueLimit};
-    use crate::scenario::{Bottleneck, FlowGroup, Scenario, TimedChange};
+    use crate::scenario::{FlowGroup, Link, Scenario, TimedChange};
     use serde_json::{json, Value};
 
     /// Four CUBIC flows through a 1000-packet FIFO at 10 Mbit/s: bufferbloat.
@@ -344,12 +356,13 @@ mod timed_changes {
         Scenario {
             duration_s: 20.0,
             warmup_s: 0.0,
-            bottleneck: Bottleneck {
+            links: Scenario::one_link(Link {
                 rate_bps: 10_000_000,
                 delay_ms: 5.0,
                 queue: QueueDiscSpec::fifo(QueueLimit::Packets(1000)),
                 nic_queue_packets: 0,
-            },
+                ..Link::default()
+            }),
             flows: vec![
                 FlowGroup { count: 2, ..FlowGroup::default() },
                 FlowGroup { count: 2, access_delay_ms: 10.0, ..FlowGroup::default() },
@@ -392,7 +405,7 @@ mod timed_changes {
         live_equals_replay(&red, 12.0, "bottleneck.queue.limit", json!({"packets": 20}));
         for disc in ["codel", "fq_codel", "pie"] {
             let mut sc = bloated();
-            sc.bottleneck.queue = QueueDiscSpec::default_for(disc).unwrap();
+            sc.bottleneck_mut().queue = QueueDiscSpec::default_for(disc).unwrap();
             live_equals_replay(&sc, 6.0, "bottleneck.queue.target_ms", json!(20.0));
             live_equals_replay(&sc, 6.0, "bottleneck.queue.limit", json!({"packets": 30}));
         }

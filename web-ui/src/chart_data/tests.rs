@@ -20,13 +20,13 @@ fn run_scenario(sc: &sim_core::scenario::Scenario) -> Series {
         sc.total_flows() as usize,
         sc.sample_interval_s,
         sc.tcp.mss_bytes,
-        matches!(sc.bottleneck.queue.limit(), sim_core::queue::QueueLimit::Cells { .. }),
+        matches!(sc.bottleneck().queue.limit(), sim_core::queue::QueueLimit::Cells { .. }),
         &sim.recorder().series_info,
     );
     s.flow_cca = crate::labels::flow_ccas(&sc);
     s.link_mbps = crate::state::peak_rate_bps(&sc) / 1e6;
     s.fair_shares = crate::state::flow_fair_shares(&sc);
-    s.charted_link = (!sc.links.is_empty()).then(|| sc.bottleneck_name().to_string());
+    s.charted_link = sc.has_links().then(|| sc.bottleneck_name().to_string());
     s.push(&sim.poll(), &[]);
     s.set_delays(sim.recorder().window.flows().iter().map(|f| f.delay.clone()).collect());
     s

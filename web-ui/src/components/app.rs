@@ -207,7 +207,7 @@ impl App {
         }
         let label = match &self.origin {
             Some((_, v)) if !self.modified() => v.clone(),
-            _ => sc.bottleneck.queue.name().to_string(),
+            _ => sc.bottleneck().queue.name().to_string(),
         };
         vec![(label, sc.clone())]
     }
@@ -453,7 +453,9 @@ impl App {
         let committed = match &m {
             EditMsg::Commit(path) | EditMsg::Set(path, _) => Some(path.clone()),
             EditMsg::QueueType(path, _) => Some(format!("{path}.type")),
-            EditMsg::LimitUnit(..) | EditMsg::Choose(..) => Some(String::from("bottleneck.queue.type")),
+            EditMsg::LimitUnit(..) | EditMsg::Choose(..) => {
+                Some(format!("{}.queue.type", self.editor.borrow().studied()))
+            }
             EditMsg::AddFlow
             | EditMsg::DuplicateFlow(_)
             | EditMsg::RemoveFlow(_)
@@ -574,9 +576,9 @@ impl App {
 
     fn ab_run(&mut self) {
         let Some(sc) = self.scenario() else { return };
-        let sim_core::aqm::QueueDiscSpec::Switch(port) = &sc.bottleneck.queue else { return };
+        let sim_core::aqm::QueueDiscSpec::Switch(port) = &sc.bottleneck().queue else { return };
         let mut without = sc.clone();
-        if let sim_core::aqm::QueueDiscSpec::Switch(p) = &mut without.bottleneck.queue {
+        if let sim_core::aqm::QueueDiscSpec::Switch(p) = &mut without.bottleneck_mut().queue {
             p.control = Default::default();
         }
         let _ = port;
@@ -843,7 +845,7 @@ fn preset_discs(name: &str) -> Vec<String> {
     let info = preset_list().into_iter().find(|p| p.name == name);
     for v in info.map_or(&[][..], |p| p.compared) {
         if let Ok(sc) = preset(name, Some(v)) {
-            let d = sc.bottleneck.queue.name().to_string();
+            let d = sc.bottleneck().queue.name().to_string();
             if !out.contains(&d) {
                 out.push(d);
             }

@@ -72,7 +72,7 @@ fn lane_charts(run: &RunView, lane: usize, f: &Frame, prefix: &str) -> Vec<(Stri
 /// The delay the lane's disc steers towards, as (from time, ms) steps through its timed
 /// changes, with its label; `None` for a disc without one.
 fn delay_target(sc: &sim_core::scenario::Scenario) -> Option<(String, Vec<(f64, f64)>)> {
-    let target = |s: &sim_core::scenario::Scenario| s.bottleneck.queue.get().delay_target_ms();
+    let target = |s: &sim_core::scenario::Scenario| s.bottleneck().queue.get().delay_target_ms();
     let mut steps: Vec<(f64, f64)> = Vec::new();
     for (at, state) in sim_core::scenario::changes::states(sc) {
         match target(&state) {
@@ -82,7 +82,7 @@ fn delay_target(sc: &sim_core::scenario::Scenario) -> Option<(String, Vec<(f64, 
             None => break,
         }
     }
-    Some((format!("{} target", sc.bottleneck.queue.info().label), steps))
+    Some((format!("{} target", sc.bottleneck().queue.info().label), steps))
 }
 
 /// The charts Warbler's decisions draw (its map, weights, J and centroids), by key suffix.

@@ -8,7 +8,7 @@ use serde_json::Value;
 use sim_core::aqm::QueueDiscSpec;
 use sim_core::params::field::{CELL_BYTES, LIMIT_BYTES, LIMIT_CELLS, LIMIT_PACKETS};
 use sim_core::params::{Family, Field, Kind};
-use sim_core::scenario::fields::{BOTTLENECK_FIELDS, FLOW_FIELDS, RUN_FIELDS};
+use sim_core::scenario::fields::{FLOW_FIELDS, LINK_FIELDS, RUN_FIELDS};
 use sim_core::scenario::patch;
 use sim_core::scenario::{FlowGroup, Scenario};
 use sim_core::tcp::TcpConfig;
@@ -291,19 +291,21 @@ fn view(ed: &Editor, link: &Link) -> Html {
     }
 }
 
-/// The bottleneck and every other link, each its own section (the diagram's links open
+/// The studied link and every other link, each its own section (the diagram's links open
 /// theirs), and a button that adds one.
 fn links(ed: &Editor, link: &Link) -> Html {
     let Some(sc) = ed.scenario() else {
-        return link_section(ed, link, "bottleneck", "Bottleneck", None, true);
+        return link_section(ed, link, &ed.studied(), "Bottleneck", None, true);
     };
-    let more = !sc.links.is_empty();
     let bottleneck = sc.bottleneck_name().to_string();
-    let title = if more { format!("Link {bottleneck} (the charted one)") } else { "Bottleneck".to_string() };
-    let others: Vec<String> = sc.links.keys().cloned().collect();
+    let title = match sc.has_links() {
+        true => format!("Link {bottleneck} (the charted one)"),
+        false => "Bottleneck".to_string(),
+    };
+    let others: Vec<String> = sc.other_links().map(|(n, _)| n.to_string()).collect();
     html! {
         <>
-            { link_section(ed, link, "bottleneck", &title, Some(&bottleneck), true) }
+            { link_section(ed, link, &ed.studied(), &title, Some(&bottleneck), true) }
             { for others.iter().map(|n| link_section(ed, link, &format!("links.{n}"), &format!("Link {n}"), Some(n), false)) }
             <button onclick={link.reform(|_| EditMsg::AddLink)} data-testid="add-link"
                 title="A link like the bottleneck, crossed by no group yet: tick it in a group's route">{ "Add link" }</button>
@@ -314,13 +316,13 @@ fn links(ed: &Editor, link: &Link) -> Html {
 /// One link's rate, delay, device queue and queue disc; a link other than the bottleneck
 /// can be removed (and leaves every route).
 fn link_section(ed: &Editor, link: &Link, base: &str, title: &str, name: Option<&str>, first: bool) -> Html {
-    let defaults = serde_json::to_value(&Scenario::default().bottleneck).unwrap();
+    let defaults = serde_json::to_value(Scenario::default().bottleneck()).unwrap();
     let id = name.map(|n| format!("link-editor-{n}"));
     let remove = (!first).then(|| name.map(str::to_string)).flatten();
     html! {
         <details open={first} id={id} data-link={name.map(str::to_string)}>
             <summary>{ title }</summary>
-            { inputs(ed, link, base, BOTTLENECK_FIELDS, &defaults, &["queue"]) }
+            { inputs(ed, link, base, LINK_FIELDS, &defaults, &["queue"]) }
             { queue_disc(ed, link, base) }
             if let Some(n) = remove {
                 <button onclick={link.reform(move |_| EditMsg::RemoveLink(n.clone()))} data-testid={format!("remove-link-{}", name.unwrap_or(""))}>

@@ -31,20 +31,21 @@ fn warbler_port(ed: &Editor) -> Option<Value> {
         control: sim_core::switch::ControlPlaneSpec::Warbler(Default::default()),
         ..Default::default()
     };
-    sim_core::aqm::DiscConfig::set_limit(&mut port, sc.bottleneck.queue.limit(), sc.full_packet_bytes());
+    sim_core::aqm::DiscConfig::set_limit(&mut port, sc.bottleneck().queue.limit(), sc.full_packet_bytes());
     Some(sim_core::aqm::QueueDiscSpec::Switch(port).to_value())
 }
 
 #[function_component(WarblerPanel)]
 pub fn warbler_panel(p: &WarblerProps) -> Html {
     let ed = p.editor.borrow();
-    let disc = ed.value("bottleneck.queue.type").and_then(Value::as_str).unwrap_or("").to_string();
-    let app = ed.value("bottleneck.queue.control.type").and_then(Value::as_str).unwrap_or("").to_string();
+    let queue = format!("{}.queue", ed.studied());
+    let disc = ed.value(&format!("{queue}.type")).and_then(Value::as_str).unwrap_or("").to_string();
+    let app = ed.value(&format!("{queue}.control.type")).and_then(Value::as_str).unwrap_or("").to_string();
     let on_edit = p.on_edit.clone();
     let body = if disc != "switch" {
         let port = warbler_port(&ed);
-        let onclick = on_edit
-            .reform(move |_| EditMsg::Set("bottleneck.queue".into(), port.clone().unwrap_or(Value::Null)));
+        let q = queue.clone();
+        let onclick = on_edit.reform(move |_| EditMsg::Set(q.clone(), port.clone().unwrap_or(Value::Null)));
         html! {
             <>
                 <p>{ "Warbler runs on a multi-queue switch port. This scenario's bottleneck is not one." }</p>
@@ -53,8 +54,8 @@ pub fn warbler_panel(p: &WarblerProps) -> Html {
         }
     } else if app != "warbler" {
         let warbler = sim_core::switch::ControlPlaneSpec::FAMILY.default_value_of("warbler");
-        let onclick =
-            on_edit.reform(move |_| EditMsg::Set("bottleneck.queue.control".into(), warbler.clone()));
+        let control = format!("{queue}.control");
+        let onclick = on_edit.reform(move |_| EditMsg::Set(control.clone(), warbler.clone()));
         html! {
             <>
                 <p>{ "The port keeps its initial flow → queue table (the paper's \"without Warbler\")." }</p>
@@ -64,7 +65,7 @@ pub fn warbler_panel(p: &WarblerProps) -> Html {
     } else {
         html! {
             <>
-                <EditorPanel editor={p.editor.clone()} on={p.on_edit.clone()} only={AttrValue::from("bottleneck.queue")} />
+                <EditorPanel editor={p.editor.clone()} on={p.on_edit.clone()} only={AttrValue::from(queue)} />
                 <button onclick={p.on.reform(|_| WarblerMsg::AbRun)} data-testid="warbler-ab">
                     { "Run without and with Warbler side by side (Figs. 4-8)" }</button>
             </>

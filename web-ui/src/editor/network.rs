@@ -10,7 +10,7 @@ impl Editor {
     pub fn add_link(&mut self) -> Option<String> {
         let sc = self.scenario()?;
         let name = (2..).map(|i| format!("link{i}")).find(|n| sc.link_named(n).is_none())?;
-        let like = serde_json::to_value(&sc.bottleneck).ok()?;
+        let like = serde_json::to_value(sc.bottleneck()).ok()?;
         if !self.value.get("links").is_some_and(Value::is_object) {
             self.value["links"] = Value::Object(Default::default());
         }
@@ -23,6 +23,9 @@ impl Editor {
     /// bottleneck's alone again); what was typed into its inputs goes with it.
     pub fn remove_link(&mut self, name: &str) {
         let bottleneck = self.scenario().map(|s| s.bottleneck_name().to_string());
+        if bottleneck.as_deref() == Some(name) {
+            return;
+        }
         let Some(links) = self.value.get_mut("links").and_then(Value::as_object_mut) else { return };
         if links.remove(name).is_none() {
             return;

@@ -1,5 +1,5 @@
 use super::*;
-use sim_core::scenario::fields::{BOTTLENECK_FIELDS, FLOW_FIELDS, RUN_FIELDS};
+use sim_core::scenario::fields::{FLOW_FIELDS, LINK_FIELDS, RUN_FIELDS};
 use sim_core::scenario::preset;
 
 fn red() -> Editor {
@@ -12,7 +12,7 @@ fn of(fields: &[Field], key: &str) -> Input {
 }
 
 fn rate() -> Input {
-    of(BOTTLENECK_FIELDS, "rate_bps")
+    of(LINK_FIELDS, "rate_bps")
 }
 
 fn red_field(key: &str) -> Input {
@@ -27,46 +27,46 @@ fn a_preset_is_runnable() {
 #[test]
 fn unparsable_text_is_kept_and_blocks_the_run() {
     let mut e = red();
-    e.edit("bottleneck.rate_bps", "2 Mbits", rate());
-    assert_eq!(e.text("bottleneck.rate_bps"), "2 Mbits");
-    let msg = e.error_for("bottleneck.rate_bps").unwrap();
+    e.edit("links.bottleneck.rate_bps", "2 Mbits", rate());
+    assert_eq!(e.text("links.bottleneck.rate_bps"), "2 Mbits");
+    let msg = e.error_for("links.bottleneck.rate_bps").unwrap();
     assert!(msg.starts_with("Rate takes a rate: bit/s") && msg.contains("'2 Mbits'"), "{msg}");
     assert!(!e.is_runnable());
-    e.edit("bottleneck.rate_bps", "3 Mbit/s", rate());
+    e.edit("links.bottleneck.rate_bps", "3 Mbit/s", rate());
     assert!(e.is_runnable());
-    assert_eq!(e.scenario().unwrap().bottleneck.rate_bps, 3_000_000);
+    assert_eq!(e.scenario().unwrap().bottleneck().rate_bps, 3_000_000);
 }
 
 #[test]
 fn typed_units_are_converted_into_the_fields_unit() {
     let mut e = red();
-    e.edit("bottleneck.rate_bps", "2 MB/s", rate());
-    e.edit("bottleneck.delay_ms", "0.02 s", of(BOTTLENECK_FIELDS, "delay_ms"));
+    e.edit("links.bottleneck.rate_bps", "2 MB/s", rate());
+    e.edit("links.bottleneck.delay_ms", "0.02 s", of(LINK_FIELDS, "delay_ms"));
     e.edit("warmup_s", "500 ms", of(RUN_FIELDS, "warmup_s"));
     e.edit("flows[0].size_bytes", "1.5 kB", of(FLOW_FIELDS, "size_bytes"));
     e.edit("flows[0].access_delay_ms", "20 us", of(FLOW_FIELDS, "access_delay_ms"));
     let sc = e.scenario().unwrap();
-    assert_eq!(sc.bottleneck.rate_bps, 16_000_000);
+    assert_eq!(sc.bottleneck().rate_bps, 16_000_000);
     // Exactly: decimal arithmetic, one rounding to f64.
-    assert_eq!((sc.bottleneck.delay_ms, sc.warmup_s, sc.flows[0].access_delay_ms), (20.0, 0.5, 0.02));
+    assert_eq!((sc.bottleneck().delay_ms, sc.warmup_s, sc.flows[0].access_delay_ms), (20.0, 0.5, 0.02));
     assert_eq!(sc.flows[0].size_bytes, Some(1500));
     e.edit("flows[0].size_bytes", "10 kbit", of(FLOW_FIELDS, "size_bytes"));
     assert_eq!(e.scenario().unwrap().flows[0].size_bytes, Some(1250));
-    assert_eq!(e.text("bottleneck.rate_bps"), "2 MB/s", "what was typed stays as typed");
+    assert_eq!(e.text("links.bottleneck.rate_bps"), "2 MB/s", "what was typed stays as typed");
     assert!(e.is_runnable());
 }
 
 #[test]
 fn a_unit_the_field_cannot_take_is_refused_with_the_units_it_takes() {
     let mut e = red();
-    e.edit("bottleneck.delay_ms", "5 Mbit/s", of(BOTTLENECK_FIELDS, "delay_ms"));
-    let msg = e.error_for("bottleneck.delay_ms").unwrap();
+    e.edit("links.bottleneck.delay_ms", "5 Mbit/s", of(LINK_FIELDS, "delay_ms"));
+    let msg = e.error_for("links.bottleneck.delay_ms").unwrap();
     assert!(msg.starts_with("Delay takes a time: s, ms, µs"), "{msg}");
     e.edit("flows[0].size_bytes", "1 bit", of(FLOW_FIELDS, "size_bytes"));
     let msg = e.error_for("flows[0].size_bytes").unwrap();
     assert!(msg.contains("whole number of bytes") && msg.contains("0.125 bytes"), "{msg}");
-    e.edit("bottleneck.rate_bps", "10 mbit/s", rate());
-    assert!(e.error_for("bottleneck.rate_bps").unwrap().contains("M for mega"));
+    e.edit("links.bottleneck.rate_bps", "10 mbit/s", rate());
+    assert!(e.error_for("links.bottleneck.rate_bps").unwrap().contains("M for mega"));
 }
 
 #[test]
@@ -93,11 +93,11 @@ fn the_seed_takes_every_u64_and_says_its_range() {
 #[test]
 fn out_of_range_values_get_the_validators_message_on_their_field() {
     let mut e = red();
-    e.edit("bottleneck.delay_ms", "-4", of(BOTTLENECK_FIELDS, "delay_ms"));
-    let msg = e.error_for("bottleneck.delay_ms").unwrap();
+    e.edit("links.bottleneck.delay_ms", "-4", of(LINK_FIELDS, "delay_ms"));
+    let msg = e.error_for("links.bottleneck.delay_ms").unwrap();
     assert!(msg.contains("-4") && msg.contains("allowed"), "{msg}");
     assert!(!e.is_runnable());
-    assert_eq!(e.text("bottleneck.delay_ms"), "-4");
+    assert_eq!(e.text("links.bottleneck.delay_ms"), "-4");
 }
 
 #[test]
@@ -113,12 +113,12 @@ fn optional_fields_accept_empty_text_as_none() {
 #[test]
 fn integer_lists_parse_from_commas_and_spaces() {
     let mut e = Editor::new(&Scenario::default());
-    e.set("bottleneck.queue", QueueDiscSpec::Switch(Default::default()).to_value());
+    e.set("links.bottleneck.queue", QueueDiscSpec::Switch(Default::default()).to_value());
     let weights = of(QueueDiscSpec::FAMILY.member("switch").unwrap().fields, "weights");
-    e.edit("bottleneck.queue.weights", "1, 3", weights);
-    assert_eq!(e.text("bottleneck.queue.weights"), "1, 3");
+    e.edit("links.bottleneck.queue.weights", "1, 3", weights);
+    assert_eq!(e.text("links.bottleneck.queue.weights"), "1, 3");
     assert!(e.is_runnable());
-    e.edit("bottleneck.queue.weights", "1, x", weights);
+    e.edit("links.bottleneck.queue.weights", "1, x", weights);
     assert!(!e.is_runnable());
 }
 
@@ -176,13 +176,13 @@ fn duplicating_a_group_copies_its_text_and_moves_the_later_ones_down() {
 #[test]
 fn switching_discs_and_back_keeps_what_was_typed() {
     let mut e = red();
-    e.edit("bottleneck.queue.min_th", "7", red_field("min_th"));
-    e.edit("bottleneck.queue.max_th", "21", red_field("max_th"));
-    e.swap_disc("bottleneck.queue", "codel");
-    assert_eq!(e.scenario().unwrap().bottleneck.queue.tag(), "codel");
-    e.swap_disc("bottleneck.queue", "switch");
-    e.swap_disc("bottleneck.queue", "red");
-    let v = e.scenario().unwrap().bottleneck.queue.to_value();
+    e.edit("links.bottleneck.queue.min_th", "7", red_field("min_th"));
+    e.edit("links.bottleneck.queue.max_th", "21", red_field("max_th"));
+    e.swap_disc("links.bottleneck.queue", "codel");
+    assert_eq!(e.scenario().unwrap().bottleneck().queue.tag(), "codel");
+    e.swap_disc("links.bottleneck.queue", "switch");
+    e.swap_disc("links.bottleneck.queue", "red");
+    let v = e.scenario().unwrap().bottleneck().queue.to_value();
     assert_eq!((v["min_th"].as_f64(), v["max_th"].as_f64()), (Some(7.0), Some(21.0)));
     assert_eq!(v["limit"], serde_json::json!({ "packets": 100 }));
 }
@@ -190,18 +190,18 @@ fn switching_discs_and_back_keeps_what_was_typed() {
 #[test]
 fn a_refused_text_of_a_disc_not_selected_is_kept_but_does_not_block_run() {
     let mut e = red();
-    e.edit("bottleneck.queue.max_p", "a lot", red_field("max_p"));
+    e.edit("links.bottleneck.queue.max_p", "a lot", red_field("max_p"));
     assert!(!e.is_runnable());
-    e.swap_disc("bottleneck.queue", "codel");
+    e.swap_disc("links.bottleneck.queue", "codel");
     assert!(e.is_runnable(), "CoDel runs: RED's text is not used");
     assert!(e.problems().is_empty());
-    e.swap_disc("bottleneck.queue", "ared");
-    assert_eq!(e.text("bottleneck.queue.max_p"), "a lot");
-    assert!(e.error_for("bottleneck.queue.max_p").is_some());
+    e.swap_disc("links.bottleneck.queue", "ared");
+    assert_eq!(e.text("links.bottleneck.queue.max_p"), "a lot");
+    assert!(e.error_for("links.bottleneck.queue.max_p").is_some());
     assert!(!e.is_runnable());
     // Within one algorithm (ARED → Gentle RED) the text stays where it is.
-    e.swap_disc("bottleneck.queue", "gentle");
-    assert_eq!(e.text("bottleneck.queue.max_p"), "a lot");
+    e.swap_disc("links.bottleneck.queue", "gentle");
+    assert_eq!(e.text("links.bottleneck.queue.max_p"), "a lot");
     assert!(!e.is_runnable());
 }
 
@@ -222,11 +222,11 @@ fn another_cca_and_back_restores_what_was_typed_into_it() {
 fn a_buffer_in_other_units_keeps_a_refused_text_for_its_unit() {
     let mut e = red();
     let packets = Input { kind: Kind::Int, unit: "packets", label: "Buffer", range: None };
-    e.edit("bottleneck.queue.limit.packets", "lots", packets);
-    e.set("bottleneck.queue.limit", serde_json::json!({ "bytes": 150_000 }));
+    e.edit("links.bottleneck.queue.limit.packets", "lots", packets);
+    e.set("links.bottleneck.queue.limit", serde_json::json!({ "bytes": 150_000 }));
     assert!(e.is_runnable());
-    e.set("bottleneck.queue.limit", serde_json::json!({ "packets": 100 }));
-    assert_eq!(e.text("bottleneck.queue.limit.packets"), "lots");
+    e.set("links.bottleneck.queue.limit", serde_json::json!({ "packets": 100 }));
+    assert_eq!(e.text("links.bottleneck.queue.limit.packets"), "lots");
     assert!(!e.is_runnable());
 }
 
@@ -243,7 +243,7 @@ fn a_count_too_large_for_its_field_is_named() {
 fn the_list_names_places_in_words_and_has_no_control_characters() {
     let mut e = red();
     e.edit("flows[0].count", "5000000000", of(FLOW_FIELDS, "count"));
-    e.edit("bottleneck.rate_bps", "0", rate());
+    e.edit("links.bottleneck.rate_bps", "0", rate());
     let list = e.problems();
     let texts: Vec<&str> = list.iter().map(|p| p.text.as_str()).collect();
     assert_eq!(list.len(), 2, "{texts:?}");
@@ -253,19 +253,22 @@ fn the_list_names_places_in_words_and_has_no_control_characters() {
         assert!(!t.chars().any(char::is_control), "{t:?}");
         assert!(!t.contains("rate_bps") && !t.contains("flows[0]"), "{t}");
     }
-    assert_eq!(list.iter().find(|p| p.place == "Bottleneck › Rate").unwrap().path, "bottleneck.rate_bps");
+    assert_eq!(
+        list.iter().find(|p| p.place == "Bottleneck › Rate").unwrap().path,
+        "links.bottleneck.rate_bps"
+    );
 }
 
 #[test]
 fn an_entry_goes_when_its_field_is_fixed_or_reverted() {
     let mut e = red();
-    let delay = of(BOTTLENECK_FIELDS, "delay_ms");
-    e.edit("bottleneck.delay_ms", "-4", delay);
-    e.edit("bottleneck.delay_ms", "-4x", delay);
+    let delay = of(LINK_FIELDS, "delay_ms");
+    e.edit("links.bottleneck.delay_ms", "-4", delay);
+    e.edit("links.bottleneck.delay_ms", "-4x", delay);
     let list = e.problems();
     assert_eq!(list.len(), 1, "the -4 never finished is not listed beside -4x: {list:?}");
     assert!(list[0].text.contains("'-4x'"));
-    e.edit("bottleneck.delay_ms", "10", delay);
+    e.edit("links.bottleneck.delay_ms", "10", delay);
     assert!(e.problems().is_empty());
     assert!(e.is_runnable());
 }
@@ -274,25 +277,25 @@ fn an_entry_goes_when_its_field_is_fixed_or_reverted() {
 fn hints_read_the_presets_values_where_the_preset_has_them() {
     let sc = preset("red-study", Some("red")).unwrap();
     let mut edited = sc.clone();
-    edited.bottleneck.rate_bps = 5_000_000;
+    edited.bottleneck_mut().rate_bps = 5_000_000;
     let mut e = Editor::new(&edited).with_preset(&sc);
-    assert_eq!(e.preset_value("bottleneck.rate_bps"), Some(&Value::from(2_000_000)));
-    assert_eq!(e.preset_value("bottleneck.queue.min_th"), Some(&Value::from(5.0)));
+    assert_eq!(e.preset_value("links.bottleneck.rate_bps"), Some(&Value::from(2_000_000)));
+    assert_eq!(e.preset_value("links.bottleneck.queue.min_th"), Some(&Value::from(5.0)));
     e.add_flow_group();
     assert_eq!(e.preset_value("flows[1].count"), None, "a new group is no preset's");
     e.remove_flow_group(0);
     assert_eq!(e.preset_value("flows[0].count"), None);
     e.duplicate_flow_group(0);
-    e.swap_disc("bottleneck.queue", "codel");
-    assert_eq!(e.preset_value("bottleneck.queue.target_ms"), None, "the preset has no CoDel");
-    assert_eq!(Editor::new(&sc).preset_value("bottleneck.rate_bps"), None);
+    e.swap_disc("links.bottleneck.queue", "codel");
+    assert_eq!(e.preset_value("links.bottleneck.queue.target_ms"), None, "the preset has no CoDel");
+    assert_eq!(Editor::new(&sc).preset_value("links.bottleneck.rate_bps"), None);
 }
 
 #[test]
 fn a_rule_between_fields_also_marks_the_field_typed_into() {
     let mut e = red();
-    e.edit("bottleneck.queue.min_th", "50", red_field("min_th"));
-    assert!(e.error_for("bottleneck.queue.max_th").is_some());
-    let msg = e.error_for("bottleneck.queue.min_th").expect("minTh is marked too");
+    e.edit("links.bottleneck.queue.min_th", "50", red_field("min_th"));
+    assert!(e.error_for("links.bottleneck.queue.max_th").is_some());
+    let msg = e.error_for("links.bottleneck.queue.min_th").expect("minTh is marked too");
     assert!(msg.contains("Queue disc › maxTh = 10") && msg.contains("minTh = 50"), "{msg}");
 }

@@ -121,7 +121,7 @@ pub fn compare(a: &CompareArgs) -> Outcome {
 /// When a control plane switches on after the warm-up with at least 10 s of run left (the
 /// disc's own markers: a timed change is not a switch-on).
 fn activation(sc: &Scenario) -> Option<f64> {
-    let disc = sc.bottleneck.queue.get().markers();
+    let disc = sc.bottleneck().queue.get().markers();
     disc.into_iter().map(|(t, _)| t).find(|&t| t > sc.warmup_s && t + 10.0 < sc.duration_s)
 }
 

@@ -45,7 +45,7 @@ pub struct ScenarioArgs {
     pub sets: Vec<(String, String)>,
     /// Set a field during the run: T:PATH=VALUE sets PATH to VALUE at T seconds (a timed
     /// change: the bottleneck's rate, delay or device queue, a queue-disc parameter, a flow
-    /// group's access link, start or stop), e.g. --at '10:bottleneck.queue.limit={"packets":50}'.
+    /// group's access link, start or stop), e.g. --at '10:links.bottleneck.queue.limit={"packets":50}'.
     /// Repeatable.
     #[arg(long = "at", value_name = "T:PATH=VALUE", value_parser = parse_change)]
     pub changes: Vec<sim_core::scenario::TimedChange>,

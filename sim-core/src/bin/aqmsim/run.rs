@@ -217,7 +217,7 @@ pub fn plan(a: &RunArgs) -> Result<Plan, Failure> {
     let preset = a.scenario.preset.as_deref();
     let variant = load::variant_of(preset, a.variant.as_deref());
     let scenario = load::load(&a.scenario, variant.as_deref())?;
-    let alg = variant.clone().unwrap_or_else(|| scenario.bottleneck.queue.name().to_string());
+    let alg = variant.clone().unwrap_or_else(|| scenario.bottleneck().queue.name().to_string());
     let dir = match a.out.as_deref() {
         Some(d) => Some(prepare_out(d, std::slice::from_ref(&alg))?),
         None => None,

@@ -7,7 +7,7 @@
 
 use crate::aqm::{FqCodelConfig, QueueDiscSpec, QueueLimit};
 use crate::cc::{CcaSpec, CubicConfig};
-use crate::scenario::{Bottleneck, FlowGroup, Scenario};
+use crate::scenario::{FlowGroup, Link, Scenario};
 
 pub const VARIANTS: &[&str] = &["download", "with-upload", "with-upload-fq-codel"];
 pub const COMPARED: &[&str] = VARIANTS;
@@ -26,7 +26,7 @@ pub fn build(variant: &str) -> Scenario {
         "with-upload-fq-codel" => QueueDiscSpec::FqCodel(FqCodelConfig { limit, ..FqCodelConfig::default() }),
         _ => QueueDiscSpec::fifo(limit),
     };
-    let line = |rate_bps, queue| Bottleneck { rate_bps, delay_ms: 10.0, queue, nic_queue_packets: 0 };
+    let line = |rate_bps, queue| Link { rate_bps, delay_ms: 10.0, queue, ..Link::default() };
     let group = |route: &str, acks: &str| FlowGroup {
         count: 1,
         cca: CcaSpec::Cubic(CubicConfig::default()),
@@ -47,9 +47,13 @@ pub fn build(variant: &str) -> Scenario {
         duration_s: 30.0,
         warmup_s: 5.0,
         sample_interval_s: 0.1,
-        bottleneck: line(DOWN_BPS, QueueDiscSpec::fifo(limit)),
-        bottleneck_name: DOWN.into(),
-        links: [(UP.to_string(), line(UP_BPS, up_queue))].into_iter().collect(),
+        links: [
+            (DOWN.to_string(), line(DOWN_BPS, QueueDiscSpec::fifo(limit))),
+            (UP.to_string(), line(UP_BPS, up_queue)),
+        ]
+        .into_iter()
+        .collect(),
+        bottleneck: DOWN.into(),
         flows,
         // Linux's TCP, as in the bufferbloat lecture.
         tcp: super::warbler::linux_tcp(),

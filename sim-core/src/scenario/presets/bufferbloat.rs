@@ -8,7 +8,7 @@
 
 use crate::aqm::{CodelConfig, FqCodelConfig, PieConfig, QueueDiscSpec, QueueLimit, RedConfig};
 use crate::cc::{CcaSpec, CubicConfig};
-use crate::scenario::{Bottleneck, FlowGroup, Scenario, TimedChange};
+use crate::scenario::{FlowGroup, Link, Scenario, TimedChange};
 
 pub const VARIANTS: &[&str] = &["fifo", "fifo-cut", "codel", "fq-codel", "pie", "red"];
 pub const COMPARED: &[&str] = &["fifo", "codel", "fq-codel", "pie"];
@@ -53,7 +53,7 @@ pub fn build(variant: &str) -> Scenario {
     let changes = match variant {
         "fifo-cut" => vec![TimedChange {
             at_s: CUT_AT_S,
-            set: "bottleneck.queue.limit".into(),
+            set: "links.bottleneck.queue.limit".into(),
             to: serde_json::json!({ "packets": CUT_TO_PACKETS }),
         }],
         _ => Vec::new(),
@@ -64,7 +64,7 @@ pub fn build(variant: &str) -> Scenario {
         duration_s: 40.0,
         warmup_s: 5.0,
         sample_interval_s: 0.1,
-        bottleneck: Bottleneck { rate_bps: 10_000_000, delay_ms: 5.0, queue, nic_queue_packets: 0 },
+        links: Scenario::one_link(Link { rate_bps: 10_000_000, delay_ms: 5.0, queue, ..Link::default() }),
         flows: vec![group(10.0), group(20.0)],
         changes,
         // Linux's TCP (MSS 1448, socket buffers as autotuning grows them): the windows, not

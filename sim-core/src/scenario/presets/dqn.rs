@@ -3,7 +3,7 @@
 
 use crate::aqm::{QueueDiscSpec, QueueLimit};
 use crate::cc::{CcaSpec, CubicConfig, DqnCcConfig, NewRenoConfig};
-use crate::scenario::{Bottleneck, FlowGroup, Scenario};
+use crate::scenario::{FlowGroup, Link, Scenario};
 use crate::tcp::TcpConfig;
 
 pub const VARIANTS: &[&str] = &["dqn", "cubic", "newreno"];
@@ -26,12 +26,12 @@ pub fn build(variant: &str) -> Scenario {
         duration_s: 10.0,
         warmup_s: 0.0,
         sample_interval_s: 0.1,
-        bottleneck: Bottleneck {
+        links: Scenario::one_link(Link {
             rate_bps: 2_000_000,
             delay_ms: 10.0,
             queue: QueueDiscSpec::fifo(QueueLimit::Packets(QUEUE_PACKETS)),
-            nic_queue_packets: 0,
-        },
+            ..Link::default()
+        }),
         // Seeds differ only by when the flow starts (up to 0.5 s late), the one random
         // element of a single flow on an otherwise deterministic path.
         flows: vec![FlowGroup {

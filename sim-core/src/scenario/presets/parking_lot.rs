@@ -8,7 +8,7 @@
 
 use crate::aqm::{FqCodelConfig, QueueDiscSpec, QueueLimit};
 use crate::cc::{CcaSpec, CubicConfig};
-use crate::scenario::{Bottleneck, FlowGroup, Scenario};
+use crate::scenario::{FlowGroup, Link, Scenario};
 
 pub const VARIANTS: &[&str] = &["fifo", "red", "fq-codel"];
 pub const COMPARED: &[&str] = &["fifo", "red", "fq-codel"];
@@ -25,7 +25,7 @@ pub fn build(variant: &str) -> Scenario {
         "fq-codel" => QueueDiscSpec::FqCodel(FqCodelConfig { limit, ..FqCodelConfig::default() }),
         _ => QueueDiscSpec::fifo(limit),
     };
-    let link = Bottleneck { rate_bps: 10_000_000, delay_ms: 5.0, queue, nic_queue_packets: 0 };
+    let link = Link { rate_bps: 10_000_000, delay_ms: 5.0, queue, ..Link::default() };
     let group = |route: &[&str]| FlowGroup {
         count: 1,
         cca: CcaSpec::Cubic(CubicConfig::default()),
@@ -42,8 +42,10 @@ pub fn build(variant: &str) -> Scenario {
         duration_s: 30.0,
         warmup_s: 5.0,
         sample_interval_s: 0.1,
-        bottleneck: link.clone(),
-        links: HOPS.iter().map(|h| (h.to_string(), link.clone())).collect(),
+        links: std::iter::once(Scenario::BOTTLENECK_NAME)
+            .chain(HOPS)
+            .map(|h| (h.to_string(), link.clone()))
+            .collect(),
         flows: vec![group(&[b, HOPS[0], HOPS[1]]), group(&[b]), group(&[HOPS[0]]), group(&[HOPS[1]])],
         // Linux's TCP, as in the bufferbloat lecture.
         tcp: super::warbler::linux_tcp(),

@@ -9,7 +9,7 @@
 
 use crate::aqm::{QueueDiscSpec, QueueLimit, RedConfig};
 use crate::cc::CcaSpec;
-use crate::scenario::{Bottleneck, FlowGroup, Scenario};
+use crate::scenario::{FlowGroup, Link, Scenario};
 use crate::tcp::TcpConfig;
 
 pub const VARIANTS: &[&str] = &[
@@ -61,12 +61,13 @@ pub fn build(variant: &str) -> Scenario {
         duration_s: 60.0,
         warmup_s: 1.0,
         sample_interval_s: 0.1,
-        bottleneck: Bottleneck {
+        links: Scenario::one_link(Link {
             rate_bps: 2_000_000,
             delay_ms: 10.0,
             queue: QueueDiscSpec::Red(red),
             nic_queue_packets: nic,
-        },
+            ..Link::default()
+        }),
         flows: vec![FlowGroup {
             count: 10,
             cca: CcaSpec::default(),
@@ -84,7 +85,7 @@ mod tests {
     use super::*;
 
     fn red(sc: &Scenario) -> &RedConfig {
-        match &sc.bottleneck.queue {
+        match &sc.bottleneck().queue {
             QueueDiscSpec::Red(r) => r,
             q => panic!("not RED: {q:?}"),
         }
@@ -93,14 +94,14 @@ mod tests {
     #[test]
     fn default_variants_are_what_ns3_runs() {
         for v in ["red", "ared", "gentle"] {
-            assert_eq!(build(v).bottleneck.nic_queue_packets, 100, "{v}");
+            assert_eq!(build(v).bottleneck().nic_queue_packets, 100, "{v}");
         }
         let ared = build("ared");
         assert!(red(&ared).adaptive && red(&ared).gentle, "ns-3's ARED runs with Gentle on");
         assert!(!red(&build("red")).gentle);
         assert!(!red(&build("ared-nogentle")).gentle);
-        assert_eq!(build("gentle-nic1").bottleneck.nic_queue_packets, 1);
-        assert_eq!(build("red-nonic").bottleneck.nic_queue_packets, 0);
+        assert_eq!(build("gentle-nic1").bottleneck().nic_queue_packets, 1);
+        assert_eq!(build("red-nonic").bottleneck().nic_queue_packets, 0);
         assert_eq!(algorithm("ared-nogentle"), "ared");
     }
 }

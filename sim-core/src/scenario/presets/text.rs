@@ -73,7 +73,8 @@ fn parameter(sc: &Scenario, v: &serde_json::Value, path: &str) -> Option<String>
     if let Some(g) = path.strip_prefix("rtt[").and_then(|r| r.strip_suffix(']')) {
         return Some(fmt_num(sc.base_rtt_ms(sc.flows.get(g.parse::<usize>().ok()?)?)));
     }
-    let mut x = patch::get(v, path)?;
+    let path = crate::scenario::v1_path(&sc.bottleneck, path).unwrap_or_else(|| path.to_string());
+    let mut x = patch::get(v, &path)?;
     // A limit by its number: {"packets": 100}, {"cells": {"cells": 3000, "cell_bytes": 160}}.
     if let Some(m) = x.as_object().filter(|m| m.len() == 1) {
         x = m.values().next()?;

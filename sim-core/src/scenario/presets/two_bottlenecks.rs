@@ -7,7 +7,7 @@
 
 use crate::aqm::{FqCodelConfig, QueueDiscSpec, QueueLimit};
 use crate::cc::{CcaSpec, CubicConfig};
-use crate::scenario::{Bottleneck, FlowGroup, Scenario};
+use crate::scenario::{FlowGroup, Link, Scenario};
 
 pub const VARIANTS: &[&str] =
     &["fq-codel-shaped", "fq-codel-unshaped", "isp-fq-codel", "isp-fq-codel-shaped"];
@@ -32,8 +32,8 @@ pub fn build(variant: &str) -> Scenario {
         _ => (fq_codel, fifo),
     };
     let home_bps = if variant.ends_with("-shaped") { SHAPED_BPS } else { LAN_BPS };
-    let home = Bottleneck { rate_bps: home_bps, delay_ms: 1.0, queue: home_queue, nic_queue_packets: 0 };
-    let modem = Bottleneck { rate_bps: MODEM_BPS, delay_ms: 10.0, queue: modem_queue, nic_queue_packets: 0 };
+    let home = Link { rate_bps: home_bps, delay_ms: 1.0, queue: home_queue, ..Link::default() };
+    let modem = Link { rate_bps: MODEM_BPS, delay_ms: 10.0, queue: modem_queue, ..Link::default() };
     let group = |access_delay_ms: f64| FlowGroup {
         count: 2,
         cca: CcaSpec::Cubic(CubicConfig::default()),
@@ -49,9 +49,8 @@ pub fn build(variant: &str) -> Scenario {
         duration_s: 30.0,
         warmup_s: 5.0,
         sample_interval_s: 0.1,
-        bottleneck: home,
-        bottleneck_name: HOME.into(),
-        links: [(MODEM.to_string(), modem)].into_iter().collect(),
+        links: [(HOME.to_string(), home), (MODEM.to_string(), modem)].into_iter().collect(),
+        bottleneck: HOME.into(),
         flows: vec![group(2.0), group(15.0)],
         // Linux's TCP, as in the bufferbloat lecture.
         tcp: super::warbler::linux_tcp(),

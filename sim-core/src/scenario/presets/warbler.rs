@@ -4,7 +4,7 @@
 
 use crate::aqm::{CebinaeConfig, FifoConfig, FqCodelConfig, FqConfig, QueueDiscSpec, QueueLimit};
 use crate::cc::{BbrConfig, CcaSpec, CubicConfig, NewRenoConfig, VegasConfig};
-use crate::scenario::{Bottleneck, FlowGroup, Scenario};
+use crate::scenario::{FlowGroup, Link, Scenario};
 use crate::switch::scheduler::WrrConfig;
 use crate::switch::{ControlPlaneSpec, SchedulerSpec, SwitchConfig, TOFINO2_CELL_BYTES};
 use crate::tcp::{TcpConfig, TcpProfile};
@@ -102,12 +102,12 @@ pub fn scenario(name: String, queue: QueueDiscSpec, flows: Vec<FlowGroup>) -> Sc
         duration_s: 60.0,
         warmup_s: 5.0,
         sample_interval_s: 0.1,
-        bottleneck: Bottleneck {
+        links: Scenario::one_link(Link {
             rate_bps: RATE_BPS,
             delay_ms: BOTTLENECK_DELAY_MS,
             queue,
-            nic_queue_packets: 0,
-        },
+            ..Link::default()
+        }),
         flows,
         tcp: linux_tcp(),
         ..Scenario::default()
@@ -192,13 +192,13 @@ pub fn warbler_upstream(variant: &str) -> Scenario {
     };
     let mut sc = cubic_bbr_vegas_3q(port);
     sc.name = format!("warbler-upstream/{variant}");
-    let upstream = Bottleneck {
+    let upstream = Link {
         rate_bps: if cross { UPSTREAM_CROSS_BPS } else { UPSTREAM_BPS },
         delay_ms: 1.0,
         queue: QueueDiscSpec::fifo(QueueLimit::Packets(UPSTREAM_PACKETS)),
-        nic_queue_packets: 0,
+        ..Link::default()
     };
-    sc.bottleneck_name = "port".into();
+    sc.rename_link(Scenario::BOTTLENECK_NAME, "port");
     for g in &mut sc.flows {
         g.access_delay_ms -= upstream.delay_ms;
         g.route = vec!["upstream".into(), "port".into()];
