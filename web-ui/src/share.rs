@@ -131,6 +131,15 @@ mod tests {
     }
 
     #[test]
+    fn a_share_link_written_in_version_1_still_loads() {
+        let v1 = r#"{"version": 1, "bottleneck": {"rate_bps": 3000000}, "bottleneck_name": "home",
+            "changes": [{"at_s": 2.0, "set": "bottleneck.rate_bps", "to": 1000000}]}"#;
+        let sc = from_fragment(&format!("s={}", URL_SAFE_NO_PAD.encode(v1))).unwrap().unwrap().scenario;
+        assert_eq!((sc.bottleneck.as_str(), sc.bottleneck().rate_bps), ("home", 3_000_000));
+        assert_eq!(sc.changes[0].set, "links.home.rate_bps");
+    }
+
+    #[test]
     fn pasted_infinity_and_keys_given_twice_are_refused_by_path() {
         let json = preset("red-study", None).unwrap().to_json();
         let rate = json.lines().find(|l| l.contains("\"rate_bps\"")).unwrap();

@@ -1,10 +1,12 @@
-//! The senders run apart from the rest (the bottleneck and the receivers), for big
-//! scenarios.
+//! The senders run apart from the rest (every disc link, the receivers and the ACKs' way
+//! back), for big scenarios, on any topology.
 //!
-//! A packet a sender sends reaches the bottleneck no sooner than an access delay later,
-//! and an ACK reaches its sender no sooner than a bottleneck delay plus an access delay
-//! after its receiver sent it. So with windows no longer than the smallest access delay
-//! (the lookahead), each side can run a whole window on its own, and what it sent to the
+//! The cut is where every route meets a sender: its own access link, which each group's
+//! data route starts on and its ACK route (through disc links or the uncongested reverse
+//! link) ends on. A packet a sender sends reaches the first link of its route no sooner
+//! than an access delay later, and an ACK reaches its sender no sooner than an access delay
+//! after it left the last link of its way back. So with windows no longer than the
+//! smallest access delay (the lookahead), each side can run a whole window on its own, and what it sent to the
 //! other is handed over at the window's end, in the order it was sent. (The two sides cost
 //! about the same: the senders on one; the bottleneck, the receivers and the ACKs' way back
 //! on the other. With the receivers on this side too, measured, the other side idled and a

@@ -322,7 +322,8 @@ fn link_section(ed: &Editor, link: &Link, base: &str, title: &str, name: Option<
     html! {
         <details open={first} id={id} data-link={name.map(str::to_string)}>
             <summary>{ title }</summary>
-            { inputs(ed, link, base, LINK_FIELDS, &defaults, &["queue"]) }
+            // The studied link is always charted: no "Monitored" box for it.
+            { inputs(ed, link, base, LINK_FIELDS, &defaults, if first { &["queue", "monitored"] } else { &["queue"] }) }
             { queue_disc(ed, link, base) }
             if let Some(n) = remove {
                 <button onclick={link.reform(move |_| EditMsg::RemoveLink(n.clone()))} data-testid={format!("remove-link-{}", name.unwrap_or(""))}>
