@@ -80,10 +80,13 @@ def warbler(name, item, groups, qdisc, duration, metrics, limit=320, extra_ns3=N
             "pie": {"type": "pie", "limit": {"packets": limit}},
             "fqcodel": {"type": "fq_codel", "limit": {"packets": limit}}}[qdisc]
     # The base preset has Linux-like TCP; ns-3's own RTT/RTO, rate-sample, pacing, PRR and
-    # recovery-timer rules here.
+    # recovery-timer rules here. `tcp.rtt_history` (ns-3.44's m_history: RTT samples from the
+    # ACKs of fast retransmissions, none after a timeout until new data) is off by default,
+    # where it would move the RED study's golden figures.
     sets = [("flows", our_flows), ("links.bottleneck.queue", json.dumps(disc)),
             ("links.bottleneck.nic_queue_packets", "1"), ("duration_s", str(duration)),
-            ("tcp.karn_with_timestamps", "true"), ("tcp.rate_snapshot_before_ack", "true"),
+            ("tcp.karn_with_timestamps", "true"), ("tcp.rtt_history", "true"),
+            ("tcp.rate_snapshot_before_ack", "true"),
             ("tcp.pace_initial_window", "false"), ("tcp.prr", "ns3"),
             ("tcp.impatient_rto", "true"), ("tcp.rto_restart_in_disorder", "false"),
             ("tcp.sacked_retransmissions_in_pipe", "true"), ("tcp.initial_quick_acks", "1")]

@@ -51,7 +51,8 @@ pub struct TcpConfig {
     /// clears, as ns-3's `TcpSocketBase` does. With a 200 ms minimum RTO and 200 ms delayed
     /// ACKs a flow left with one segment after a timeout then times out again and again
     /// (ns-3's CUBIC starves next to BBR). Off = RFC 7323 / Linux: every ACK with a
-    /// timestamp gives a sample and only a sample clears the backoff.
+    /// timestamp gives a sample and only a sample clears the backoff. Which ACKs ns-3.44
+    /// samples exactly: `rtt_history`.
     pub karn_with_timestamps: bool,
     /// A pacing congestion control (BBR) paces the initial window too. Off = ns-3.44
     /// (`TcpSocketState::PaceInitialWindow` false): the first `initial_cwnd_segments` leave
@@ -91,6 +92,22 @@ pub struct TcpConfig {
     /// against 1.0 with the RFC's count. On by default (the ns-3.44 profile); off = RFC 6675
     /// `SetPipe()` and Linux (`tcp_sacktag_one` lowers `retrans_out`), the Linux profile.
     pub sacked_retransmissions_in_pipe: bool,
+    /// With `karn_with_timestamps`: which ACKs give an RTT sample, as ns-3.44's
+    /// `TcpSocketBase::EstimateRtt` picks them from `m_history`. ns-3 keeps a record of every
+    /// segment sent as new data, empties it on a timeout (`ReTxTimeout`: `m_history.clear()`)
+    /// and samples when an ACK covers the oldest segment still recorded; with timestamps the
+    /// sample is the echo (`CalculateRttSample`), whether or not that segment was
+    /// retransmitted. So after a timeout no sample comes until an ACK covers data first sent
+    /// after it, but in fast recovery the ACKs of retransmitted segments do give samples.
+    /// Off: no sample whenever the oldest segment an ACK covers was retransmitted (Karn's
+    /// rule for timestamps too), which also freezes the estimate through a fast recovery.
+    /// Ignored without `karn_with_timestamps` (RFC 7323 / Linux: every timestamped ACK of new
+    /// data gives a sample). Off by default, and so not part of the ns-3.44 profile, because
+    /// on it moves the RED study's golden figures (seed 1 of RED: throughput CV 50.4 → 43.2 %,
+    /// zone 0 37.8 → 28.8 %); `tests/ns3/compare.py` sets it on its Warbler-path rows, where
+    /// a starved CUBIC flow's estimate decides whether it ever leaves back-to-back timeouts
+    /// (`tests/ns3/COMPARISON.md`).
+    pub rtt_history: bool,
     pub headers: HeaderOverhead,
 }
 
@@ -119,6 +136,7 @@ impl Default for TcpConfig {
             impatient_rto: true,
             rto_restart_in_disorder: false,
             sacked_retransmissions_in_pipe: true,
+            rtt_history: false,
             headers: HeaderOverhead::default(),
         }
     }
@@ -279,6 +297,13 @@ impl TcpConfig {
             "",
             Kind::Bool,
             "A retransmission that is SACKed keeps counting in the pipe until the cumulative ACK (ns-3.44's BytesInFlight, the default); off = RFC 6675 and Linux.",
+        ),
+        Field::new(
+            "rtt_history",
+            "ns-3 RTT sample record",
+            "",
+            Kind::Bool,
+            "With the ns-3 RTO rules: an ACK gives an RTT sample when it covers the oldest segment sent as new data since the last timeout, retransmitted or not, as ns-3.44's m_history; off = none from an ACK whose oldest segment was retransmitted.",
         ),
         Field::new("headers.ip_bytes", "IP header", "bytes", Kind::Int(HEADER), "IPv4: 20."),
         Field::new("headers.tcp_bytes", "TCP header", "bytes", Kind::Int(HEADER), "Without options: 20."),

@@ -58,6 +58,9 @@ pub struct TcpSender {
     recover_active: bool,
     /// ns-3's `m_isFirstPartialAck` (`TcpConfig::impatient_rto`).
     first_partial_ack: bool,
+    /// SND.NXT at the last timeout: ns-3's `m_history` holds the segments from here on
+    /// (`TcpConfig::rtt_history`).
+    rtt_history_from: u32,
     prr: Prr,
     rtt: RttEstimator,
     rwnd: u32,
@@ -130,6 +133,7 @@ impl TcpSender {
             recover: 0,
             recover_active: false,
             first_partial_ack: true,
+            rtt_history_from: 0,
             prr: Prr::new(cfg.prr),
             rtt: RttEstimator::new(
                 ms(cfg.min_rto_ms),
@@ -431,7 +435,15 @@ impl TcpSender {
             // the estimate, dropping the backoff, and no sample is taken, timestamps or not,
             // when the oldest segment it covers was retransmitted.
             self.rtt.clear_backoff();
-            if retx_head_acked {
+            let skip = if self.cfg.rtt_history {
+                // ns-3.44 `EstimateRtt`: the ACK must cover the oldest recorded segment, the
+                // first one sent as new data since the last timeout; with timestamps it
+                // need not be a first transmission.
+                p.ack <= old_una.max(self.rtt_history_from) || (!self.cfg.timestamps && retx_head_acked)
+            } else {
+                retx_head_acked
+            };
+            if skip {
                 None
             } else {
                 self.take_rtt_sample(p, &adv, now)
@@ -744,6 +756,7 @@ impl TcpSender {
         self.sb.mark_all_lost(!self.cfg.sack);
         self.recover = self.sb.nxt();
         self.recover_active = true;
+        self.rtt_history_from = self.sb.nxt();
         self.rtt.back_off();
         // A segment already resent by the timer does not reduce ssthresh again.
         if !head_already_resent {

@@ -283,12 +283,11 @@ fn with_timestamps_a_retransmission_still_gives_a_valid_sample() {
 /// and resends it, and the receiver's immediate ACK of the duplicate echoes the original's
 /// timestamp.
 fn spurious_rto(karn_with_timestamps: bool) -> Loopback {
-    let cfg = TcpConfig {
-        delayed_ack_timeout_ms: 1500.0,
-        initial_cwnd_segments: 4,
-        karn_with_timestamps,
-        ..cfg(true)
-    };
+    spurious_rto_with(TcpConfig { karn_with_timestamps, ..cfg(true) })
+}
+
+fn spurious_rto_with(cfg: TcpConfig) -> Loopback {
+    let cfg = TcpConfig { delayed_ack_timeout_ms: 1500.0, initial_cwnd_segments: 4, ..cfg };
     let cca = CcaSpec::NewReno(Default::default());
     let mut l = Loopback::new(cfg.clone(), cca.clone(), 1);
     l.s = TcpSender::new(0, &cfg, &cca, None);
@@ -308,6 +307,44 @@ fn ns3_rules_take_no_timestamp_sample_from_an_ack_of_a_retransmitted_segment() {
     assert!(rfc > SimDuration::from_millis(900), "RFC 7323 samples the echo: {rfc:?}");
     let ns3 = spurious_rto(true).s.latest_rtt().unwrap();
     assert!(ns3 < SimDuration::from_millis(100), "ns-3 applies Karn's rule: {ns3:?}");
+}
+
+#[test]
+fn ns3_rtt_record_takes_no_sample_from_data_sent_before_a_timeout() {
+    // ns-3.44's ReTxTimeout empties m_history: the ACK of the resent segment covers nothing
+    // recorded, so its echo (the original's timestamp, 1.5 s old) is not sampled either.
+    let ns3 = spurious_rto_with(TcpConfig { rtt_history: true, ..cfg(true) }).s.latest_rtt().unwrap();
+    assert!(ns3 < SimDuration::from_millis(100), "{ns3:?}");
+}
+
+#[test]
+fn ns3_rtt_record_samples_the_ack_of_a_fast_retransmission() {
+    // One loss, repaired by fast recovery; from the moment recovery starts every packet takes
+    // 40 ms each way instead of 10, so the ACKs that come back with the retransmission's echo
+    // give 50 ms where the earlier ones were about 20 ms. ns-3.44 samples the ACK of the
+    // retransmitted segment too (it is in m_history, and with timestamps CalculateRttSample
+    // ignores its retransmitted flag); Karn's rule skips it, so one 50 ms sample fewer has
+    // reached the estimate when the cumulative ACK first passes the hole.
+    let srtt = |rtt_history: bool| {
+        let cfg = TcpConfig { rtt_history, ..cfg(true) };
+        let mut l = Loopback::new(cfg, CcaSpec::NewReno(Default::default()), 200).drop_segment(30, 1);
+        let mut t = SimTime::ZERO;
+        let step = SimDuration::from_micros(10);
+        while l.s.cong_state() != CongState::Recovery {
+            t += step;
+            l.run(t);
+        }
+        l.one_way = SimDuration::from_millis(40);
+        while l.s.scoreboard().una() <= 30 {
+            t += step;
+            l.run(t);
+        }
+        assert_eq!(l.s.stats().timeouts, 0);
+        assert_eq!(l.s.latest_rtt(), Some(SimDuration::from_millis(50)));
+        l.s.srtt().unwrap()
+    };
+    let (karn, ns3) = (srtt(false), srtt(true));
+    assert!(ns3 > karn, "ns-3.44's record {ns3:?}, Karn's rule {karn:?}");
 }
 
 #[test]
