@@ -82,6 +82,46 @@ fn a_finite_flow_completes_and_delivers_exactly_its_bytes() {
 }
 
 #[test]
+fn a_flow_alone_completes_near_its_ideal_and_a_queue_slows_the_short_flows_most() {
+    // One segment alone: two RTTs and one packet's time, within the one-packet store and
+    // forward at each hop the ideal leaves out.
+    let one = FlowGroup { size_bytes: Some(1000), ..group(CcaSpec::default(), 1) };
+    let (_, s) = run(&path(vec![one], 5.0));
+    let f = s.fct.expect("a finite flow");
+    let alone = f.all.expect("it completed");
+    assert_eq!((f.completed, f.unfinished), (1, 0));
+    assert!((1.0..1.01).contains(&alone.slowdown_p50), "slowdown {}", alone.slowdown_p50);
+    // Beside a bulk flow, 20 short flows' tail waits far longer, relative to their ideal,
+    // than the one long flow: a loss costs a short flow a timeout, a long one a fast
+    // recovery.
+    let bulk = group(CcaSpec::default(), 1);
+    let short = FlowGroup {
+        size_bytes: Some(5_000),
+        start_s: 3.0,
+        start_jitter_s: 5.0,
+        ..group(CcaSpec::default(), 20)
+    };
+    let long = FlowGroup { size_bytes: Some(2_000_000), start_s: 3.0, ..group(CcaSpec::default(), 1) };
+    let sc = path(vec![bulk, short, long], 20.0);
+    let (_, s) = run(&sc);
+    let f = s.fct.expect("finite flows");
+    assert_eq!(f.completed, 21, "{f:?}");
+    let small = &f.by_size[0];
+    let big = f.by_size.last().unwrap();
+    assert_eq!((small.flows, small.max_bytes, big.flows), (20, Some(10_000), 1));
+    assert!(small.slowdown_p95 > 3.0 * big.slowdown_p95 && big.slowdown_p50 > 1.0, "{f:?}");
+    // Every flow took at least its ideal.
+    for fl in s.flows.iter().filter(|fl| fl.completion_time_s.is_some()) {
+        let g = &sc.flows[fl.group as usize];
+        let fct = fl.completion_time_s.unwrap() - fl.start_time_s.unwrap();
+        assert!(fct >= sc.ideal_fct_s(g, g.size_bytes.unwrap()), "flow {}: {fct} s", fl.id);
+    }
+    assert!(f.by_size.iter().all(|r| r.slowdown_p50 >= 1.0
+        && r.slowdown_p50 <= r.slowdown_p95
+        && r.slowdown_p95 <= r.slowdown_p99));
+}
+
+#[test]
 fn a_long_loss_free_newreno_flow_saturates_cwnd_and_stays_within_rwnd() {
     // 65 kB segments and a 20-segment receive window over a 10 Gbit/s, 1 ms path: the flow
     // is limited by rwnd and never loses a packet, while NewReno keeps growing cwnd on every

@@ -30,7 +30,7 @@ fn main() {
         let row = format!(
             "{},{},{:?},{},{},{},{},{},{},{:.1},{},{},{},{},{},{}",
             s.cwnd() / 1448,
-            if s.ssthresh() == u32::MAX { -1 } else { (s.ssthresh() / 1448) as i64 },
+            if s.ssthresh() == u32::MAX { -1 } else { i64::from(s.ssthresh() / 1448) },
             s.cong_state(),
             sb.una(),
             sb.nxt(),

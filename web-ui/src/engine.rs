@@ -371,8 +371,11 @@ fn files(l: &Lane) -> Vec<(String, String)> {
     for (source, body) in export::log_csvs(&rec.log.kept) {
         out.push((format!("{alg}_{source}.csv"), body));
     }
-    let summary = serde_json::to_string_pretty(&l.sim.summary()).unwrap_or_default();
-    out.push((format!("{alg}_summary.json"), summary));
+    let summary = l.sim.summary();
+    if let Some(csv) = export::fct_csv(l.sim.scenario(), &summary) {
+        out.push((format!("{alg}_fct.csv"), csv));
+    }
+    out.push((format!("{alg}_summary.json"), serde_json::to_string_pretty(&summary).unwrap_or_default()));
     out.push((format!("{alg}_scenario.json"), l.sim.scenario().to_json()));
     out
 }

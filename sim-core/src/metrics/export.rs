@@ -158,6 +158,24 @@ pub fn drops_rows(drops: &[DropRecord]) -> String {
     s
 }
 
+/// `<alg>_fct.csv`: each finite flow that completed, its size, start, completion time, the
+/// ideal ([`crate::scenario::Scenario::ideal_fct_s`]) and the slowdown; `None` when the
+/// run has no finite flow.
+pub fn fct_csv(sc: &crate::scenario::Scenario, s: &super::Summary) -> Option<String> {
+    s.fct.as_ref()?;
+    let mut out = String::from("flow,group,bytes,start_s,fct_s,ideal_s,slowdown\n");
+    for f in &s.flows {
+        let g = &sc.flows[f.group as usize];
+        let (Some(bytes), Some(start), Some(end)) = (g.size_bytes, f.start_time_s, f.completion_time_s) else {
+            continue;
+        };
+        let ideal = sc.ideal_fct_s(g, bytes);
+        let fct = end - start;
+        let _ = writeln!(out, "{},{},{bytes},{start:.9},{fct:.9},{ideal:.9},{:.6}", f.id, f.group, fct / ideal);
+    }
+    Some(out)
+}
+
 /// `<alg>_drops.csv` at once.
 pub fn drops_csv(drops: &[DropRecord]) -> String {
     String::from(DROPS_HEADER) + &drops_rows(drops)

@@ -50,6 +50,10 @@ pub struct Summary {
     /// than the bottleneck (none for a dumbbell, whose figures are the ones above).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<LinkSummary>,
+    /// Finite flows' completion times and slowdowns, over the whole run; none when every
+    /// flow is a bulk transfer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fct: Option<super::fct::FctStats>,
 }
 
 /// One disc link over the measured window.
@@ -352,6 +356,7 @@ impl Summary {
             packets: inp.packets,
             events: inp.events,
             links: Vec::new(),
+            fct: None,
         }
     }
 }

@@ -223,6 +223,19 @@ impl Scenario {
         2.0 * group.access_delay_ms + route + back
     }
 
+    /// How long a flow of `group` sending `bytes` takes alone on an empty path with a window
+    /// that never limits it, SYN to the ACK of its last byte, s: two base RTTs (the
+    /// handshake, then the last byte's ACK) and its bytes on the wire at the slowest link
+    /// of its route, its access link included ([`crate::metrics::fct`]).
+    pub fn ideal_fct_s(&self, group: &FlowGroup, bytes: u64) -> f64 {
+        let mss = u64::from(self.tcp.mss_bytes.max(1));
+        let headers = u64::from(self.full_packet_bytes() - self.tcp.mss_bytes);
+        let wire = bytes + bytes.div_ceil(mss) * headers;
+        let route = self.route_of(group).into_iter().map(|(_, l)| l.rate_bps);
+        let slowest = route.chain([group.access_rate_bps]).min().unwrap_or(1).max(1);
+        2.0 * self.base_rtt_ms(group) / 1e3 + wire as f64 * 8.0 / slowest as f64
+    }
+
     /// The disc links a group's ACKs cross, by name (none: the uncongested reverse path).
     pub fn ack_route_of<'a>(&'a self, group: &'a FlowGroup) -> Vec<(&'a str, &'a Link)> {
         (group.ack_route.iter()).filter_map(|n| self.link_named(n).map(|l| (n.as_str(), l))).collect()

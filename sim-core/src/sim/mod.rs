@@ -278,6 +278,7 @@ impl Simulation {
             series: &self.rec.series_info,
         });
         summary.links = self.link_summaries(&summary.flows);
+        summary.fct = self.completions(&summary.flows);
         if let Some((mm, pf)) = &self.fair {
             for ((f, &m), &p) in summary.flows.iter_mut().zip(mm).zip(pf) {
                 (f.max_min_bps, f.proportional_bps) = (Some(m), Some(p));
@@ -285,6 +286,27 @@ impl Simulation {
             }
         }
         summary
+    }
+
+    /// Every finite flow's completion time against its ideal ([`crate::metrics::fct`]).
+    fn completions(&self, flows: &[crate::metrics::FlowSummary]) -> Option<crate::metrics::fct::FctStats> {
+        use crate::metrics::fct::{stats, Completion};
+        let sc = &self.scenario;
+        let (mut done, mut unfinished) = (Vec::new(), 0);
+        for f in flows {
+            let g = &sc.flows[f.group as usize];
+            let (Some(bytes), Some(start)) = (g.size_bytes, f.start_time_s) else { continue };
+            match f.completion_time_s {
+                Some(end) => done.push(Completion {
+                    group: f.group,
+                    bytes,
+                    fct_s: end - start,
+                    ideal_s: sc.ideal_fct_s(g, bytes),
+                }),
+                None => unfinished += 1,
+            }
+        }
+        stats(&done, unfinished)
     }
 
     /// A flow's TCP sender, for inspection (window, state, counters).

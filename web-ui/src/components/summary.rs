@@ -206,7 +206,7 @@ pub fn summary_panel(p: &SummaryProps) -> Html {
                     "The paper's Table 2 for this run: Jain's index {}, mean delay {:.1} ms, jitter {:.1} ms, buffer {:.0} cells.",
                     t.jfi, t.delay_mean_s * 1e3, t.jitter_s * 1e3, t.buffer_cells) }</p>
             }
-            if let [(_, s, _)] = summaries.as_slice() { { links_table(s) }{ flows_table(s) } }
+            if let [(_, s, _)] = summaries.as_slice() { { links_table(s) }{ fct_table(s) }{ flows_table(s) } }
         </section>
     }
 }
@@ -254,6 +254,28 @@ fn links_table(s: &Summary) -> Html {
                     <td class="num">{ num(l.delay_mean_ms, 2) }</td>
                     <td class="num">{ num(l.jfi, 3) }</td>
                     <td class="num">{ format!("{} ({} / {} / {})", l.drops, l.early, l.forced, l.overflow) }</td></tr>
+            }) }
+        </table></div>
+    }
+}
+
+/// Finite flows' completion times and slowdowns by size, for runs with finite flows.
+fn fct_table(s: &Summary) -> Html {
+    let Some(f) = &s.fct else { return html! {} };
+    let rows = (f.by_size.iter().map(|r| (r.sizes(), r))).chain(f.all.iter().map(|r| ("all".to_string(), r)));
+    let cell = |a: f64, b: f64, c: f64, prec: usize| {
+        format!("{} / {} / {}", num(Some(a), prec), num(Some(b), prec), num(Some(c), prec))
+    };
+    html! {
+        <div class="table-wrap"><table class="fct-table" data-testid="fct-table">
+            <caption>{ format!("Flow completion: {} finite flows completed, {} unfinished at the end", f.completed, f.unfinished) }</caption>
+            <tr><th>{ "size" }</th><th>{ "flows" }</th>
+                <th title="From the flow's SYN to the ACK of its last byte, over the whole run">{ "completion time (s) P50 / P95 / P99" }</th>
+                <th title="Its completion time over the same flow's alone on an empty path: two base RTTs (handshake, last ACK) and its bytes at the slowest link of its route. 1 = no queue and no window ever held it back">{ "slowdown P50 / P95 / P99" }</th></tr>
+            { for rows.map(|(label, r)| html! {
+                <tr><td>{ label }</td><td class="num">{ r.flows }</td>
+                    <td class="num">{ cell(r.fct_p50_s, r.fct_p95_s, r.fct_p99_s, 3) }</td>
+                    <td class="num">{ cell(r.slowdown_p50, r.slowdown_p95, r.slowdown_p99, 2) }</td></tr>
             }) }
         </table></div>
     }

@@ -85,6 +85,36 @@ pub fn all_tables(s: &Summary, alg: &str, paper: Option<published::WarblerTable2
     let mut o = run_tables(s, alg);
     o.push_str(&fairness_tables(s, paper));
     o.push_str(&links_table(s));
+    o.push_str(&fct_table(s));
+    o
+}
+/// Finite flows' completion times and slowdowns by size and by group (runs with finite
+/// flows).
+fn fct_table(s: &Summary) -> String {
+    let mut o = String::new();
+    let Some(f) = &s.fct else { return o };
+    let _ = writeln!(
+        o,
+        "Flow completion ({} finite flows completed, {} unfinished; slowdown = completion time over the same flow alone on an empty path)",
+        f.completed, f.unfinished
+    );
+    let _ = writeln!(
+        o,
+        "  {:<20} {:>6} {:>28} {:>22}",
+        "size", "flows", "completion s P50/P95/P99", "slowdown P50/P95/P99"
+    );
+    let rows = f.by_size.iter().map(|r| (r.sizes(), r)).chain(f.all.iter().map(|r| ("all".to_string(), r)));
+    let rows = rows.chain(f.by_group.iter().map(|(g, r)| (format!("group {g}"), r)));
+    for (label, r) in rows {
+        let _ = writeln!(
+            o,
+            "  {:<20} {:>6} {:>28} {:>22}",
+            label,
+            r.flows,
+            format!("{:.3}/{:.3}/{:.3}", r.fct_p50_s, r.fct_p95_s, r.fct_p99_s),
+            format!("{:.2}/{:.2}/{:.2}", r.slowdown_p50, r.slowdown_p95, r.slowdown_p99)
+        );
+    }
     o
 }
 
