@@ -12,12 +12,14 @@ pub mod bbr;
 pub mod cubic;
 pub mod dqn;
 pub mod new_reno;
+pub mod udp;
 pub mod vegas;
 
 pub use bbr::{Bbr, BbrConfig, BbrMode};
 pub use cubic::{Cubic, CubicConfig};
 pub use dqn::{Dqn, DqnCcConfig};
 pub use new_reno::{NewReno, NewRenoConfig};
+pub use udp::{Datagrams, UdpConfig};
 pub use vegas::{Vegas, VegasConfig};
 
 use crate::rng::{SimRng, StreamId};
@@ -82,6 +84,11 @@ pub trait CongestionControl: Send {
     fn metrics(&self) -> CcMetrics {
         CcMetrics::default()
     }
+    /// Not a congestion control but an unresponsive source ([`udp`]): the sender sends
+    /// these datagrams in place of TCP.
+    fn datagrams(&self) -> Option<Datagrams> {
+        None
+    }
 }
 
 /// What `{:?}` shows of a boxed congestion control: a summary. Debug is not a supertrait, so the vtable
@@ -110,6 +117,7 @@ crate::registry! {
         Vegas(VegasConfig),
         Bbr(BbrConfig),
         Dqn(DqnCcConfig),
+        Udp(UdpConfig),
     }
     build as build_with(rng: SimRng) -> Result<Box<dyn CongestionControl>, String>;
 }

@@ -82,9 +82,7 @@ fn row(flows: &[&Completion], min_bytes: u64, max_bytes: Option<u64>) -> Option<
         return None;
     }
     let sorted = |f: &dyn Fn(&Completion) -> f64| {
-        let mut v: Vec<f64> = flows.iter().map(|c| f(c)).collect();
-        v.sort_by(f64::total_cmp);
-        v
+        super::stats::sorted(&flows.iter().map(|c| f(c)).collect::<Vec<_>>())
     };
     let fct = sorted(&|c| c.fct_s);
     let slow = sorted(&|c| c.fct_s / c.ideal_s);
@@ -116,9 +114,13 @@ pub fn stats(done: &[Completion], unfinished: u32) -> Option<FctStats> {
         by_size.extend(row(&inside, lower, upper));
         lower = upper.unwrap_or(u64::MAX);
     }
-    let mut groups: Vec<u32> = done.iter().map(|c| c.group).collect();
-    groups.sort_unstable();
-    groups.dedup();
+    // In flow order, which is group order (a handful of groups: no sort).
+    let mut groups: Vec<u32> = Vec::new();
+    for c in done {
+        if !groups.contains(&c.group) {
+            groups.push(c.group);
+        }
+    }
     let by_group = (groups.into_iter())
         .filter_map(|g| {
             let of: Vec<&Completion> = all.iter().copied().filter(|c| c.group == g).collect();

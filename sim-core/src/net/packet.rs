@@ -9,14 +9,16 @@ pub enum PacketKind {
     SynAck,
     Data,
     Ack,
+    /// A UDP datagram: data no one acknowledges.
+    Datagram,
 }
 
 impl PacketKind {
-    /// Data or a SYN: what crosses a route forward and fills a queue's per-flow backlog
+    /// Data, a SYN or a datagram: what crosses a route forward and fills a queue's per-flow backlog
     /// (ACKs and SYN-ACKs go the other way).
     #[inline]
     pub fn is_data(self) -> bool {
-        matches!(self, PacketKind::Data | PacketKind::Syn)
+        matches!(self, PacketKind::Data | PacketKind::Syn | PacketKind::Datagram)
     }
 }
 

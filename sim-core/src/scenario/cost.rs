@@ -30,6 +30,9 @@ const EVENTS_PER_FIRST_SEGMENT: f64 = 1.0;
 /// Events per retransmission timeout: the wake-up and the resent segment's arrival
 /// (1.05-1.95 measured with a 1 ms RTO).
 const EVENTS_PER_TIMEOUT: f64 = 1.6;
+/// Events per UDP datagram sent: the send timer, its arrival at the first disc link and at
+/// its receiver (a datagram dropped on its way costs fewer).
+const EVENTS_PER_DATAGRAM: f64 = 3.0;
 /// Events per flow whatever it sends: handshake, start, stop, the last timers.
 const EVENTS_PER_FLOW: f64 = 4.0;
 /// Engine state per flow (sender, receiver, host links, scoreboard, RTT and rate state).
@@ -125,13 +128,14 @@ fn estimate_one(sc: &Scenario) -> Cost {
     let first_windows = flows * f64::from(sc.tcp.initial_cwnd_segments);
     let (entering, later) = carried_bps(sc);
     let (packets, later_hops) = (d * entering / pkt_bits, d * later / pkt_bits);
+    let (datagrams, datagram_hops) = udp_datagrams(sc);
     let timeouts = handshaken_flows(sc) * timeouts_per_flow(sc);
     let samples = d / sc.sample_interval_s.max(1e-3);
     let (decisions, decision_values, queues) = control_plane(sc);
     let log_values = decisions * decision_values;
     // Drops: what the first windows and the timeouts send beyond what is carried, and a
     // few per cent of the rest (congestion control's probing).
-    let drops = 0.02 * packets + timeouts + first_windows;
+    let drops = 0.02 * packets + timeouts + first_windows + datagrams;
     let held = outstanding_segments(sc);
     let pending_events = 4.0 * flows + held;
     let switch = matches!(sc.bottleneck().queue, crate::aqm::QueueDiscSpec::Switch(_));
@@ -154,6 +158,8 @@ fn estimate_one(sc: &Scenario) -> Cost {
     Cost {
         events: packets * EVENTS_PER_PACKET
             + later_hops * EVENTS_PER_LATER_HOP
+            + datagrams * EVENTS_PER_DATAGRAM
+            + datagram_hops * EVENTS_PER_LATER_HOP
             + first_windows * EVENTS_PER_FIRST_SEGMENT
             + timeouts * EVENTS_PER_TIMEOUT
             + flows * EVENTS_PER_FLOW
@@ -175,8 +181,10 @@ fn estimate_one(sc: &Scenario) -> Cost {
 fn carried_bps(sc: &Scenario) -> (f64, f64) {
     use crate::metrics::fair_shares::max_min;
     let buffer_bits = 8.0 * f64::from(sc.tcp.send_buffer_bytes.min(sc.tcp.recv_buffer_bytes));
-    let (capacity, demands) = super::topology::demands(sc, 1.0, |g| {
-        (g.access_rate_bps as f64).min(buffer_bits / (sc.base_rtt_ms(g) / 1e3).max(1e-6))
+    // UDP groups are charged apart (`udp_datagrams`), whatever the links carry of them.
+    let (capacity, demands) = super::topology::demands(sc, 1.0, |g| match g.cca {
+        crate::cc::CcaSpec::Udp(_) => 0.0,
+        _ => (g.access_rate_bps as f64).min(buffer_bits / (sc.base_rtt_ms(g) / 1e3).max(1e-6)),
     });
 
     let (mut entering, mut later) = (0.0, 0.0);
@@ -187,6 +195,21 @@ fn carried_bps(sc: &Scenario) -> (f64, f64) {
         later += group * (d.links.len().saturating_sub(1) + g.ack_route.len()) as f64;
     }
     (entering, later)
+}
+
+/// The datagrams UDP sources send over the run, whatever is lost, and their arrivals at
+/// the disc links after the first: (datagrams, later hops).
+fn udp_datagrams(sc: &Scenario) -> (f64, f64) {
+    let (mut sent, mut later) = (0.0, 0.0);
+    for g in &sc.flows {
+        let crate::cc::CcaSpec::Udp(u) = &g.cca else { continue };
+        let on = u.on_s / (u.on_s + u.off_s.max(0.0)).max(1e-9);
+        let n = f64::from(g.count) * sc.duration_s * on * u.rate_bps as f64
+            / (8.0 * f64::from(u.packet_bytes.max(1)));
+        sent += n;
+        later += n * sc.route_of(g).len().saturating_sub(1) as f64;
+    }
+    (sent, later)
 }
 
 /// Retransmission timeouts a flow can take in the run, at most: back to back, each

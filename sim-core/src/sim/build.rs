@@ -70,6 +70,18 @@ pub(super) fn reverse_spec(sc: &Scenario, g: &crate::scenario::FlowGroup) -> Lin
     LinkSpec { rate: Rate(rate), delay: ms(delay_ms), nic_queue_packets: 0 }
 }
 
+/// Per flow, its datagrams' headers where some group sends UDP; empty where none does.
+fn datagram_headers(sc: &Scenario, groups: &[u32]) -> Vec<u32> {
+    let udp = |g: u32| matches!(sc.flows[g as usize].cca, crate::cc::CcaSpec::Udp(_));
+    if !(0..sc.flows.len() as u32).any(udp) {
+        return Vec::new();
+    }
+    let h = &sc.tcp.headers;
+    let tcp = sc.full_packet_bytes() - sc.tcp.mss_bytes;
+    let udp_bytes = crate::cc::udp::UDP_HEADER_BYTES + h.ip_bytes + h.link_bytes;
+    groups.iter().map(|&g| if udp(g) { udp_bytes } else { tcp }).collect()
+}
+
 /// Builds the world; `allow_split` false keeps even a big run in one event queue (tests
 /// compare the two).
 pub(super) fn build(
@@ -173,6 +185,7 @@ pub(super) fn build(
     if net.any_ack_route() {
         ack_path.via_discs = groups.iter().map(|&g| net.has_ack_route(g)).collect();
     }
+    let datagram_headers = datagram_headers(sc, &groups);
     let mut sim = Simulation {
         scenario: sc.clone(),
         q,
@@ -198,6 +211,7 @@ pub(super) fn build(
         last_delivered: vec![0; n],
         last_received: vec![0; n],
         data_headers: sc.full_packet_bytes() - sc.tcp.mss_bytes,
+        datagram_headers,
         backlog: Backlog::new(n, cell_bytes),
         series_buf: Vec::new(),
         log_buf: Vec::new(),

@@ -108,7 +108,7 @@ impl Simulation {
             }
             let waited = now - it.enqueued_at;
             let data = !acks_on_discs || self.pkts.get(it.id).kind.is_data();
-            let payload = it.bytes.saturating_sub(self.data_headers);
+            let payload = self.payload_of(it.flow, it.bytes);
             if self.meters.is_active() {
                 self.meters.on_sent(link, it.flow, waited, self.rec.window.opened);
                 if data && self.net.route(self.groups[it.flow as usize]).links().first() == Some(&link) {

@@ -32,7 +32,7 @@ impl Hosts {
     /// A packet reaching its endpoint at `now`.
     pub fn deliver(&mut self, p: &Packet, now: SimTime, sink: &mut impl HostSink) {
         match p.kind {
-            PacketKind::Data | PacketKind::Syn => {
+            PacketKind::Data | PacketKind::Syn | PacketKind::Datagram => {
                 self.receivers.act(p.flow, now, |r, now, out| r.on_packet(p, now, out), sink)
             }
             PacketKind::Ack | PacketKind::SynAck => {
@@ -65,7 +65,7 @@ impl Hosts {
     #[inline]
     pub fn prefetch_for(&self, p: &Packet) {
         match p.kind {
-            PacketKind::Data | PacketKind::Syn => self.receivers.prefetch(p.flow),
+            PacketKind::Data | PacketKind::Syn | PacketKind::Datagram => self.receivers.prefetch(p.flow),
             PacketKind::Ack | PacketKind::SynAck => self.senders.prefetch(p.flow),
         }
     }

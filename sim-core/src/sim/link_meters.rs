@@ -168,7 +168,7 @@ impl Simulation {
             let group = self.groups[it.flow as usize];
             let data = !self.net.any_ack_route() || self.pkts.get(it.id).kind.is_data();
             if data && self.net.route(group).links().first() == Some(&link) {
-                out[it.flow as usize] -= self.payload_share(it.bytes, left);
+                out[it.flow as usize] -= self.payload_share(it.flow, it.bytes, left);
             }
         }
         out

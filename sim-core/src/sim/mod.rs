@@ -73,6 +73,9 @@ pub struct Simulation {
     /// only the payload the bottleneck sent after it opened (`Backlog::departed`), so it
     /// never reports more than the link carried.
     data_headers: u32,
+    /// Per flow, the headers of its datagrams where a group sends UDP (empty when none
+    /// does): their payload is the wire bytes less these.
+    datagram_headers: Vec<u32>,
     backlog: Backlog,
     /// Per disc link, the earliest wake-up scheduled for its discipline.
     wake_at: Vec<Option<SimTime>>,
@@ -295,7 +298,9 @@ impl Simulation {
         let (mut done, mut unfinished) = (Vec::new(), 0);
         for f in flows {
             let g = &sc.flows[f.group as usize];
-            let (Some(bytes), Some(start)) = (g.size_bytes, f.start_time_s) else { continue };
+            // A UDP source's last datagram is acknowledged by no one: no completion.
+            let tcp = !matches!(g.cca, crate::cc::CcaSpec::Udp(_));
+            let (Some(bytes), Some(start), true) = (g.size_bytes, f.start_time_s, tcp) else { continue };
             match f.completion_time_s {
                 Some(end) => done.push(Completion {
                     group: f.group,
@@ -380,7 +385,7 @@ impl Simulation {
             let mut departed = self.backlog.departed();
             // Of a segment on the wire now, the part still to send counts in the window.
             if let Some((it, left)) = self.net.link(BOTTLENECK).on_wire_left(now) {
-                departed[it.flow as usize] -= self.payload_share(it.bytes, left);
+                departed[it.flow as usize] -= self.payload_share(it.flow, it.bytes, left);
             }
             departed
         };
@@ -389,9 +394,16 @@ impl Simulation {
         self.open_link_windows();
     }
 
-    /// The payload bytes in `share` of a `bytes`-long data packet.
-    pub(super) fn payload_share(&self, bytes: u32, share: f64) -> u64 {
-        (f64::from(bytes.saturating_sub(self.data_headers)) * share).floor() as u64
+    /// The payload bytes in `share` of a `bytes`-long data packet of `flow`.
+    pub(super) fn payload_share(&self, flow: u32, bytes: u32, share: f64) -> u64 {
+        (f64::from(self.payload_of(flow, bytes)) * share).floor() as u64
+    }
+
+    /// The payload of a `bytes`-long data packet (or datagram) of `flow`.
+    #[inline]
+    pub(super) fn payload_of(&self, flow: u32, bytes: u32) -> u32 {
+        let headers = self.datagram_headers.get(flow as usize).copied().unwrap_or(self.data_headers);
+        bytes.saturating_sub(headers)
     }
 
     /// Starts loading what the next events will touch (hints only; results do not change),

@@ -96,7 +96,8 @@ impl TcpSender {
         cc: Box<dyn CongestionControl>,
         size_bytes: Option<u64>,
     ) -> TcpSender {
-        let mss = cfg.mss_bytes.max(1);
+        // A UDP source counts its datagrams as TCP counts segments.
+        let mss = cc.datagrams().map_or(cfg.mss_bytes, |d| d.payload).max(1);
         let (total_segments, last_segment_bytes) = match size_bytes {
             None => (None, mss),
             Some(b) => {
@@ -215,13 +216,18 @@ impl TcpSender {
 
     // ---- application -------------------------------------------------------------------
 
-    /// Opens the connection: sends a SYN.
+    /// Opens the connection: sends a SYN (a UDP source its first datagram).
     pub fn start(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         if self.phase != Phase::NotStarted {
             return;
         }
-        self.phase = Phase::SynSent;
         self.started_at = Some(now);
+        if let Some(d) = self.cc.datagrams() {
+            self.phase = Phase::Established;
+            self.send_datagram(d, now, out);
+            return;
+        }
+        self.phase = Phase::SynSent;
         self.cc.init(&mut self.tcb, now);
         self.send_syn(now, out);
     }
@@ -234,8 +240,30 @@ impl TcpSender {
     /// The application offers data again after a stop (a timed change moved the stop).
     pub fn resume(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         if std::mem::replace(&mut self.app_stopped, false) {
-            self.send_pending(now, out);
+            match self.cc.datagrams() {
+                Some(d) if self.phase == Phase::Established && !self.pace_timer.is_armed() => {
+                    self.send_datagram(d, now, out)
+                }
+                Some(_) => {}
+                None => self.send_pending(now, out),
+            }
         }
+    }
+
+    /// A UDP source's next datagram, unless stopped or done, and the wake-up for the one
+    /// after it.
+    fn send_datagram(&mut self, d: crate::cc::Datagrams, now: SimTime, out: &mut Vec<Packet>) {
+        let seq = self.stats.segments_sent.min(u64::from(u32::MAX)) as u32;
+        if self.app_stopped || self.total_segments.is_some_and(|n| seq >= n) {
+            return;
+        }
+        let payload = self.seg_bytes(seq);
+        let h = &self.cfg.headers;
+        let wire = payload + crate::cc::udp::UDP_HEADER_BYTES + h.ip_bytes + h.link_bytes;
+        out.push(self.packet(PacketKind::Datagram, seq, payload, wire, now, false));
+        self.stats.segments_sent += 1;
+        let start = self.started_at.unwrap_or(now);
+        self.pace_timer.arm(d.next_after(start, now));
     }
 
     pub fn is_stopped(&self) -> bool {
@@ -721,7 +749,10 @@ impl TcpSender {
     /// Pacing allows the next segment now.
     pub fn on_pace_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         if self.pace_timer.on_wake(now) {
-            self.send_pending(now, out);
+            match self.cc.datagrams() {
+                Some(d) => self.send_datagram(d, now, out),
+                None => self.send_pending(now, out),
+            }
         }
     }
 

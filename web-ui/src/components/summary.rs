@@ -268,7 +268,7 @@ fn fct_table(s: &Summary) -> Html {
     };
     html! {
         <div class="table-wrap"><table class="fct-table" data-testid="fct-table">
-            <caption>{ format!("Flow completion: {} finite flows completed, {} unfinished at the end", f.completed, f.unfinished) }</caption>
+            <caption>{ format!("Flow completion: {} finite flows completed, {} started and not (yet) complete", f.completed, f.unfinished) }</caption>
             <tr><th>{ "size" }</th><th>{ "flows" }</th>
                 <th title="From the flow's SYN to the ACK of its last byte, over the whole run">{ "completion time (s) P50 / P95 / P99" }</th>
                 <th title="Its completion time over the same flow's alone on an empty path: two base RTTs (handshake, last ACK) and its bytes at the slowest link of its route. 1 = no queue and no window ever held it back">{ "slowdown P50 / P95 / P99" }</th></tr>

@@ -95,7 +95,7 @@ fn fct_table(s: &Summary) -> String {
     let Some(f) = &s.fct else { return o };
     let _ = writeln!(
         o,
-        "Flow completion ({} finite flows completed, {} unfinished; slowdown = completion time over the same flow alone on an empty path)",
+        "Flow completion ({} finite flows completed, {} started and not complete; slowdown = completion time over the same flow alone on an empty path)",
         f.completed, f.unfinished
     );
     let _ = writeln!(
