@@ -62,7 +62,9 @@ def w_flows(groups):
     ns3, ours = [], []
     for c, n, rtt, s, *size in groups:
         ns3.append(f"{c},{n},1000000000,{rtt / 2 - 1:g},{s:g}" + "".join(f",{b}" for b in size))
-        cca = {"type": names[c]}
+        # udp/RATE: an unresponsive source, 1000-byte datagrams at RATE bit/s of payload.
+        cca = ({"type": "udp", "rate_bps": int(c[4:]), "packet_bytes": 1000}
+               if c.startswith("udp/") else {"type": names[c]})
         g = {"count": n, "cca": cca, "access_rate_bps": 1_000_000_000,
              "access_delay_ms": rtt / 2 - 1, "start_s": s}
         if size:
@@ -165,6 +167,15 @@ SCENARIOS = [
     warbler("fqcodel-10cubic-rtt20", "5", [("cubic", 10, 20, 0)], "fqcodel", 30, BASIC + TCP,
             limit=1000, extra_ns3=NS3_TCP, extra_sets=NS3_TCP_SETS),
 ]
+# Unresponsive UDP (issue 24): a constant-rate source (OnOffApplication over UDP in ns-3)
+# beside CUBIC, through a FIFO and FQ-CoDel: alone above its share, and at 1.2 times its
+# fair share among three CUBIC flows (the issue's "UDP vs TCP").
+UDP = ["goodput", "goodput_udp", "share_udp", "share_cubic", "queue_mean", "drops", "delay_p50", "jfi"]
+for _q, _extra in [("fifo", {}), ("fqcodel", dict(limit=1000, extra_ns3=NS3_TCP, extra_sets=NS3_TCP_SETS))]:
+    SCENARIOS.append(warbler(f"udp80-cubic-{_q}", "24", [("udp/80000000", 1, 20, 0), ("cubic", 1, 20, 0)],
+                             _q, 30, UDP, **_extra))
+    SCENARIOS.append(warbler(f"udp30-3cubic-{_q}", "24", [("udp/30000000", 1, 20, 0), ("cubic", 3, 20, 0)],
+                             _q, 30, UDP, **_extra))
 # Finite flows (issue 22 item 4): one flow alone, sizes with an odd and an even number of
 # 1448-byte segments (139 and 140 for 200 kB), and 30 flows of 200 kB started 10 ms apart
 # over a 50-packet FIFO. FCT = SYN to the ACK of the last data byte.
@@ -243,7 +254,7 @@ LABELS = {
     "timeouts_fr": "of which in fast recovery", "timeouts_dup": "of which in Open/Disorder",
     "timeouts_loss": "of which again in Loss (backed off)", "fast_recoveries": "fast recoveries (all flows)",
     "share_first": "share of the 20 ms flow", "share_cubic": "CUBIC share", "share_bbr": "BBR share",
-    "share_vegas": "Vegas share", "bbr_beats_cubic": "runs where BBR > CUBIC",
+    "share_vegas": "Vegas share", "share_udp": "UDP share", "goodput_udp": "UDP goodput (Mbit/s)", "bbr_beats_cubic": "runs where BBR > CUBIC",
     "cubic_cut_interval": "s between CUBIC reductions (after warm-up)", "cubic_recoveries": "CUBIC fast recoveries (whole run)",
     "fct_mean": "flow completion time, mean (ms)", "fct_p50": "FCT P50 (ms)", "fct_max": "FCT max (ms)",
 }
@@ -290,7 +301,8 @@ def normalise(d, kind, duration):
         "fast_recoveries": sum(f["fast_recoveries"] for f in flows),
         "share_first": flows[0]["throughput_bps"] / (sum(f["throughput_bps"] for f in flows) or 1),
         "share_cubic": sh.get("cubic", 0.0), "share_bbr": sh.get("bbr", 0.0),
-        "share_vegas": sh.get("vegas", 0.0),
+        "share_vegas": sh.get("vegas", 0.0), "share_udp": sh.get("udp", 0.0),
+        "goodput_udp": sum(f["throughput_bps"] for f in flows if f["cca"] == "udp") / 1e6,
         "bbr_beats_cubic": 1.0 if sh.get("bbr", 0) > sh.get("cubic", 0) else 0.0,
     }
     if kind == "ours":

@@ -8,7 +8,8 @@
 // as AQM Lab's host links (a large tail-drop FIFO).
 //
 // Flows: `--flows="cca,count,accessRateBps,accessDelayMs,startS[,bytes];..."`, cca one of
-// newreno, cubic, vegas, bbr. Each flow is a bulk sender (its socket created before the run so
+// newreno, cubic, vegas, bbr, or udp/RATE: an OnOffApplication over UDP sending 1000-byte
+// datagrams at RATE bit/s of payload, always on (AQM Lab's `udp` source, issue 24). Each flow is a bulk sender (its socket created before the run so
 // that only BBR sockets pace) and a PacketSink on its own port. With `bytes` the sender writes
 // that many bytes and then closes the socket (ns-3 sends the FIN on the last data segment, or
 // alone right behind it when the last write already went out), as BulkSendApplication with
@@ -556,7 +557,7 @@ main(int argc, char* argv[])
                 senderAddr.push_back(ifs.GetAddress(0));
                 g_addrToFlow[ifs.GetAddress(0).Get()] = i;
                 FlowStats fs;
-                fs.cca = g.cca;
+                fs.cca = g.cca.rfind("udp/", 0) == 0 ? std::string("udp") : g.cca;
                 fs.bytes = g.bytes;
                 fs.startS = g.startS;
                 g_flows.push_back(fs);
@@ -572,6 +573,19 @@ main(int argc, char* argv[])
         for (uint32_t k = 0; k < g.count; ++k, ++i)
         {
             uint16_t port = 5000 + i;
+            if (g.cca.rfind("udp/", 0) == 0)
+            {
+                PacketSinkHelper sink("ns3::UdpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+                ApplicationContainer sa = sink.Install(receiver.Get(0));
+                sa.Start(Seconds(0));
+                sa.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, i));
+                OnOffHelper onoff("ns3::UdpSocketFactory", InetSocketAddress(bnIf.GetAddress(1), port));
+                onoff.SetConstantRate(DataRate(std::stoull(g.cca.substr(4))), 1000);
+                ApplicationContainer app = onoff.Install(senders.Get(i));
+                app.Start(Seconds(g.startS));
+                app.Stop(Seconds(duration + 1));
+                continue;
+            }
             InstallSink(receiver.Get(0), port, i);
 
             // Only BBR paces (ns-3 requires it for BBR; AQM Lab paces only BBR).
