@@ -11,6 +11,9 @@ use sim_core::scenario::Scenario;
 /// Width of one link's column, and the margins, in the diagram's own units.
 pub const COLUMN: f64 = 190.0;
 pub const MARGIN: f64 = 36.0;
+/// Room a group's label takes, in the diagram's units (12 px text): a diagram of one link
+/// is made this much wider than its margins, so that no label runs off its left edge.
+pub const LABEL_WIDTH: f64 = 300.0;
 /// Top of the link boxes, their height, and each group's row (its label over its bar).
 pub const LINK_TOP: f64 = 22.0;
 pub const LINK_HEIGHT: f64 = 64.0;
@@ -144,7 +147,7 @@ pub fn diagram(sc: &Scenario) -> Diagram {
     let bars_end = bar_top + shown as f64 * row + if more.is_some() { 20.0 } else { 0.0 };
     let acks_drawn = groups.iter().any(|g| !g.ack_spans.is_empty());
     Diagram {
-        width: 2.0 * MARGIN + links.len() as f64 * COLUMN,
+        width: 2.0 * MARGIN + (links.len() as f64 * COLUMN).max(LABEL_WIDTH + 12.0),
         height: bars_end + 8.0,
         links,
         groups,
@@ -208,7 +211,7 @@ mod tests {
         let d = diagram(&preset("red-study", Some("red")).unwrap());
         assert_eq!(d.links.len(), 1);
         assert!(d.links[0].charted && d.more.is_none());
-        assert_eq!(d.width, 2.0 * MARGIN + COLUMN);
+        assert_eq!(d.width, 2.0 * MARGIN + LABEL_WIDTH + 12.0, "wide enough for a group's label");
     }
 
     #[test]

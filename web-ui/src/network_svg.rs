@@ -4,11 +4,8 @@
 
 use crate::chart_data::flow_color;
 use crate::charts::css_color;
-use crate::network::{Diagram, GroupBar, LinkBox, LinkLive, COLUMN, LINK_HEIGHT, LINK_TOP};
+use crate::network::{Diagram, GroupBar, LinkBox, LinkLive, COLUMN, LABEL_WIDTH, LINK_HEIGHT, LINK_TOP};
 use std::fmt::Write as _;
-
-/// Room a group's label takes, in the diagram's units (12 px text).
-const LABEL_WIDTH: f64 = 250.0;
 
 /// Text for SVG: `&`, `<`, `>` and `"` escaped.
 fn esc(s: &str) -> String {
