@@ -179,7 +179,7 @@ for _q, _extra in [("fifo", {}), ("fqcodel", dict(limit=1000, extra_ns3=NS3_TCP,
 # Finite flows (issue 22 item 4): one flow alone, sizes with an odd and an even number of
 # 1448-byte segments (139 and 140 for 200 kB), and 30 flows of 200 kB started 10 ms apart
 # over a 50-packet FIFO. FCT = SYN to the ACK of the last data byte.
-FCT = ["fct_mean", "fct_p50", "fct_max", "timeouts"]
+FCT = ["fct_mean", "fct_p50", "fct_p90", "fct_max", "timeouts"]
 for _b in [1000, 15000, 100000, 200000, 201448, 1000000]:
     SCENARIOS.append(warbler(f"fct-newreno-rtt20-{_b}B", "22.4", [("newreno", 1, 20, 0, _b)],
                              "fifo", 5, ["fct_mean"], extra_ns3=dict(warmup=0),
@@ -187,6 +187,13 @@ for _b in [1000, 15000, 100000, 200000, 201448, 1000000]:
 SCENARIOS.append(warbler("fct-30x200kB-staggered-fifo50", "22.4",
                          [("newreno", 1, 20, 0.01 * k, 200000) for k in range(30)], "fifo", 10,
                          FCT, limit=50, extra_ns3=dict(warmup=0), extra_sets=[("warmup_s", "0")]))
+# Mice beside an elephant (issue 24): forty 20 kB NewReno transfers started every 0.25 s
+# from 1 s beside one bulk CUBIC flow, through the FIFO and through FQ-CoDel.
+_MICE = [("cubic", 1, 20, 0)] + [("newreno", 1, 20, 1 + 0.25 * k, 20000) for k in range(40)]
+SCENARIOS.append(warbler("fct-40x20kB-beside-cubic-fifo", "24", _MICE, "fifo", 12, FCT,
+                         extra_ns3=dict(warmup=0), extra_sets=[("warmup_s", "0")]))
+SCENARIOS.append(warbler("fct-40x20kB-beside-cubic-fqcodel", "24", _MICE, "fqcodel", 12, FCT, limit=1000,
+                         extra_ns3=dict(warmup=0), extra_sets=[("warmup_s", "0")]))
 RED_METRICS = ["goodput", "util", "queue_mean", "queue_std", "empty_pct", "drops",
                "interdrop_ms", "timeouts", "timeouts_dup", "timeouts_fr", "timeouts_loss",
                "fast_recoveries"]
@@ -256,7 +263,7 @@ LABELS = {
     "share_first": "share of the 20 ms flow", "share_cubic": "CUBIC share", "share_bbr": "BBR share",
     "share_vegas": "Vegas share", "share_udp": "UDP share", "goodput_udp": "UDP goodput (Mbit/s)", "bbr_beats_cubic": "runs where BBR > CUBIC",
     "cubic_cut_interval": "s between CUBIC reductions (after warm-up)", "cubic_recoveries": "CUBIC fast recoveries (whole run)",
-    "fct_mean": "flow completion time, mean (ms)", "fct_p50": "FCT P50 (ms)", "fct_max": "FCT max (ms)",
+    "fct_mean": "flow completion time, mean (ms)", "fct_p50": "FCT P50 (ms)", "fct_p90": "FCT P90 (ms)", "fct_max": "FCT max (ms)",
 }
 LABELS.update({f"pl_goodput_{f}": f"goodput, {f} flow (Mbit/s)" for f in PL_FLOWS})
 for _l in PL_LINKS:
@@ -315,6 +322,7 @@ def normalise(d, kind, duration):
         m["fct_mean"] = 1e3 * sum(fct) / len(fct)
         m["fct_p50"] = 1e3 * (fct[(len(fct) - 1) // 2] + fct[len(fct) // 2]) / 2
         m["fct_max"] = 1e3 * fct[-1]
+        m["fct_p90"] = 1e3 * fct[max(0, math.ceil(0.9 * len(fct)) - 1)]
     tp = [f["throughput_bps"] for f in flows]
     m["jfi"] = sum(tp) ** 2 / (len(tp) * sum(t * t for t in tp)) if any(tp) else 0.0
     cubic = [f for f in flows if f["cca"] == "cubic" and "cuts" in f]
