@@ -70,3 +70,13 @@ fn an_on_off_source_sends_only_while_on() {
     let (_, s) = run(&path(QueueDiscSpec::fifo(QueueLimit::Packets(100)), vec![udp(6_000_000, 0.5, 1.0)]));
     assert!((mbps(&s, 0) - 2.0).abs() < 0.1, "a third of the time at 6 Mbit/s: {}", mbps(&s, 0));
 }
+
+#[test]
+fn the_cost_estimate_charges_every_datagram_the_source_sends() {
+    // 20 Mbit/s into 10: half the datagrams are dropped, and every one still costs events.
+    let sc = path(QueueDiscSpec::fifo(QueueLimit::Packets(100)), vec![udp(20_000_000, 1.0, 0.0), cubic()]);
+    let estimate = sim_core::scenario::cost::estimate(&sc).events;
+    let (_, s) = run(&sc);
+    println!("events {} against an estimate of {estimate:.0}", s.events);
+    assert!((s.events as f64) <= estimate && (s.events as f64) > estimate / 4.0, "{} / {estimate}", s.events);
+}
