@@ -188,12 +188,13 @@ SCENARIOS.append(warbler("fct-30x200kB-staggered-fifo50", "22.4",
                          [("newreno", 1, 20, 0.01 * k, 200000) for k in range(30)], "fifo", 10,
                          FCT, limit=50, extra_ns3=dict(warmup=0), extra_sets=[("warmup_s", "0")]))
 # Mice beside an elephant (issue 24): forty 20 kB NewReno transfers started every 0.25 s
-# from 1 s beside one bulk CUBIC flow, through the FIFO and through FQ-CoDel.
+# from 1 s beside one bulk CUBIC flow, through the FIFO, FQ-CoDel, CoDel and PIE.
 _MICE = [("cubic", 1, 20, 0)] + [("newreno", 1, 20, 1 + 0.25 * k, 20000) for k in range(40)]
 SCENARIOS.append(warbler("fct-40x20kB-beside-cubic-fifo", "24", _MICE, "fifo", 12, FCT,
                          extra_ns3=dict(warmup=0), extra_sets=[("warmup_s", "0")]))
-SCENARIOS.append(warbler("fct-40x20kB-beside-cubic-fqcodel", "24", _MICE, "fqcodel", 12, FCT, limit=1000,
-                         extra_ns3=dict(warmup=0), extra_sets=[("warmup_s", "0")]))
+for _q in ["fqcodel", "codel", "pie"]:
+    SCENARIOS.append(warbler(f"fct-40x20kB-beside-cubic-{_q}", "24", _MICE, _q, 12, FCT, limit=1000,
+                             extra_ns3=dict(warmup=0), extra_sets=[("warmup_s", "0")]))
 RED_METRICS = ["goodput", "util", "queue_mean", "queue_std", "empty_pct", "drops",
                "interdrop_ms", "timeouts", "timeouts_dup", "timeouts_fr", "timeouts_loss",
                "fast_recoveries"]
