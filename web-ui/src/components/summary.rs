@@ -229,8 +229,13 @@ fn window_table(run: &RunView, t: f64) -> Html {
 /// completion, bit/s (the window average spreads them over the whole run). `None` for a
 /// flow that has not completed.
 pub fn active_rate_bps(f: &FlowSummary) -> Option<f64> {
-    let (start, done) = (f.start_time_s?, f.completion_time_s?);
-    (done > start).then(|| f.delivered_bytes as f64 * 8.0 / (done - start))
+    let fct = completion_s(f)?;
+    (fct > 0.0).then(|| f.delivered_bytes as f64 * 8.0 / fct)
+}
+
+/// A finite flow's completion time: from its SYN to the ACK of its last byte, s.
+pub fn completion_s(f: &FlowSummary) -> Option<f64> {
+    Some(f.completion_time_s? - f.start_time_s?)
 }
 
 /// Every disc link's window, for a scenario that names links beyond the bottleneck (the
@@ -318,7 +323,7 @@ fn flows_table(s: &Summary) -> Html {
                 }
                 <th>{ "share" }</th>
                 if finite {
-                    <th title="When the flow's last byte was acknowledged">{ "completed at (s)" }</th>
+                    <th title="From the flow's SYN to the ACK of its last byte">{ "completion time (s)" }</th>
                     <th title="Bytes over the time from its start to its completion">{ "rate while active (Mbit/s)" }</th>
                 }
                 <th title={charted_title(s, "its packets in the queue, mean over the samples")}>{ "backlog (cells)" }</th>
@@ -336,7 +341,7 @@ fn flows_table(s: &Summary) -> Html {
                     }
                     <td class="num">{ pct(100.0 * f.throughput_share) }</td>
                     if finite {
-                        <td class="num">{ num(f.completion_time_s, 3) }</td>
+                        <td class="num">{ num(completion_s(f), 3) }</td>
                         <td class="num">{ num(scaled(active_rate_bps(f), 1e-6), 4) }</td>
                     }
                     <td class="num">{ num(f.backlog_cells_mean, 0) }</td>
@@ -372,7 +377,8 @@ mod tests {
         assert_eq!(active_rate_bps(&s.flows[0]), None, "a bulk flow never completes");
         let f = &s.flows[1];
         let rate = active_rate_bps(f).expect("100 kB completes in 9 s");
-        let active = f.completion_time_s.unwrap() - 1.0;
+        let active = completion_s(f).unwrap();
+        assert!((f.start_time_s.unwrap() - 1.0).abs() < 1e-9);
         assert!((rate - 800_000.0 / active).abs() < 1.0, "{rate} bit/s over {active} s");
         assert!(rate > 3.0 * f.throughput_bps, "{rate} against the window's {}", f.throughput_bps);
     }
