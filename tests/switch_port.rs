@@ -15,10 +15,10 @@ fn two_queue_port(scheduler: SchedulerSpec, weights: Vec<u32>) -> Scenario {
         name: "wrr-shares".into(),
         duration_s: 30.0,
         warmup_s: 5.0,
-        links: Scenario::one_link(Link {
-            rate_bps: 100_000_000,
-            delay_ms: 1.0,
-            queue: QueueDiscSpec::Switch(SwitchConfig {
+        links: Scenario::one_link(Link::new(
+            100_000_000,
+            1.0,
+            QueueDiscSpec::Switch(SwitchConfig {
                 queues: 2,
                 queue_limit_cells: 3000,
                 scheduler,
@@ -26,9 +26,7 @@ fn two_queue_port(scheduler: SchedulerSpec, weights: Vec<u32>) -> Scenario {
                 initial_mapping: vec![0, 1],
                 ..SwitchConfig::default()
             }),
-            nic_queue_packets: 0,
-            ..Link::default()
-        }),
+        )),
         flows: vec![FlowGroup {
             count: 2,
             cca: CcaSpec::default(),

@@ -13,13 +13,7 @@ fn path(flows: Vec<FlowGroup>, duration_s: f64) -> Scenario {
     Scenario {
         name: "bdp-fifo".into(),
         duration_s,
-        links: Scenario::one_link(Link {
-            rate_bps: 10_000_000,
-            delay_ms: 9.0,
-            queue: QueueDiscSpec::fifo(QueueLimit::Bytes(25_000)),
-            nic_queue_packets: 0,
-            ..Link::default()
-        }),
+        links: Scenario::one_link(Link::new(10_000_000, 9.0, QueueDiscSpec::fifo(QueueLimit::Bytes(25_000)))),
         flows,
         tcp: TcpConfig { mss_bytes: 1448, ..TcpConfig::default() },
         ..Scenario::default()
@@ -132,13 +126,11 @@ fn a_long_loss_free_newreno_flow_saturates_cwnd_and_stays_within_rwnd() {
     let sc = Scenario {
         name: "cwnd-saturation".into(),
         duration_s: 10.0,
-        links: Scenario::one_link(Link {
-            rate_bps: 10_000_000_000,
-            delay_ms: 0.25,
-            queue: QueueDiscSpec::fifo(QueueLimit::Packets(10_000)),
-            nic_queue_packets: 0,
-            ..Link::default()
-        }),
+        links: Scenario::one_link(Link::new(
+            10_000_000_000,
+            0.25,
+            QueueDiscSpec::fifo(QueueLimit::Packets(10_000)),
+        )),
         flows: vec![FlowGroup {
             count: 1,
             cca: CcaSpec::NewReno(Default::default()),

@@ -11,12 +11,7 @@ use sim_core::scenario::{preset, FlowGroup, Link, Scenario};
 const MBPS: u64 = 1_000_000;
 
 fn hop(delay_ms: f64) -> Link {
-    Link {
-        rate_bps: 10 * MBPS,
-        delay_ms,
-        queue: QueueDiscSpec::fifo(QueueLimit::Packets(100)),
-        ..Link::default()
-    }
+    Link::new(10 * MBPS, delay_ms, QueueDiscSpec::fifo(QueueLimit::Packets(100)))
 }
 
 /// Three 10 Mbit/s links in series (5 ms each); one flow over all three, one per link.

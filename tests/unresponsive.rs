@@ -24,7 +24,7 @@ fn path(queue: QueueDiscSpec, flows: Vec<FlowGroup>) -> Scenario {
     Scenario {
         duration_s: 35.0,
         warmup_s: 5.0,
-        links: Scenario::one_link(Link { rate_bps: 10_000_000, delay_ms: 5.0, queue, ..Link::default() }),
+        links: Scenario::one_link(Link::new(10_000_000, 5.0, queue)),
         flows,
         ..Scenario::default()
     }

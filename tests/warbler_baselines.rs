@@ -28,13 +28,7 @@ fn one_queue(flows: Vec<FlowGroup>, queue: QueueDiscSpec) -> Scenario {
         name: "one-queue".into(),
         duration_s: 30.0,
         warmup_s: 5.0,
-        links: Scenario::one_link(Link {
-            rate_bps: 100_000_000,
-            delay_ms: 1.0,
-            queue,
-            nic_queue_packets: 0,
-            ..Link::default()
-        }),
+        links: Scenario::one_link(Link::new(100_000_000, 1.0, queue)),
         flows,
         tcp: TcpConfig {
             mss_bytes: 1448,

@@ -13,13 +13,11 @@ fn fifo_10_flows_100mbps() -> Scenario {
     Scenario {
         name: "fifo-10x100M".into(),
         duration_s: 60.0,
-        links: Scenario::one_link(Link {
-            rate_bps: 100_000_000,
-            delay_ms: 5.0,
-            queue: QueueDiscSpec::fifo(QueueLimit::Packets(1000)),
-            nic_queue_packets: 0,
-            ..Link::default()
-        }),
+        links: Scenario::one_link(Link::new(
+            100_000_000,
+            5.0,
+            QueueDiscSpec::fifo(QueueLimit::Packets(1000)),
+        )),
         flows: vec![FlowGroup {
             count: 10,
             cca: CcaSpec::default(),
@@ -42,13 +40,11 @@ fn fq_codel_1000_flows() -> Scenario {
     Scenario {
         name: "fq-codel-1000".into(),
         duration_s: 10.0,
-        links: Scenario::one_link(Link {
-            rate_bps: 1_000_000_000,
-            delay_ms: 5.0,
-            queue: QueueDiscSpec::FqCodel(FqCodelConfig::default()),
-            nic_queue_packets: 0,
-            ..Link::default()
-        }),
+        links: Scenario::one_link(Link::new(
+            1_000_000_000,
+            5.0,
+            QueueDiscSpec::FqCodel(FqCodelConfig::default()),
+        )),
         flows: vec![FlowGroup {
             count: 1000,
             cca: CcaSpec::default(),
@@ -87,13 +83,11 @@ fn fifo_10000_flows_10gbps() -> Scenario {
         name: "fifo-10000x10G".into(),
         duration_s: 1.0,
         warmup_s: 0.0,
-        links: Scenario::one_link(Link {
-            rate_bps: 10_000_000_000,
-            delay_ms: 5.0,
-            queue: QueueDiscSpec::fifo(QueueLimit::Packets(20_000)),
-            nic_queue_packets: 0,
-            ..Link::default()
-        }),
+        links: Scenario::one_link(Link::new(
+            10_000_000_000,
+            5.0,
+            QueueDiscSpec::fifo(QueueLimit::Packets(20_000)),
+        )),
         flows: vec![FlowGroup {
             count: 10_000,
             cca: CcaSpec::default(),

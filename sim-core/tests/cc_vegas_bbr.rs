@@ -20,13 +20,11 @@ fn alone(cca: CcaSpec, rate_bps: u64, rtt_ms: f64, duration_s: f64, tcp: TcpConf
         duration_s,
         warmup_s: 5.0,
         sample_interval_s: 0.01,
-        links: Scenario::one_link(Link {
+        links: Scenario::one_link(Link::new(
             rate_bps,
-            delay_ms: rtt_ms / 2.0 - 1.0,
-            queue: QueueDiscSpec::fifo(QueueLimit::Packets(5_000)),
-            nic_queue_packets: 0,
-            ..Link::default()
-        }),
+            rtt_ms / 2.0 - 1.0,
+            QueueDiscSpec::fifo(QueueLimit::Packets(5_000)),
+        )),
         flows: vec![FlowGroup {
             cca,
             access_rate_bps: 10 * rate_bps,

@@ -147,6 +147,24 @@ struct DiscArgs
     uint32_t meanPktSize; // RED and PIE
     double codelTargetMs, codelIntervalMs;
     uint32_t fqFlows = 1024, dropBatch = 64;
+
+    void AddTo(CommandLine& cmd)
+    {
+        cmd.AddValue("qdisc", "fifo|red|codel|fqcodel|pie", qdisc);
+        cmd.AddValue("limit", "queue disc limit (packets)", limit);
+        cmd.AddValue("minTh", "RED MinTh (packets)", minTh);
+        cmd.AddValue("maxTh", "RED MaxTh (packets)", maxTh);
+        cmd.AddValue("qW", "RED QW", qW);
+        cmd.AddValue("maxP", "RED initial max_p (LInterm = 1/maxP)", maxP);
+        cmd.AddValue("gentle", "RED Gentle", gentle);
+        cmd.AddValue("wait", "RED Wait", wait);
+        cmd.AddValue("ared", "RED ARED", ared);
+        cmd.AddValue("meanPktSize", "RED/PIE MeanPktSize (bytes)", meanPktSize);
+        cmd.AddValue("codelTarget", "CoDel/FQ-CoDel target (ms)", codelTargetMs);
+        cmd.AddValue("codelInterval", "CoDel/FQ-CoDel interval (ms)", codelIntervalMs);
+        cmd.AddValue("fqFlows", "FQ-CoDel Flows", fqFlows);
+        cmd.AddValue("dropBatch", "FQ-CoDel DropBatchSize", dropBatch);
+    }
 };
 
 // `d` as the root disc `tch` installs; RED also takes the link's rate and one-way delay.

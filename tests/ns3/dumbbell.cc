@@ -457,17 +457,7 @@ main(int argc, char* argv[])
     cmd.AddValue("bottleneckDelay", "bottleneck one-way delay (ms)", bottleneckDelayMs);
     cmd.AddValue("nicQueue", "bottleneck device queue (packets, >= 1)", nicQueue);
     cmd.AddValue("hostQueue", "host and reverse device queues (packets)", hostQueue);
-    cmd.AddValue("qdisc", "fifo|red|codel|fqcodel|pie", discArgs.qdisc);
-    cmd.AddValue("limit", "queue disc limit (packets)", discArgs.limit);
-    cmd.AddValue("minTh", "RED MinTh (packets)", discArgs.minTh);
-    cmd.AddValue("maxTh", "RED MaxTh (packets)", discArgs.maxTh);
-    cmd.AddValue("qW", "RED QW", discArgs.qW);
-    cmd.AddValue("maxP", "RED initial max_p (LInterm = 1/maxP)", discArgs.maxP);
-    cmd.AddValue("gentle", "RED Gentle", discArgs.gentle);
-    cmd.AddValue("ared", "RED ARED", discArgs.ared);
-    cmd.AddValue("meanPktSize", "RED/PIE MeanPktSize (bytes)", discArgs.meanPktSize);
-    cmd.AddValue("codelTarget", "CoDel/FQ-CoDel target (ms)", discArgs.codelTargetMs);
-    cmd.AddValue("codelInterval", "CoDel/FQ-CoDel interval (ms)", discArgs.codelIntervalMs);
+    discArgs.AddTo(cmd);
     tcpArgs.AddTo(cmd);
     cmd.AddValue("duration", "simulated seconds", duration);
     cmd.AddValue("warmup", "statistics ignore the first seconds", warmup);

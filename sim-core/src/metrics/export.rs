@@ -164,16 +164,18 @@ pub fn drops_rows(drops: &[DropRecord]) -> String {
 pub fn fct_csv(sc: &crate::scenario::Scenario, s: &super::Summary) -> Option<String> {
     s.fct.as_ref()?;
     let mut out = String::from("flow,group,bytes,start_s,fct_s,ideal_s,slowdown\n");
-    for f in &s.flows {
-        let g = &sc.flows[f.group as usize];
-        let (Some(bytes), Some(start), Some(end)) = (g.size_bytes, f.start_time_s, f.completion_time_s)
-        else {
-            continue;
-        };
-        let ideal = sc.ideal_fct_s(g, bytes);
-        let fct = end - start;
-        let _ =
-            writeln!(out, "{},{},{bytes},{start:.9},{fct:.9},{ideal:.9},{:.6}", f.id, f.group, fct / ideal);
+    for c in super::fct::completions(sc, &s.flows).0 {
+        let _ = writeln!(
+            out,
+            "{},{},{},{:.9},{:.9},{:.9},{:.6}",
+            c.flow,
+            c.group,
+            c.bytes,
+            c.start_s,
+            c.fct_s,
+            c.ideal_s,
+            c.fct_s / c.ideal_s
+        );
     }
     Some(out)
 }

@@ -18,8 +18,11 @@ pub const BIN_EDGES: [u64; 4] = [10_000, 100_000, 1_000_000, 10_000_000];
 /// One finite flow that completed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Completion {
+    pub flow: u32,
     pub group: u32,
     pub bytes: u64,
+    /// When it sent its SYN, s.
+    pub start_s: f64,
     /// SYN to the ACK of its last byte, s.
     pub fct_s: f64,
     /// The same flow alone on an empty path, s.
@@ -99,6 +102,29 @@ fn row(flows: &[&Completion], min_bytes: u64, max_bytes: Option<u64>) -> Option<
     })
 }
 
+/// Every finite TCP flow of the run that completed, and how many started and did not. A UDP
+/// source is left out: no one acknowledges its last datagram.
+pub fn completions(sc: &crate::scenario::Scenario, flows: &[super::FlowSummary]) -> (Vec<Completion>, u32) {
+    let (mut done, mut unfinished) = (Vec::new(), 0);
+    for f in flows {
+        let g = &sc.flows[f.group as usize];
+        let tcp = !matches!(g.cca, crate::cc::CcaSpec::Udp(_));
+        let (Some(bytes), Some(start_s), true) = (g.size_bytes, f.start_time_s, tcp) else { continue };
+        match f.completion_time_s {
+            Some(end) => done.push(Completion {
+                flow: f.id,
+                group: f.group,
+                bytes,
+                start_s,
+                fct_s: end - start_s,
+                ideal_s: sc.ideal_fct_s(g, bytes),
+            }),
+            None => unfinished += 1,
+        }
+    }
+    (done, unfinished)
+}
+
 /// The statistics of `done`, with `unfinished` flows left; `None` when the run has no
 /// finite flow.
 pub fn stats(done: &[Completion], unfinished: u32) -> Option<FctStats> {
@@ -136,7 +162,7 @@ mod tests {
     use super::*;
 
     fn c(group: u32, bytes: u64, fct_s: f64) -> Completion {
-        Completion { group, bytes, fct_s, ideal_s: 0.1 }
+        Completion { flow: 0, group, bytes, start_s: 0.0, fct_s, ideal_s: 0.1 }
     }
 
     #[test]

@@ -124,6 +124,13 @@ impl Default for Scenario {
     }
 }
 
+impl Link {
+    /// A monitored link without a device queue: what most scenarios declare.
+    pub fn new(rate_bps: u64, delay_ms: f64, queue: QueueDiscSpec) -> Link {
+        Link { rate_bps, delay_ms, queue, ..Link::default() }
+    }
+}
+
 impl Default for Link {
     fn default() -> Self {
         Link {

@@ -35,13 +35,7 @@ fn two_rtts(queue: QueueDiscSpec) -> Scenario {
         name: "two-rtts".into(),
         duration_s: 30.0,
         warmup_s: 5.0,
-        links: Scenario::one_link(Link {
-            rate_bps: 100_000_000,
-            delay_ms: 5.0,
-            queue,
-            nic_queue_packets: 0,
-            ..Link::default()
-        }),
+        links: Scenario::one_link(Link::new(100_000_000, 5.0, queue)),
         flows: vec![newreno(1, 5.0, 1_000_000_000), newreno(1, 16.0, 1_000_000_000)],
         tcp: tcp(),
         ..Scenario::default()
@@ -105,13 +99,7 @@ fn ten_flows(queue: QueueDiscSpec) -> Scenario {
         name: "ten-flows".into(),
         duration_s: 20.0,
         warmup_s: 5.0,
-        links: Scenario::one_link(Link {
-            rate_bps: 10_000_000,
-            delay_ms: 10.0,
-            queue,
-            nic_queue_packets: 0,
-            ..Link::default()
-        }),
+        links: Scenario::one_link(Link::new(10_000_000, 10.0, queue)),
         flows: vec![newreno(10, 1.0, 100_000_000)],
         tcp: tcp(),
         ..Scenario::default()

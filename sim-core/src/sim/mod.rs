@@ -281,7 +281,8 @@ impl Simulation {
             series: &self.rec.series_info,
         });
         summary.links = self.link_summaries(&summary.flows);
-        summary.fct = self.completions(&summary.flows);
+        let (done, unfinished) = crate::metrics::fct::completions(sc, &summary.flows);
+        summary.fct = crate::metrics::fct::stats(&done, unfinished);
         if let Some((mm, pf)) = &self.fair {
             for ((f, &m), &p) in summary.flows.iter_mut().zip(mm).zip(pf) {
                 (f.max_min_bps, f.proportional_bps) = (Some(m), Some(p));
@@ -289,29 +290,6 @@ impl Simulation {
             }
         }
         summary
-    }
-
-    /// Every finite flow's completion time against its ideal ([`crate::metrics::fct`]).
-    fn completions(&self, flows: &[crate::metrics::FlowSummary]) -> Option<crate::metrics::fct::FctStats> {
-        use crate::metrics::fct::{stats, Completion};
-        let sc = &self.scenario;
-        let (mut done, mut unfinished) = (Vec::new(), 0);
-        for f in flows {
-            let g = &sc.flows[f.group as usize];
-            // A UDP source's last datagram is acknowledged by no one: no completion.
-            let tcp = !matches!(g.cca, crate::cc::CcaSpec::Udp(_));
-            let (Some(bytes), Some(start), true) = (g.size_bytes, f.start_time_s, tcp) else { continue };
-            match f.completion_time_s {
-                Some(end) => done.push(Completion {
-                    group: f.group,
-                    bytes,
-                    fct_s: end - start,
-                    ideal_s: sc.ideal_fct_s(g, bytes),
-                }),
-                None => unfinished += 1,
-            }
-        }
-        stats(&done, unfinished)
     }
 
     /// A flow's TCP sender, for inspection (window, state, counters).

@@ -83,13 +83,7 @@ mod aqm_runs {
         Scenario {
             duration_s: 15.0,
             warmup_s: 5.0,
-            links: Scenario::one_link(Link {
-                rate_bps: 10_000_000,
-                delay_ms: 10.0,
-                queue,
-                nic_queue_packets: 0,
-                ..Link::default()
-            }),
+            links: Scenario::one_link(Link::new(10_000_000, 10.0, queue)),
             flows: vec![FlowGroup {
                 count: 10,
                 cca: CcaSpec::NewReno(Default::default()),
@@ -262,13 +256,7 @@ mod split {
             duration_s: 0.4,
             warmup_s: 0.1,
             sample_interval_s: 0.05,
-            links: Scenario::one_link(Link {
-                rate_bps: 1_000_000_000,
-                delay_ms: 2.0,
-                queue,
-                nic_queue_packets: 0,
-                ..Link::default()
-            }),
+            links: Scenario::one_link(Link::new(1_000_000_000, 2.0, queue)),
             flows: vec![group(1.0), group(3.0)],
             ..Scenario::default()
         }
@@ -356,13 +344,11 @@ mod timed_changes {
         Scenario {
             duration_s: 20.0,
             warmup_s: 0.0,
-            links: Scenario::one_link(Link {
-                rate_bps: 10_000_000,
-                delay_ms: 5.0,
-                queue: QueueDiscSpec::fifo(QueueLimit::Packets(1000)),
-                nic_queue_packets: 0,
-                ..Link::default()
-            }),
+            links: Scenario::one_link(Link::new(
+                10_000_000,
+                5.0,
+                QueueDiscSpec::fifo(QueueLimit::Packets(1000)),
+            )),
             flows: vec![
                 FlowGroup { count: 2, ..FlowGroup::default() },
                 FlowGroup { count: 2, access_delay_ms: 10.0, ..FlowGroup::default() },

@@ -26,7 +26,7 @@ pub fn build(variant: &str) -> Scenario {
         "with-upload-fq-codel" => QueueDiscSpec::FqCodel(FqCodelConfig { limit, ..FqCodelConfig::default() }),
         _ => QueueDiscSpec::fifo(limit),
     };
-    let line = |rate_bps, queue| Link { rate_bps, delay_ms: 10.0, queue, ..Link::default() };
+    let line = |rate_bps, queue| Link::new(rate_bps, 10.0, queue);
     let group = |route: &str, acks: &str| FlowGroup {
         count: 1,
         cca: CcaSpec::Cubic(CubicConfig::default()),

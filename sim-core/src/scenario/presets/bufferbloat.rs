@@ -64,7 +64,7 @@ pub fn build(variant: &str) -> Scenario {
         duration_s: 40.0,
         warmup_s: 5.0,
         sample_interval_s: 0.1,
-        links: Scenario::one_link(Link { rate_bps: 10_000_000, delay_ms: 5.0, queue, ..Link::default() }),
+        links: Scenario::one_link(Link::new(10_000_000, 5.0, queue)),
         flows: vec![group(10.0), group(20.0)],
         changes,
         // Linux's TCP (MSS 1448, socket buffers as autotuning grows them): the windows, not

@@ -26,12 +26,11 @@ pub fn build(variant: &str) -> Scenario {
         duration_s: 10.0,
         warmup_s: 0.0,
         sample_interval_s: 0.1,
-        links: Scenario::one_link(Link {
-            rate_bps: 2_000_000,
-            delay_ms: 10.0,
-            queue: QueueDiscSpec::fifo(QueueLimit::Packets(QUEUE_PACKETS)),
-            ..Link::default()
-        }),
+        links: Scenario::one_link(Link::new(
+            2_000_000,
+            10.0,
+            QueueDiscSpec::fifo(QueueLimit::Packets(QUEUE_PACKETS)),
+        )),
         // Seeds differ only by when the flow starts (up to 0.5 s late), the one random
         // element of a single flow on an otherwise deterministic path.
         flows: vec![FlowGroup {

@@ -25,7 +25,7 @@ pub fn build(variant: &str) -> Scenario {
         "fq-codel" => QueueDiscSpec::FqCodel(FqCodelConfig { limit, ..FqCodelConfig::default() }),
         _ => QueueDiscSpec::fifo(limit),
     };
-    let link = Link { rate_bps: 10_000_000, delay_ms: 5.0, queue, ..Link::default() };
+    let link = Link::new(10_000_000, 5.0, queue);
     let group = |route: &[&str]| FlowGroup {
         count: 1,
         cca: CcaSpec::Cubic(CubicConfig::default()),

@@ -32,8 +32,8 @@ pub fn build(variant: &str) -> Scenario {
         _ => (fq_codel, fifo),
     };
     let home_bps = if variant.ends_with("-shaped") { SHAPED_BPS } else { LAN_BPS };
-    let home = Link { rate_bps: home_bps, delay_ms: 1.0, queue: home_queue, ..Link::default() };
-    let modem = Link { rate_bps: MODEM_BPS, delay_ms: 10.0, queue: modem_queue, ..Link::default() };
+    let home = Link::new(home_bps, 1.0, home_queue);
+    let modem = Link::new(MODEM_BPS, 10.0, modem_queue);
     let group = |access_delay_ms: f64| FlowGroup {
         count: 2,
         cca: CcaSpec::Cubic(CubicConfig::default()),

@@ -102,12 +102,7 @@ pub fn scenario(name: String, queue: QueueDiscSpec, flows: Vec<FlowGroup>) -> Sc
         duration_s: 60.0,
         warmup_s: 5.0,
         sample_interval_s: 0.1,
-        links: Scenario::one_link(Link {
-            rate_bps: RATE_BPS,
-            delay_ms: BOTTLENECK_DELAY_MS,
-            queue,
-            ..Link::default()
-        }),
+        links: Scenario::one_link(Link::new(RATE_BPS, BOTTLENECK_DELAY_MS, queue)),
         flows,
         tcp: linux_tcp(),
         ..Scenario::default()
@@ -192,12 +187,8 @@ pub fn warbler_upstream(variant: &str) -> Scenario {
     };
     let mut sc = cubic_bbr_vegas_3q(port);
     sc.name = format!("warbler-upstream/{variant}");
-    let upstream = Link {
-        rate_bps: if cross { UPSTREAM_CROSS_BPS } else { UPSTREAM_BPS },
-        delay_ms: 1.0,
-        queue: QueueDiscSpec::fifo(QueueLimit::Packets(UPSTREAM_PACKETS)),
-        ..Link::default()
-    };
+    let rate = if cross { UPSTREAM_CROSS_BPS } else { UPSTREAM_BPS };
+    let upstream = Link::new(rate, 1.0, QueueDiscSpec::fifo(QueueLimit::Packets(UPSTREAM_PACKETS)));
     sc.rename_link(Scenario::BOTTLENECK_NAME, "port");
     for g in &mut sc.flows {
         g.access_delay_ms -= upstream.delay_ms;
