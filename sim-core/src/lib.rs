@@ -50,5 +50,6 @@ pub mod tcb;
 pub mod tcp;
 pub mod time;
 pub mod trace;
+pub mod traffic;
 pub mod train;
 pub mod warbler;

@@ -16,6 +16,13 @@ pub enum StreamId {
     /// A flow's start-time jitter (kept apart from the flow's own stream, so jitter does
     /// not change what the congestion control draws).
     FlowStart(u32),
+    /// A flow group's arrival times (Poisson arrivals), apart from its sizes.
+    Arrivals(u32),
+    /// A flow group's flow sizes, drawn in arrival order.
+    Sizes(u32),
+    /// The `n`th transfer a flow group starts on a recycled connection (its congestion
+    /// control's own stream): (group, n).
+    Transfer(u32, u32),
 }
 
 impl StreamId {
@@ -25,6 +32,10 @@ impl StreamId {
             StreamId::Flow(i) => (2 << 40) | u64::from(i),
             StreamId::Other(i) => (3 << 40) | u64::from(i),
             StreamId::FlowStart(i) => (4 << 40) | u64::from(i),
+            StreamId::Arrivals(g) => (5 << 40) | u64::from(g),
+            StreamId::Sizes(g) => (6 << 40) | u64::from(g),
+            // Above every other kind's keys (kind << 40, ids below 2^32).
+            StreamId::Transfer(g, n) => (1 << 63) | (u64::from(g) << 32) | u64::from(n),
         }
     }
 }

@@ -372,8 +372,11 @@ fn files(l: &Lane) -> Vec<(String, String)> {
         out.push((format!("{alg}_{source}.csv"), body));
     }
     let summary = l.sim.summary();
-    if let Some(csv) = export::fct_csv(l.sim.scenario(), &summary) {
+    if let Some(csv) = export::fct_csv(&summary, &l.sim.completions().0) {
         out.push((format!("{alg}_fct.csv"), csv));
+    }
+    if let Some(csv) = export::pings_csv(l.sim.pings()) {
+        out.push((format!("{alg}_pings.csv"), csv));
     }
     out.push((format!("{alg}_summary.json"), serde_json::to_string_pretty(&summary).unwrap_or_default()));
     out.push((format!("{alg}_scenario.json"), l.sim.scenario().to_json()));

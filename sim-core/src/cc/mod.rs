@@ -12,6 +12,7 @@ pub mod bbr;
 pub mod cubic;
 pub mod dqn;
 pub mod new_reno;
+pub mod ping;
 pub mod udp;
 pub mod vegas;
 
@@ -19,6 +20,7 @@ pub use bbr::{Bbr, BbrConfig, BbrMode};
 pub use cubic::{Cubic, CubicConfig};
 pub use dqn::{Dqn, DqnCcConfig};
 pub use new_reno::{NewReno, NewRenoConfig};
+pub use ping::PingConfig;
 pub use udp::{Datagrams, UdpConfig};
 pub use vegas::{Vegas, VegasConfig};
 
@@ -118,6 +120,7 @@ crate::registry! {
         Bbr(BbrConfig),
         Dqn(DqnCcConfig),
         Udp(UdpConfig),
+        Ping(PingConfig),
     }
     build as build_with(rng: SimRng) -> Result<Box<dyn CongestionControl>, String>;
 }
@@ -129,6 +132,31 @@ impl Default for CcaSpec {
 }
 
 impl CcaSpec {
+    /// Whether its flows send datagrams (UDP, ping) in place of TCP segments: no
+    /// handshake, no completion.
+    pub fn sends_datagrams(&self) -> bool {
+        self.datagrams_per_s().is_some()
+    }
+
+    /// Whether its flows are probes (ping): measured, but left out of goodput, shares and
+    /// Jain's index.
+    pub fn is_probe(&self) -> bool {
+        matches!(self, CcaSpec::Ping(_))
+    }
+
+    /// A datagram source's datagrams per second on average, and its payload per datagram.
+    pub fn datagrams_per_s(&self) -> Option<(f64, f64)> {
+        match self {
+            CcaSpec::Udp(u) => {
+                let on = u.on_s / (u.on_s + u.off_s.max(0.0)).max(1e-9);
+                let bytes = f64::from(u.packet_bytes.max(1));
+                Some((on * u.rate_bps as f64 / (8.0 * bytes), bytes))
+            }
+            CcaSpec::Ping(p) => Some((1e3 / p.interval_ms.max(1e-3), f64::from(p.packet_bytes.max(1)))),
+            _ => None,
+        }
+    }
+
     /// Builds the algorithm with a fixed random stream (seed 0, flow 0), for tests and
     /// tools; a simulation gives each flow its own stream through its [`CcFactory`].
     pub fn build(&self) -> Box<dyn CongestionControl> {

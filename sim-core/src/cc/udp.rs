@@ -15,7 +15,7 @@ use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
 
-/// UDP's header, bytes.
+/// UDP's header, bytes (an ICMP echo's header is as long).
 pub const UDP_HEADER_BYTES: u32 = 8;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -61,6 +61,7 @@ impl CcaConfig for UdpConfig {
             interval: interval.max(SimDuration(1)),
             on: SimDuration::from_secs_f64(self.on_s),
             off: SimDuration::from_secs_f64(self.off_s.max(0.0)),
+            echo: false,
         })))
     }
 }
@@ -74,6 +75,8 @@ pub struct Datagrams {
     pub on: SimDuration,
     /// Zero: always on.
     pub off: SimDuration,
+    /// Each is a ping's echo request, answered by the receiver ([`super::ping`]).
+    pub echo: bool,
 }
 
 impl Datagrams {
@@ -96,7 +99,7 @@ impl Datagrams {
 
 /// The source as the sender holds it in place of a congestion control.
 #[derive(Clone, Debug)]
-pub struct Unresponsive(Datagrams);
+pub struct Unresponsive(pub(super) Datagrams);
 
 impl CongestionControl for Unresponsive {
     fn grow_window(&mut self, _tcb: &mut Tcb, _segments_acked: u32, _now: SimTime) {}

@@ -158,13 +158,13 @@ pub fn drops_rows(drops: &[DropRecord]) -> String {
     s
 }
 
-/// `<alg>_fct.csv`: each finite flow that completed, its size, start, completion time, the
-/// ideal ([`crate::scenario::Scenario::ideal_fct_s`]) and the slowdown; `None` when the
-/// run has no finite flow.
-pub fn fct_csv(sc: &crate::scenario::Scenario, s: &super::Summary) -> Option<String> {
+/// `<alg>_fct.csv`: each finite flow or transfer that completed ([`crate::sim::Simulation::completions`]),
+/// its size, start, completion time, the ideal ([`crate::scenario::Scenario::ideal_fct_s`])
+/// and the slowdown; `None` when the run has no finite flow.
+pub fn fct_csv(s: &super::Summary, done: &[super::fct::Completion]) -> Option<String> {
     s.fct.as_ref()?;
     let mut out = String::from("flow,group,bytes,start_s,fct_s,ideal_s,slowdown\n");
-    for c in super::fct::completions(sc, &s.flows).0 {
+    for c in done {
         let _ = writeln!(
             out,
             "{},{},{},{:.9},{:.9},{:.9},{:.6}",
@@ -176,6 +176,18 @@ pub fn fct_csv(sc: &crate::scenario::Scenario, s: &super::Summary) -> Option<Str
             c.ideal_s,
             c.fct_s / c.ideal_s
         );
+    }
+    Some(out)
+}
+
+/// `<alg>_pings.csv`: every ping answered, its flow, send time and RTT; `None` without pings.
+pub fn pings_csv(pings: &[crate::sim::traffic::PingSample]) -> Option<String> {
+    if pings.is_empty() {
+        return None;
+    }
+    let mut out = String::from("flow,sent_s,rtt_ms\n");
+    for p in pings {
+        let _ = writeln!(out, "{},{:.9},{:.6}", p.flow, p.sent_s, p.rtt_ms);
     }
     Some(out)
 }

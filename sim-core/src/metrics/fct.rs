@@ -102,27 +102,19 @@ fn row(flows: &[&Completion], min_bytes: u64, max_bytes: Option<u64>) -> Option<
     })
 }
 
-/// Every finite TCP flow of the run that completed, and how many started and did not. A UDP
-/// source is left out: no one acknowledges its last datagram.
-pub fn completions(sc: &crate::scenario::Scenario, flows: &[super::FlowSummary]) -> (Vec<Completion>, u32) {
-    let (mut done, mut unfinished) = (Vec::new(), 0);
-    for f in flows {
-        let g = &sc.flows[f.group as usize];
-        let tcp = !matches!(g.cca, crate::cc::CcaSpec::Udp(_));
-        let (Some(bytes), Some(start_s), true) = (g.size_bytes, f.start_time_s, tcp) else { continue };
-        match f.completion_time_s {
-            Some(end) => done.push(Completion {
-                flow: f.id,
-                group: f.group,
-                bytes,
-                start_s,
-                fct_s: end - start_s,
-                ideal_s: sc.ideal_fct_s(g, bytes),
-            }),
-            None => unfinished += 1,
-        }
+impl Completion {
+    /// Flow `flow` of group `group` sent `bytes` from `start_s` to `end_s` (s).
+    pub fn of(
+        sc: &crate::scenario::Scenario,
+        flow: u32,
+        group: u32,
+        bytes: u64,
+        start_s: f64,
+        end_s: f64,
+    ) -> Completion {
+        let g = &sc.flows[group as usize];
+        Completion { flow, group, bytes, start_s, fct_s: end_s - start_s, ideal_s: sc.ideal_fct_s(g, bytes) }
     }
-    (done, unfinished)
 }
 
 /// The statistics of `done`, with `unfinished` flows left; `None` when the run has no
@@ -140,13 +132,9 @@ pub fn stats(done: &[Completion], unfinished: u32) -> Option<FctStats> {
         by_size.extend(row(&inside, lower, upper));
         lower = upper.unwrap_or(u64::MAX);
     }
-    // In flow order, which is group order (a handful of groups: no sort).
-    let mut groups: Vec<u32> = Vec::new();
-    for c in done {
-        if !groups.contains(&c.group) {
-            groups.push(c.group);
-        }
-    }
+    let mut groups: Vec<u32> = done.iter().map(|c| c.group).collect();
+    groups.sort_unstable();
+    groups.dedup();
     let by_group = (groups.into_iter())
         .filter_map(|g| {
             let of: Vec<&Completion> = all.iter().copied().filter(|c| c.group == g).collect();

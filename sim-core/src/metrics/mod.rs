@@ -7,6 +7,7 @@ pub mod fct;
 pub mod histogram;
 pub mod jain;
 pub mod kde;
+pub mod pings;
 mod recorder;
 pub mod stats;
 mod summary;

@@ -54,6 +54,9 @@ pub struct Summary {
     /// flow is a bulk transfer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fct: Option<super::fct::FctStats>,
+    /// Each ping group's RTTs over the window and its answers over the run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pings: Vec<super::pings::PingStats>,
 }
 
 /// One disc link over the measured window.
@@ -131,6 +134,13 @@ pub struct FlowSummary {
     /// with links.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hop_delays: Vec<HopDelay>,
+    /// A ping: its goodput is not counted, nor in the shares and Jain's index.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub probe: bool,
+    /// A recycled connection that carries transfers as they arrive: in the goodput, not in
+    /// the shares and Jain's index.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pooled: bool,
 }
 
 /// Table 6: bottleneck queue length in packets over the window samples.
@@ -240,6 +250,11 @@ pub struct FlowFacts {
     /// Its data cross the bottleneck (every flow of a dumbbell): its goodput counts in
     /// the bottleneck's utilisation.
     pub crosses_bottleneck: bool,
+    /// A ping: left out of goodput, shares and Jain's index.
+    pub probe: bool,
+    /// A recycled connection ([`crate::traffic`]): its goodput counts, but a pool of
+    /// connections is not a flow, so it is left out of the shares and Jain's index.
+    pub pooled: bool,
 }
 
 pub struct SummaryInput<'a> {
@@ -274,6 +289,8 @@ impl Summary {
         let w = inp.window;
         let window_s = (inp.duration_s - inp.warmup_s).max(0.0);
         let crosses: Vec<bool> = inp.flows.iter().map(|f| f.crosses_bottleneck).collect();
+        let probes: Vec<bool> = inp.flows.iter().map(|f| f.probe).collect();
+        let fair = |f: &FlowSummary| !f.probe && !f.pooled;
         let mut flows: Vec<FlowSummary> = inp
             .flows
             .into_iter()
@@ -306,16 +323,21 @@ impl Summary {
                     max_min_bps: None,
                     proportional_bps: None,
                     hop_delays: Vec::new(),
+                    probe: f.probe,
+                    pooled: f.pooled,
                 }
             })
             .collect();
-        let total: f64 = flows.iter().map(|f| f.throughput_bps).sum();
+        let counted = |i: usize| !probes[i];
+        let total: f64 =
+            (flows.iter().enumerate()).filter(|(i, _)| counted(*i)).map(|(_, f)| f.throughput_bps).sum();
         let through_bottleneck: f64 =
             (flows.iter().zip(&crosses)).filter(|(_, &c)| c).map(|(f, _)| f.throughput_bps).sum();
-        for f in &mut flows {
-            f.throughput_share = if total > 0.0 { f.throughput_bps / total } else { 0.0 };
+        let shared: f64 = flows.iter().filter(|f| fair(f)).map(|f| f.throughput_bps).sum();
+        for f in flows.iter_mut().filter(|f| fair(f)) {
+            f.throughput_share = if shared > 0.0 { f.throughput_bps / shared } else { 0.0 };
         }
-        let jfi = jain_index(&flows.iter().map(|f| f.throughput_bps).collect::<Vec<_>>());
+        let jfi = jain_index(&flows.iter().filter(|f| fair(f)).map(|f| f.throughput_bps).collect::<Vec<_>>());
         let spreads: Vec<f64> = flows.iter().filter_map(|f| Some(f.delay_p95_s? - f.delay_p50_s?)).collect();
         let (delay_sum, delay_n) =
             w.flows().iter().fold((0.0, 0u64), |(s, n), f| (s + f.delay.sum(), n + f.delay.count()));
@@ -357,6 +379,7 @@ impl Summary {
             events: inp.events,
             links: Vec::new(),
             fct: None,
+            pings: Vec::new(),
         }
     }
 }

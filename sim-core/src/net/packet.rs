@@ -11,6 +11,10 @@ pub enum PacketKind {
     Ack,
     /// A UDP datagram: data no one acknowledges.
     Datagram,
+    /// A ping's echo request (ICMP type 8), answered by its receiver.
+    Echo,
+    /// The answer to an echo request (ICMP type 0), on the ACKs' way back.
+    EchoReply,
 }
 
 impl PacketKind {
@@ -18,7 +22,13 @@ impl PacketKind {
     /// (ACKs and SYN-ACKs go the other way).
     #[inline]
     pub fn is_data(self) -> bool {
-        matches!(self, PacketKind::Data | PacketKind::Syn | PacketKind::Datagram)
+        matches!(self, PacketKind::Data | PacketKind::Syn | PacketKind::Datagram | PacketKind::Echo)
+    }
+
+    /// What the sender side receives (ACKs, SYN-ACKs, echo replies).
+    #[inline]
+    pub fn to_sender(self) -> bool {
+        !self.is_data()
     }
 }
 
@@ -63,11 +73,26 @@ pub struct Packet {
     /// closed with data still queued, as a finite flow does here; segments count data only,
     /// so the FIN takes no sequence number of its own.
     pub fin: bool,
+    /// Which of its flow's connections it belongs to: a flow whose connection is recycled
+    /// for a new transfer ([`crate::traffic`]) counts them, and its endpoints ignore what
+    /// arrives late from an earlier one (modulo 256, far more than are ever in flight).
+    pub conn: u8,
 }
 
 const _: () = assert!(std::mem::size_of::<Packet>() == 64);
 
 impl Packet {
+    /// An echo request carries its send time, as ping puts its timeval in the payload:
+    /// in the two timestamp words (an echo has no TCP option).
+    pub fn stamp(&mut self, at: crate::time::SimTime) {
+        (self.ts_val, self.ts_ecr) = (at.0 as u32, (at.0 >> 32) as u32);
+    }
+
+    /// The send time an echo request or its reply carries.
+    pub fn stamped(&self) -> crate::time::SimTime {
+        crate::time::SimTime(u64::from(self.ts_val) | (u64::from(self.ts_ecr) << 32))
+    }
+
     pub fn sack_blocks(&self) -> &[SackBlock] {
         &self.sack[..self.sack_len as usize]
     }

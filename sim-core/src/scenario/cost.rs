@@ -182,9 +182,9 @@ fn carried_bps(sc: &Scenario) -> (f64, f64) {
     use crate::metrics::fair_shares::max_min;
     let buffer_bits = 8.0 * f64::from(sc.tcp.send_buffer_bytes.min(sc.tcp.recv_buffer_bytes));
     // UDP groups are charged apart (`udp_datagrams`), whatever the links carry of them.
-    let (capacity, demands) = super::topology::demands(sc, 1.0, |g| match g.cca {
-        crate::cc::CcaSpec::Udp(_) => 0.0,
-        _ => (g.access_rate_bps as f64).min(buffer_bits / (sc.base_rtt_ms(g) / 1e3).max(1e-6)),
+    let (capacity, demands) = super::topology::demands(sc, 1.0, |g| match g.cca.sends_datagrams() {
+        true => 0.0,
+        false => (g.access_rate_bps as f64).min(buffer_bits / (sc.base_rtt_ms(g) / 1e3).max(1e-6)),
     });
 
     let (mut entering, mut later) = (0.0, 0.0);
@@ -197,15 +197,14 @@ fn carried_bps(sc: &Scenario) -> (f64, f64) {
     (entering, later)
 }
 
-/// The datagrams UDP sources send over the run, whatever is lost, and their arrivals at
+/// The datagrams UDP sources and pings send over the run (a ping's reply costs as its
+/// request's arrival at a receiver would), whatever is lost, and their arrivals at
 /// the disc links after the first: (datagrams, later hops).
 fn udp_datagrams(sc: &Scenario) -> (f64, f64) {
     let (mut sent, mut later) = (0.0, 0.0);
     for g in &sc.flows {
-        let crate::cc::CcaSpec::Udp(u) = &g.cca else { continue };
-        let on = u.on_s / (u.on_s + u.off_s.max(0.0)).max(1e-9);
-        let n = f64::from(g.count) * sc.duration_s * on * u.rate_bps as f64
-            / (8.0 * f64::from(u.packet_bytes.max(1)));
+        let Some((per_s, _)) = g.cca.datagrams_per_s() else { continue };
+        let n = f64::from(g.count) * sc.duration_s * per_s;
         sent += n;
         later += n * sc.route_of(g).len().saturating_sub(1) as f64;
     }

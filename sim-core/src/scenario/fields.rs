@@ -108,6 +108,20 @@ pub const FLOW_FIELDS: &[Field] = &[
         Kind::OptInt(Range::closed(1.0, 1e12)),
         "Bytes to send; empty = unlimited (bulk).",
     ),
+    Field::new(
+        "arrivals",
+        "Arrivals",
+        "",
+        Kind::Tagged(&crate::traffic::ArrivalSpec::FAMILY),
+        "How the group's flows arrive: once each, at random at a load, or repeated.",
+    ),
+    Field::new(
+        "sizes",
+        "Sizes",
+        "",
+        Kind::Choice(crate::traffic::sizes::SIZE_CHOICES),
+        "Each flow's size: the Size above, or drawn from a measured workload (or the cdf points in the scenario's JSON).",
+    ),
 ];
 
 /// What the field at `path` (`flows[0].cca.beta`, `links.bottleneck.queue.limit.packets`) allows,

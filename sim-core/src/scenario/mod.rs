@@ -24,6 +24,8 @@ pub use validate::{MAX_DURATION_S, MAX_FLOWS};
 use crate::aqm::QueueDiscSpec;
 use crate::cc::CcaSpec;
 use crate::tcp::TcpConfig;
+use crate::traffic::sizes::SizeSource;
+use crate::traffic::ArrivalSpec;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -103,6 +105,22 @@ pub struct FlowGroup {
     /// a slow uplink, traffic both ways).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ack_route: Vec<String>,
+    /// How the group's flows arrive ([`crate::traffic`]): once each (the default), as a
+    /// Poisson process at a load, or repeated every period.
+    #[serde(skip_serializing_if = "ArrivalSpec::is_once")]
+    pub arrivals: ArrivalSpec,
+    /// Where each flow's size comes from: `size_bytes` (the default), a shipped workload
+    /// or `cdf` ([`crate::traffic::sizes`]).
+    #[serde(skip_serializing_if = "is_fixed")]
+    pub sizes: SizeSource,
+    /// The custom size CDF: [payload bytes, cumulative fraction] points, sizes and
+    /// fractions ascending from fraction 0 to 1, read when `sizes` is `custom`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cdf: Vec<(f64, f64)>,
+}
+
+fn is_fixed(s: &SizeSource) -> bool {
+    *s == SizeSource::Fixed
 }
 
 impl Default for Scenario {
@@ -156,7 +174,41 @@ impl Default for FlowGroup {
             size_bytes: None,
             route: Vec::new(),
             ack_route: Vec::new(),
+            arrivals: ArrivalSpec::default(),
+            sizes: SizeSource::Fixed,
+            cdf: Vec::new(),
         }
+    }
+}
+
+impl FlowGroup {
+    /// The CDF its sizes are drawn from; `None` when every flow sends `size_bytes`.
+    pub fn size_cdf(&self) -> Option<&[(f64, f64)]> {
+        match self.sizes {
+            SizeSource::Fixed => None,
+            SizeSource::WebSearch => Some(crate::traffic::sizes::WEB_SEARCH),
+            SizeSource::DataMining => Some(crate::traffic::sizes::DATA_MINING),
+            SizeSource::Custom => Some(&self.cdf),
+        }
+    }
+
+    /// Whether its flows are finite transfers (a size, or sizes drawn from a CDF).
+    pub fn is_finite(&self) -> bool {
+        self.size_bytes.is_some() || self.size_cdf().is_some()
+    }
+
+    /// Mean bytes of its flows; `None` for bulk transfers.
+    pub fn mean_size_bytes(&self) -> Option<f64> {
+        match self.size_cdf() {
+            Some(cdf) => Some(crate::traffic::sizes::mean(cdf)),
+            None => self.size_bytes.map(|b| b as f64),
+        }
+    }
+
+    /// Whether its connections are recycled: flows arrive during the run (Poisson or
+    /// repeated), each on a connection freed by an earlier one.
+    pub fn recycles(&self) -> bool {
+        !self.arrivals.is_once()
     }
 }
 

@@ -83,6 +83,8 @@ impl Scenario {
             c.at(&format!("flows[{i}]"), |c| {
                 check_fields(&v["flows"][i], FLOW_FIELDS, c);
                 c.at("cca", |c| g.cca.check(c));
+                c.at("arrivals", |c| g.arrivals.check(c));
+                check_traffic(c, g);
                 check_flow_times(c, g, d);
                 check_route(c, self, g);
             });
@@ -96,6 +98,21 @@ impl Scenario {
             super::changes::check(self, &mut c);
         }
         c.into_result()
+    }
+}
+
+/// Flows that arrive during the run are finite TCP transfers; a custom CDF is one.
+fn check_traffic(c: &mut Checker, g: &FlowGroup) {
+    if g.recycles() && g.cca.sends_datagrams() {
+        c.push("arrivals.type", g.arrivals.tag(), "once (a UDP source or a ping sends for the whole run)");
+    }
+    if g.recycles() && !g.is_finite() {
+        c.push("size_bytes", "empty", "a size, or sizes from a CDF, for flows that arrive during the run");
+    }
+    if g.sizes == crate::traffic::sizes::SizeSource::Custom {
+        if let Err(e) = crate::traffic::sizes::check_cdf(&g.cdf) {
+            c.push("cdf", format!("{} points", g.cdf.len()), e);
+        }
     }
 }
 

@@ -70,9 +70,9 @@ pub(super) fn reverse_spec(sc: &Scenario, g: &crate::scenario::FlowGroup) -> Lin
     LinkSpec { rate: Rate(rate), delay: ms(delay_ms), nic_queue_packets: 0 }
 }
 
-/// Per flow, its datagrams' headers where some group sends UDP; empty where none does.
+/// Per flow, its datagrams' headers where some group sends UDP or pings; empty where none does.
 fn datagram_headers(sc: &Scenario, groups: &[u32]) -> Vec<u32> {
-    let udp = |g: u32| matches!(sc.flows[g as usize].cca, crate::cc::CcaSpec::Udp(_));
+    let udp = |g: u32| sc.flows[g as usize].cca.sends_datagrams();
     if !(0..sc.flows.len() as u32).any(udp) {
         return Vec::new();
     }
@@ -137,7 +137,13 @@ pub(super) fn build(
     for (g, group) in sc.flows.iter().enumerate() {
         let rate = Rate(group.access_rate_bps);
         let spec = LinkSpec { rate, delay: ms(group.access_delay_ms), nic_queue_packets: 0 };
+        // Flows sent once with sizes from a CDF draw them in flow order.
+        let mut sizes = SimRng::new(sc.seed, StreamId::Sizes(g as u32));
         for _ in 0..group.count {
+            let size = match group.size_cdf().filter(|_| !group.recycles()) {
+                Some(cdf) => Some(crate::traffic::sizes::draw(cdf, &mut sizes)),
+                None => group.size_bytes,
+            };
             let id = senders.len() as u32;
             uplinks.push(host_link(spec, sc.host_queue_packets));
             downlinks.push(host_link(spec, sc.host_queue_packets));
@@ -150,15 +156,18 @@ pub(super) fn build(
                         allowed: e,
                     }]
                 })?;
-            senders.push(TcpSender::with_cc(id, &sc.tcp, cc, group.size_bytes));
+            senders.push(TcpSender::with_cc(id, &sc.tcp, cc, size));
             receivers.push(TcpReceiver::new(id, &sc.tcp));
             groups.push(g as u32);
             reverse_of.push(reverse_of_group[g]);
             let starts = lane.as_mut().map_or(&mut q, |l| &mut l.q);
             let (start, stop) = (start_time(sc, g, id), group.stop_s.map(SimTime::from_secs_f64));
-            starts.schedule(start, Event::FlowStart { flow: id });
-            if let Some(stop) = stop {
-                starts.schedule(stop, Event::FlowStop { flow: id });
+            // A recycled connection starts with its source's arrivals (below).
+            if !group.recycles() {
+                starts.schedule(start, Event::FlowStart { flow: id });
+                if let Some(stop) = stop {
+                    starts.schedule(stop, Event::FlowStop { flow: id });
+                }
             }
             changes.start_at.push(start);
             changes.stop_at.push(stop);
@@ -177,10 +186,14 @@ pub(super) fn build(
         series.extend(link_series(sc));
     }
     rec.set_series(series);
-    let hosts = Hosts {
-        senders: Senders::new(senders, uplinks, first_uplink_id, warmup),
-        receivers: Receivers::new(receivers),
-    };
+    let mut senders = Senders::new(senders, uplinks, first_uplink_id, warmup);
+    let (traffic, first_arrivals) = super::traffic::Traffic::new(sc, &groups);
+    senders.traffic = traffic;
+    let starts = lane.as_mut().map_or(&mut q, |l| &mut l.q);
+    for (source, at) in first_arrivals {
+        starts.schedule(at, Event::Arrival { source });
+    }
+    let hosts = Hosts { senders, receivers: Receivers::new(receivers) };
     let mut ack_path = AckPath::new(reverse, reverse_of, reverse_id, downlinks, warmup);
     if net.any_ack_route() {
         ack_path.via_discs = groups.iter().map(|&g| net.has_ack_route(g)).collect();

@@ -18,6 +18,10 @@ pub enum Event {
     FlowStop {
         flow: u32,
     },
+    /// A traffic source's next arrival (or round) is due (`traffic.rs`).
+    Arrival {
+        source: u32,
+    },
     SenderTimer {
         flow: u32,
     },

@@ -31,13 +31,9 @@ pub(super) struct Hosts {
 impl Hosts {
     /// A packet reaching its endpoint at `now`.
     pub fn deliver(&mut self, p: &Packet, now: SimTime, sink: &mut impl HostSink) {
-        match p.kind {
-            PacketKind::Data | PacketKind::Syn | PacketKind::Datagram => {
-                self.receivers.act(p.flow, now, |r, now, out| r.on_packet(p, now, out), sink)
-            }
-            PacketKind::Ack | PacketKind::SynAck => {
-                self.senders.act(p.flow, now, |s, now, out| s.on_packet(p, now, out), sink)
-            }
+        match p.kind.is_data() {
+            true => self.receivers.act(p.flow, now, |r, now, out| r.on_packet(p, now, out), sink),
+            false => self.senders.deliver(p, now, sink),
         }
     }
 
@@ -64,9 +60,9 @@ impl Hosts {
     /// Starts loading what the endpoint of packet `p` touches (a hint).
     #[inline]
     pub fn prefetch_for(&self, p: &Packet) {
-        match p.kind {
-            PacketKind::Data | PacketKind::Syn | PacketKind::Datagram => self.receivers.prefetch(p.flow),
-            PacketKind::Ack | PacketKind::SynAck => self.senders.prefetch(p.flow),
+        match p.kind.is_data() {
+            true => self.receivers.prefetch(p.flow),
+            false => self.senders.prefetch(p.flow),
         }
     }
 }

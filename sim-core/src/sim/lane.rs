@@ -94,7 +94,7 @@ impl SenderLane {
                 Event::Arrive { pkt } => {
                     let p = pkts.remove(pkt);
                     *delivered += 1;
-                    senders.act(p.flow, now, |s, now, out| s.on_packet(&p, now, out), &mut sink);
+                    senders.deliver(&p, now, &mut sink);
                 }
                 ev => senders.handle(ev, now, &mut sink),
             }

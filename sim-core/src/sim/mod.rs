@@ -17,6 +17,7 @@ pub use link_meters::LinkCounts;
 mod receivers;
 mod senders;
 mod slab;
+pub mod traffic;
 mod windows;
 #[cfg(not(target_arch = "wasm32"))]
 mod worker;
@@ -242,6 +243,7 @@ impl Simulation {
     pub fn summary(&self) -> Summary {
         let sc = &self.scenario;
         let (senders, receivers) = (&self.hosts.senders.tcp, &self.hosts.receivers.tcp);
+        let recycled = |g: u32| sc.flows[g as usize].recycles();
         let flows = (senders.iter().zip(receivers).zip(&self.groups))
             .map(|((s, r), &group)| {
                 let st = s.stats();
@@ -260,8 +262,11 @@ impl Simulation {
                     },
                     fast_recoveries: st.fast_recoveries,
                     start_time_s: s.started_at().map(|t| t.as_secs_f64()),
-                    completion_time_s: s.completed_at().map(|t| t.as_secs_f64()),
+                    // A recycled connection's transfers are in `completions`.
+                    completion_time_s: s.completed_at().filter(|_| !recycled(group)).map(|t| t.as_secs_f64()),
                     crosses_bottleneck: self.net.crosses(group, BOTTLENECK),
+                    probe: sc.flows[group as usize].cca.is_probe(),
+                    pooled: recycled(group),
                 }
             })
             .collect();
@@ -281,8 +286,11 @@ impl Simulation {
             series: &self.rec.series_info,
         });
         summary.links = self.link_summaries(&summary.flows);
-        let (done, unfinished) = crate::metrics::fct::completions(sc, &summary.flows);
+        let (done, unfinished) = self.completions();
         summary.fct = crate::metrics::fct::stats(&done, unfinished);
+        summary.pings = crate::metrics::pings::stats(sc, self.pings(), &summary.flows, |f| {
+            self.hosts.senders.tcp[f as usize].stats().segments_sent
+        });
         if let Some((mm, pf)) = &self.fair {
             for ((f, &m), &p) in summary.flows.iter_mut().zip(mm).zip(pf) {
                 (f.max_min_bps, f.proportional_bps) = (Some(m), Some(p));
@@ -290,6 +298,40 @@ impl Simulation {
             }
         }
         summary
+    }
+
+    /// Every finite TCP flow or transfer that completed, in flow order then completion
+    /// order, and how many started (or arrived) and had not completed.
+    pub fn completions(&self) -> (Vec<crate::metrics::fct::Completion>, u32) {
+        use crate::metrics::fct::Completion;
+        let sc = &self.scenario;
+        let (mut done, mut unfinished) = (Vec::new(), 0);
+        for (s, &g) in self.hosts.senders.tcp.iter().zip(&self.groups) {
+            let group = &sc.flows[g as usize];
+            if group.recycles() || group.cca.sends_datagrams() {
+                continue;
+            }
+            let (Some(bytes), Some(start)) = (s.size_bytes(), s.started_at()) else { continue };
+            match s.completed_at() {
+                Some(end) => {
+                    done.push(Completion::of(sc, s.flow(), g, bytes, start.as_secs_f64(), end.as_secs_f64()))
+                }
+                None => unfinished += 1,
+            }
+        }
+        let traffic = &self.hosts.senders.traffic;
+        done.extend(
+            traffic
+                .transfers
+                .iter()
+                .map(|t| Completion::of(sc, t.flow, t.group, t.bytes, t.arrived_s, t.arrived_s + t.fct_s)),
+        );
+        (done, unfinished + traffic.unfinished())
+    }
+
+    /// Every ping answered so far, in the order the answers arrived.
+    pub fn pings(&self) -> &[traffic::PingSample] {
+        &self.hosts.senders.traffic.pings
     }
 
     /// A flow's TCP sender, for inspection (window, state, counters).
@@ -337,6 +379,7 @@ impl Simulation {
             Event::Change => self.apply_due_change(),
             Event::FlowStart { .. }
             | Event::FlowStop { .. }
+            | Event::Arrival { .. }
             | Event::SenderTimer { .. }
             | Event::PaceTimer { .. }
             | Event::ReceiverTimer { .. } => {

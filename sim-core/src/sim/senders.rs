@@ -2,9 +2,10 @@
 
 use super::event::Event;
 use super::hosts::{cross, HostSink};
+use super::traffic::{PingSample, Traffic};
 use crate::metrics::window::WaitTally;
 use crate::metrics::DropRecord;
-use crate::net::{HostLink, Packet};
+use crate::net::{HostLink, Packet, PacketKind};
 use crate::queue::DropReason;
 use crate::tcp::TcpSender;
 use crate::time::SimTime;
@@ -20,6 +21,8 @@ pub(super) struct Senders {
     pub sent: u64,
     /// How long data waited in the access links' queues (the measured window).
     pub waits: WaitTally,
+    /// The flows that arrive during the run, and what transfers and pings recorded.
+    pub traffic: Traffic,
     out: Vec<Packet>,
 }
 
@@ -30,7 +33,27 @@ impl Senders {
         first_uplink_id: u32,
         window: SimTime,
     ) -> Senders {
-        Senders { tcp, uplinks, first_uplink_id, sent: 0, waits: WaitTally::from(window), out: Vec::new() }
+        Senders {
+            tcp,
+            uplinks,
+            first_uplink_id,
+            sent: 0,
+            waits: WaitTally::from(window),
+            traffic: Traffic::default(),
+            out: Vec::new(),
+        }
+    }
+
+    /// A packet for `p.flow`'s sender at `now`: an ACK or SYN-ACK it acts on, or a ping's
+    /// answer, recorded.
+    pub fn deliver(&mut self, p: &Packet, now: SimTime, sink: &mut impl HostSink) {
+        if p.kind == PacketKind::EchoReply {
+            let sent = p.stamped();
+            let rtt_ms = (now - sent).as_secs_f64() * 1e3;
+            self.traffic.pings.push(PingSample { flow: p.flow, sent_s: sent.as_secs_f64(), rtt_ms });
+            return;
+        }
+        self.act(p.flow, now, |s, now, out| s.on_packet(p, now, out), sink);
     }
 
     /// Lets `flow`'s sender act at `now`, sends what it produced through its access link,
@@ -64,6 +87,21 @@ impl Senders {
         if let Some(t) = s.pace_timer.event_needed() {
             sink.wake(t, Event::PaceTimer { flow });
         }
+        if s.is_complete() && self.traffic.recycles(flow) {
+            let (starts, next_round) = self.traffic.complete(flow, now);
+            self.begin_all(starts, now, sink);
+            if let Some((source, at)) = next_round {
+                sink.wake(at, Event::Arrival { source });
+            }
+        }
+    }
+
+    /// Starts each (flow, bytes) on its flow's next connection.
+    fn begin_all(&mut self, starts: Vec<(u32, u64)>, now: SimTime, sink: &mut impl HostSink) {
+        for (flow, bytes) in starts {
+            super::traffic::renew(&mut self.tcp[flow as usize], &mut self.traffic, flow, bytes);
+            self.act(flow, now, |s, now, out| s.start(now, out), sink);
+        }
     }
 
     /// Runs a sender's own event (a start, a stop, a timer).
@@ -71,6 +109,13 @@ impl Senders {
         match ev {
             Event::FlowStart { flow } => self.act(flow, now, |s, now, out| s.start(now, out), sink),
             Event::FlowStop { flow } => self.tcp[flow as usize].stop(),
+            Event::Arrival { source } => {
+                let (starts, next) = self.traffic.arrive(source, now);
+                self.begin_all(starts, now, sink);
+                if let Some(at) = next {
+                    sink.wake(at, Event::Arrival { source });
+                }
+            }
             Event::SenderTimer { flow } => self.act(flow, now, |s, now, out| s.on_timer(now, out), sink),
             Event::PaceTimer { flow } => self.act(flow, now, |s, now, out| s.on_pace_timer(now, out), sink),
             _ => unreachable!("not a sender event: {ev:?}"),

@@ -53,6 +53,9 @@ pub struct TcpReceiver {
     /// Payload bytes of new data on first arrival, in order or not.
     received_bytes: u64,
     syn_seen: bool,
+    /// The connection it serves (see [`Packet::conn`]).
+    conn: u8,
+    initial_quick_acks: u32,
 }
 
 impl TcpReceiver {
@@ -78,7 +81,26 @@ impl TcpReceiver {
             delivered_bytes: 0,
             received_bytes: 0,
             syn_seen: false,
+            conn: 0,
+            initial_quick_acks: cfg.initial_quick_acks,
         }
+    }
+
+    /// A SYN of the flow's next connection arrived: the connection's state starts again
+    /// (the byte counters go on; they are the flow's), and a delayed-ACK wake-up already
+    /// queued stays known.
+    fn renew(&mut self, conn: u8) {
+        self.rcv_nxt = 0;
+        self.blocks = OutOfOrder::default();
+        self.short_segment = None;
+        self.delack_count = 0;
+        self.delack_timer.disarm();
+        self.quick_acks = self.initial_quick_acks;
+        self.fin_at = None;
+        self.ts_recent = 0;
+        self.last_ack_sent = 0;
+        self.syn_seen = false;
+        self.conn = conn;
     }
 
     /// Application bytes delivered in order so far.
@@ -122,6 +144,15 @@ impl TcpReceiver {
 
     /// Handles a SYN or data segment; pushes any ACK to send into `out`.
     pub fn on_packet(&mut self, p: &Packet, now: SimTime, out: &mut Vec<Packet>) {
+        if p.conn != self.conn {
+            // A later connection's SYN opens it; anything else is a straggler of an
+            // earlier one (sequence space wraps at 256 connections, none that far apart).
+            let later = (p.conn.wrapping_sub(self.conn) as i8) > 0;
+            if !(later && p.kind == PacketKind::Syn) {
+                return;
+            }
+            self.renew(p.conn);
+        }
         match p.kind {
             PacketKind::Syn => {
                 self.syn_seen = true;
@@ -136,6 +167,8 @@ impl TcpReceiver {
                 self.received_bytes += u64::from(p.payload);
                 self.delivered_bytes += u64::from(p.payload);
             }
+            // A ping: answered at once, its send time echoed; not data, so not counted.
+            PacketKind::Echo => out.push(Packet { kind: PacketKind::EchoReply, hop: 0, ..*p }),
             _ => {}
         }
     }
@@ -230,6 +263,7 @@ impl TcpReceiver {
             hop: 0,
             retransmission: false,
             fin: false,
+            conn: self.conn,
         }
     }
 }
@@ -254,6 +288,7 @@ mod tests {
             hop: 0,
             retransmission: false,
             fin: false,
+            conn: 0,
         }
     }
 

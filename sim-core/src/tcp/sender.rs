@@ -76,6 +76,10 @@ pub struct TcpSender {
     stats: SenderStats,
     started_at: Option<SimTime>,
     completed_at: Option<SimTime>,
+    /// The connection it serves (see [`Packet::conn`]).
+    conn: u8,
+    /// Bytes of its finite transfer; `None` for a bulk one.
+    size_bytes: Option<u64>,
 }
 
 fn ms(v: f64) -> SimDuration {
@@ -153,7 +157,28 @@ impl TcpSender {
             stats: SenderStats::default(),
             started_at: None,
             completed_at: None,
+            conn: 0,
+            size_bytes,
         }
+    }
+
+    /// Makes ready the flow's next connection, for a new transfer of `size_bytes` with a
+    /// fresh congestion control: every connection state starts again, the counters go on
+    /// (they are the flow's), and the timers' wake-ups already queued stay known (a stale
+    /// one finds nothing due). [`TcpSender::start`] then sends its SYN.
+    pub fn renew(&mut self, cc: Box<dyn CongestionControl>, size_bytes: Option<u64>) {
+        let mut next = TcpSender::with_cc(self.flow, &self.cfg, cc, size_bytes);
+        next.stats = self.stats;
+        next.conn = self.conn.wrapping_add(1);
+        (next.rto_timer, next.pace_timer) = (self.rto_timer, self.pace_timer);
+        next.rto_timer.disarm();
+        next.pace_timer.disarm();
+        *self = next;
+    }
+
+    /// Whether its finite transfer is complete (every byte acknowledged).
+    pub fn is_complete(&self) -> bool {
+        self.phase == Phase::Completed
     }
 
     // ---- accessors -------------------------------------------------------------------
@@ -197,8 +222,15 @@ impl TcpSender {
     pub fn started_at(&self) -> Option<SimTime> {
         self.started_at
     }
+    pub fn flow(&self) -> u32 {
+        self.flow
+    }
     pub fn completed_at(&self) -> Option<SimTime> {
         self.completed_at
+    }
+    /// Bytes of its (current) finite transfer; `None` for a bulk one.
+    pub fn size_bytes(&self) -> Option<u64> {
+        self.size_bytes
     }
     pub fn cc(&self) -> &dyn CongestionControl {
         self.cc.as_ref()
@@ -260,7 +292,12 @@ impl TcpSender {
         let payload = self.seg_bytes(seq);
         let h = &self.cfg.headers;
         let wire = payload + crate::cc::udp::UDP_HEADER_BYTES + h.ip_bytes + h.link_bytes;
-        out.push(self.packet(PacketKind::Datagram, seq, payload, wire, now, false));
+        let kind = if d.echo { PacketKind::Echo } else { PacketKind::Datagram };
+        let mut p = self.packet(kind, seq, payload, wire, now, false);
+        if d.echo {
+            p.stamp(now);
+        }
+        out.push(p);
         self.stats.segments_sent += 1;
         let start = self.started_at.unwrap_or(now);
         self.pace_timer.arm(d.next_after(start, now));
@@ -303,6 +340,7 @@ impl TcpSender {
             hop: 0,
             retransmission: retx,
             fin: false,
+            conn: self.conn,
         }
     }
 
@@ -406,6 +444,9 @@ impl TcpSender {
     // ---- receiving ---------------------------------------------------------------------
 
     pub fn on_packet(&mut self, p: &Packet, now: SimTime, out: &mut Vec<Packet>) {
+        if p.conn != self.conn {
+            return; // an earlier connection's straggler
+        }
         match (p.kind, self.phase) {
             (PacketKind::SynAck, Phase::SynSent) => {
                 self.phase = Phase::Established;

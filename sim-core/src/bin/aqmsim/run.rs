@@ -170,8 +170,11 @@ pub fn write_results(dir: &Path, alg: &str, sim: &Simulation, summary: &Summary)
         (format!("{alg}_delay_kde.csv"), export::delay_kde_csv(rec)),
         (format!("{alg}_summary.json"), summary_json(summary, rec)?),
     ];
-    if let Some(csv) = export::fct_csv(sim.scenario(), summary) {
+    if let Some(csv) = export::fct_csv(summary, &sim.completions().0) {
         files.push((format!("{alg}_fct.csv"), csv));
+    }
+    if let Some(csv) = export::pings_csv(sim.pings()) {
+        files.push((format!("{alg}_pings.csv"), csv));
     }
     for (source, body) in export::log_csvs(&rec.log.kept) {
         files.push((format!("{alg}_{source}.csv"), body));

@@ -86,6 +86,33 @@ pub fn all_tables(s: &Summary, alg: &str, paper: Option<published::WarblerTable2
     o.push_str(&fairness_tables(s, paper));
     o.push_str(&links_table(s));
     o.push_str(&fct_table(s));
+    o.push_str(&pings_table(s));
+    o
+}
+
+/// Each ping group's RTTs over the window (runs with pings).
+fn pings_table(s: &Summary) -> String {
+    let mut o = String::new();
+    if s.pings.is_empty() {
+        return o;
+    }
+    let _ = writeln!(o, "Pings (RTT of the requests sent in the window; answered of sent over the run)");
+    let _ = writeln!(
+        o,
+        "  {:<8} {:>16} {:>10} {:>26}",
+        "group", "answered / sent", "min ms", "RTT P50/P95/P99 ms"
+    );
+    for p in &s.pings {
+        let q = |v: Option<f64>| pub_or_dash(v, 1);
+        let _ = writeln!(
+            o,
+            "  {:<8} {:>16} {:>10} {:>26}",
+            p.group,
+            format!("{} / {}", p.answered, p.sent),
+            q(p.rtt_min_ms),
+            format!("{}/{}/{}", q(p.rtt_p50_ms), q(p.rtt_p95_ms), q(p.rtt_p99_ms))
+        );
+    }
     o
 }
 /// Finite flows' completion times and slowdowns by size and by group (runs with finite
@@ -208,7 +235,26 @@ pub fn fairness_tables(s: &Summary, paper: Option<published::WarblerTable2>) -> 
         "flow", "cca", "goodput Mb/s", "share", "backlog cells", "delay P50/P95 ms"
     );
     let _ = writeln!(o, "{}", if fair { format!(" {:>16}", "max-min / PF") } else { String::new() });
+    // A pool of recycled connections is one row: what its transfers carried.
+    let mut pools_shown: Vec<u32> = Vec::new();
     for f in &s.flows {
+        if f.pooled {
+            if !pools_shown.contains(&f.group) {
+                pools_shown.push(f.group);
+                let pool: Vec<_> = s.flows.iter().filter(|x| x.group == f.group).collect();
+                let bps: f64 = pool.iter().map(|x| x.throughput_bps).sum();
+                let _ = writeln!(
+                    o,
+                    "  {:>4} {:<8} {:>12.3}   (group {}: {} connections carrying the transfers that arrive)",
+                    format!("{}-", f.id),
+                    f.cca,
+                    bps / 1e6,
+                    f.group,
+                    pool.len()
+                );
+            }
+            continue;
+        }
         let _ = write!(
             o,
             "  {:>4} {:<8} {:>12.3} {:>6.1}% {:>14.0} {:>16}",

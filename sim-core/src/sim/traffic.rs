@@ -1,0 +1,247 @@
+//! Flows that arrive during the run ([`crate::traffic`]): each group whose flows arrive
+//! (Poisson, repeated) is a source with a pool of connections, its `count` flows. An
+//! arrival takes a free connection, or waits in arrival order for one to complete; a
+//! completed transfer frees its connection for the next. The sender's state is made anew
+//! for each transfer ([`TcpSender::renew`]) and the receiver's when the new connection's
+//! SYN reaches it, so what a run holds follows the connections open at once.
+//!
+//! Also here, because the senders' side sees them: every transfer completed (a recycled
+//! connection's; once-flows' completions are read off their senders) and every ping's
+//! answer.
+
+use crate::cc::{CcaSpec, CongestionControl};
+use crate::rng::{SimRng, StreamId};
+use crate::scenario::{FlowGroup, Scenario};
+use crate::tcp::TcpSender;
+use crate::time::{SimDuration, SimTime};
+use crate::traffic::{sizes, Pattern};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// One transfer of a recycled connection that completed.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Transfer {
+    pub flow: u32,
+    pub group: u32,
+    pub bytes: u64,
+    /// When it arrived (asked for its connection), s: it may have waited for one.
+    pub arrived_s: f64,
+    /// Arrival to the ACK of its last byte, s.
+    pub fct_s: f64,
+}
+
+pub use crate::metrics::pings::PingSample;
+
+/// A transfer asked for: when, and how many bytes.
+#[derive(Clone, Copy, Debug)]
+struct Request {
+    at: SimTime,
+    bytes: u64,
+}
+
+struct Source {
+    group: u32,
+    cca: CcaSpec,
+    pattern: Pattern,
+    /// Its connections are flows `first..first + count`.
+    first: u32,
+    count: u32,
+    /// Free connections, the lowest id last (taken first).
+    free: Vec<u32>,
+    /// Per connection, the transfer it carries.
+    busy: Vec<Option<Request>>,
+    waiting: VecDeque<Request>,
+    /// Poisson: mean seconds between arrivals.
+    mean_gap_s: f64,
+    arrivals: SimRng,
+    sizes: SimRng,
+    fixed: u64,
+    cdf: Option<Vec<(f64, f64)>>,
+    started: u32,
+    /// Every-after-all: transfers of the round still running, and when it began.
+    round_left: u32,
+    round_at: SimTime,
+    stop: Option<SimTime>,
+}
+
+/// Every source of the run, and what their transfers and the pings recorded.
+#[derive(Default)]
+pub(super) struct Traffic {
+    sources: Vec<Source>,
+    /// Per flow, its source, if its connection is recycled.
+    source_of: Vec<Option<u32>>,
+    seed: u64,
+    pub transfers: Vec<Transfer>,
+    pub pings: Vec<PingSample>,
+}
+
+/// The capacity an arrival process loads: the slowest link of the group's route, its own
+/// access link included, bit/s.
+pub(super) fn route_capacity_bps(sc: &Scenario, g: &FlowGroup) -> f64 {
+    let route = sc.route_of(g).into_iter().map(|(_, l)| l.rate_bps);
+    route.chain([g.access_rate_bps]).min().unwrap_or(1).max(1) as f64
+}
+
+impl Traffic {
+    /// The sources of `sc` whose flows are `groups` (flow → group), and the first arrival
+    /// of each, (source, time), for the caller to schedule.
+    pub fn new(sc: &Scenario, groups: &[u32]) -> (Traffic, Vec<(u32, SimTime)>) {
+        let mut t = Traffic { seed: sc.seed, source_of: vec![None; groups.len()], ..Traffic::default() };
+        let mut first_arrivals = Vec::new();
+        for (gi, g) in sc.flows.iter().enumerate() {
+            if !g.recycles() {
+                continue;
+            }
+            let first = groups.iter().position(|&x| x as usize == gi).unwrap_or(0) as u32;
+            let id = t.sources.len() as u32;
+            let mean_gap_s = match g.arrivals.pattern() {
+                Pattern::Poisson { load } => {
+                    let mean = g.mean_size_bytes().unwrap_or(1.0);
+                    8.0 * mean / (load * route_capacity_bps(sc, g))
+                }
+                _ => 0.0,
+            };
+            let mut s = Source {
+                group: gi as u32,
+                cca: g.cca.clone(),
+                pattern: g.arrivals.pattern(),
+                first,
+                count: g.count,
+                free: (first..first + g.count).rev().collect(),
+                busy: vec![None; g.count as usize],
+                waiting: VecDeque::new(),
+                mean_gap_s,
+                arrivals: SimRng::new(sc.seed, StreamId::Arrivals(gi as u32)),
+                sizes: SimRng::new(sc.seed, StreamId::Sizes(gi as u32)),
+                fixed: g.size_bytes.unwrap_or(1).max(1),
+                cdf: g.size_cdf().map(|c| c.to_vec()),
+                started: 0,
+                round_left: 0,
+                round_at: SimTime::ZERO,
+                stop: g.stop_s.map(SimTime::from_secs_f64),
+            };
+            let start = SimTime::from_secs_f64(g.start_s);
+            let at = match s.pattern {
+                Pattern::Poisson { .. } => start + s.gap(),
+                _ => start,
+            };
+            for f in first..first + g.count {
+                t.source_of[f as usize] = Some(id);
+            }
+            t.sources.push(s);
+            first_arrivals.push((id, at));
+        }
+        (t, first_arrivals)
+    }
+
+    /// Whether `flow`'s connection is recycled.
+    #[inline]
+    pub fn recycles(&self, flow: u32) -> bool {
+        self.source_of.get(flow as usize).is_some_and(|s| s.is_some())
+    }
+
+    /// Source `id`'s arrival is due at `now`: the transfers to start now, (flow, bytes),
+    /// and when its next arrival is due, if it has one.
+    pub fn arrive(&mut self, id: u32, now: SimTime) -> (Vec<(u32, u64)>, Option<SimTime>) {
+        let s = &mut self.sources[id as usize];
+        if s.stop.is_some_and(|t| now >= t) {
+            return (Vec::new(), None);
+        }
+        let n = match s.pattern {
+            Pattern::Poisson { .. } => 1,
+            _ => s.count,
+        };
+        for _ in 0..n {
+            let bytes = s.draw_size();
+            s.waiting.push_back(Request { at: now, bytes });
+        }
+        let next = match s.pattern {
+            Pattern::Poisson { .. } => Some(now + s.gap()),
+            Pattern::Every { period, after_all: false } => Some(now + period),
+            Pattern::Every { after_all: true, .. } => {
+                (s.round_left, s.round_at) = (n, now);
+                None // the round's last completion schedules the next
+            }
+            Pattern::Once => None,
+        };
+        (s.start_waiting(), next)
+    }
+
+    /// `flow`'s transfer completed at `now`: it is recorded, and the connection takes the
+    /// next waiting transfer. Returns the transfers to start now and, for a round that
+    /// ended, when the next round is due: (starts, Some((source, at))).
+    pub fn complete(&mut self, flow: u32, now: SimTime) -> (Vec<(u32, u64)>, Option<(u32, SimTime)>) {
+        let Some(Some(id)) = self.source_of.get(flow as usize).copied() else { return (Vec::new(), None) };
+        let s = &mut self.sources[id as usize];
+        let Some(req) = s.busy[(flow - s.first) as usize].take() else { return (Vec::new(), None) };
+        self.transfers.push(Transfer {
+            flow,
+            group: s.group,
+            bytes: req.bytes,
+            arrived_s: req.at.as_secs_f64(),
+            fct_s: (now - req.at).as_secs_f64(),
+        });
+        s.free.push(flow);
+        // Lowest id first, so which connection carries what does not depend on the order
+        // connections were freed in within an instant.
+        s.free.sort_unstable_by(|a, b| b.cmp(a));
+        let mut next_round = None;
+        if let Pattern::Every { period, after_all: true } = s.pattern {
+            s.round_left = s.round_left.saturating_sub(1);
+            if s.round_left == 0 {
+                next_round = Some((id, now.max(s.round_at + period)));
+            }
+        }
+        (s.start_waiting(), next_round)
+    }
+
+    /// A fresh congestion control for the next transfer on `flow`'s connection, from its
+    /// own stream (group, transfer number).
+    pub fn cc_for(&mut self, flow: u32) -> Box<dyn CongestionControl> {
+        let id = self.source_of[flow as usize].expect("a recycled connection");
+        let s = &mut self.sources[id as usize];
+        s.started += 1;
+        let rng = SimRng::new(self.seed, StreamId::Transfer(s.group, s.started));
+        s.cca.build_with(rng).unwrap_or_else(|_| s.cca.build())
+    }
+
+    /// Transfers asked for and not complete: running and waiting for a connection.
+    pub fn unfinished(&self) -> u32 {
+        (self.sources.iter())
+            .map(|s| s.busy.iter().filter(|b| b.is_some()).count() as u32 + s.waiting.len() as u32)
+            .sum()
+    }
+}
+
+impl Source {
+    /// An exponential gap between two Poisson arrivals.
+    fn gap(&mut self) -> SimDuration {
+        let u = self.arrivals.uniform();
+        SimDuration::from_secs_f64(-libm::log(1.0 - u) * self.mean_gap_s).max(SimDuration(1))
+    }
+
+    fn draw_size(&mut self) -> u64 {
+        match &self.cdf {
+            Some(cdf) => sizes::draw(cdf, &mut self.sizes),
+            None => self.fixed,
+        }
+    }
+
+    /// Hands waiting transfers to free connections: (flow, bytes) to start now.
+    fn start_waiting(&mut self) -> Vec<(u32, u64)> {
+        let mut out = Vec::new();
+        while !self.waiting.is_empty() {
+            let Some(flow) = self.free.pop() else { break };
+            let req = self.waiting.pop_front().expect("one is waiting");
+            self.busy[(flow - self.first) as usize] = Some(req);
+            out.push((flow, req.bytes));
+        }
+        out
+    }
+}
+
+/// Starts `bytes` on `flow`'s next connection: a fresh sender state and congestion control.
+pub(super) fn renew(sender: &mut TcpSender, traffic: &mut Traffic, flow: u32, bytes: u64) {
+    let cc = traffic.cc_for(flow);
+    sender.renew(cc, Some(bytes));
+}

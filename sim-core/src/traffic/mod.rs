@@ -1,0 +1,157 @@
+//! How a flow group's flows arrive, and how big they are: the traffic sources beyond one
+//! long transfer per flow.
+//!
+//! - **once** (the default): each of the group's `count` flows opens its connection once,
+//!   at the group's start plus its jitter, and sends `size_bytes` (or forever).
+//! - **poisson**: new flows arrive as a Poisson process at a target load of the route's
+//!   slowest link, λ = load · C / (8 · E[size]) flows per second (as HPCC's and pFabric's
+//!   workload generators set it), each on a new connection; `count` is how many
+//!   connections may be open at once.
+//! - **every**: each of the `count` flows starts a new transfer every `period_s` (a page
+//!   fetch every 2 s: one flow; incast: N senders answering one query at the same instant),
+//!   optionally only once every transfer of the round has completed (synchronised reads,
+//!   Vasudevan et al., SIGCOMM 2009 §3).
+//!
+//! Arrivals beyond the connections open wait, in arrival order, for one to finish; their
+//! completion time counts from the arrival, so a queue of waiting requests shows. A
+//! connection's state is recycled for its next transfer: memory follows the connections
+//! open at once, not the flows of the run. Sizes come from [`sizes`].
+
+pub mod sizes;
+
+use crate::params::{Algorithm, Described, Field, Kind, Range};
+use crate::time::SimDuration;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+
+/// The arrival process a configuration stands for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Pattern {
+    Once,
+    /// Offered load as a fraction of the route's slowest link.
+    Poisson {
+        load: f64,
+    },
+    /// A new transfer per flow every `period`; `after_all`: a round starts only once the
+    /// previous round's transfers have all completed.
+    Every {
+        period: SimDuration,
+        after_all: bool,
+    },
+}
+
+pub trait ArrivalConfig: Debug {
+    fn pattern(&self) -> Pattern;
+}
+
+crate::registry! {
+    /// How a group's flows arrive (`{"type": "poisson", "load": 0.6}`).
+    pub enum ArrivalSpec as "arrivals": dyn ArrivalConfig {
+        Once(OnceConfig),
+        Poisson(PoissonConfig),
+        Every(EveryConfig),
+    }
+}
+
+impl Default for ArrivalSpec {
+    fn default() -> Self {
+        ArrivalSpec::Once(OnceConfig {})
+    }
+}
+
+impl ArrivalSpec {
+    /// Each flow once: what every scenario before arrivals did (left out of its JSON).
+    pub fn is_once(&self) -> bool {
+        self.pattern() == Pattern::Once
+    }
+
+    pub fn pattern(&self) -> Pattern {
+        self.get().pattern()
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnceConfig {}
+
+impl Described for OnceConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "once",
+        label: "Once each",
+        help: "Each flow opens one connection, at the group's start plus its jitter.",
+        fields: &[],
+        flavours: &[],
+    };
+}
+
+impl ArrivalConfig for OnceConfig {
+    fn pattern(&self) -> Pattern {
+        Pattern::Once
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PoissonConfig {
+    pub load: f64,
+}
+
+impl Default for PoissonConfig {
+    fn default() -> Self {
+        PoissonConfig { load: 0.6 }
+    }
+}
+
+impl Described for PoissonConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "poisson",
+        label: "Poisson arrivals",
+        help: "New flows arrive at random (exponential gaps) at a target load of the route's slowest link, λ = load·C/E[size]; Flows is how many connections may be open at once.",
+        fields: &[Field::new(
+            "load",
+            "Load",
+            "",
+            Kind::Float(Range::closed(0.001, 2.0)),
+            "Offered payload over the capacity of the route's slowest link (0.6 = 60 %).",
+        )],
+        flavours: &[],
+    };
+}
+
+impl ArrivalConfig for PoissonConfig {
+    fn pattern(&self) -> Pattern {
+        Pattern::Poisson { load: self.load }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EveryConfig {
+    pub period_s: f64,
+    pub after_all: bool,
+}
+
+impl Default for EveryConfig {
+    fn default() -> Self {
+        EveryConfig { period_s: 2.0, after_all: false }
+    }
+}
+
+impl Described for EveryConfig {
+    const INFO: Algorithm = Algorithm {
+        tag: "every",
+        label: "Repeated",
+        help: "Each flow starts a new transfer every period, all at the same instant (one flow: a page fetch; many: incast).",
+        fields: &[
+            Field::new("period_s", "Period", "s", Kind::Float(Range::closed(0.001, 3600.0)), "Between two transfers of a flow."),
+            Field::new("after_all", "After all", "", Kind::Bool, "A round starts only once every transfer of the last one has completed (synchronised reads: one slow reply stalls the next query)."),
+        ],
+        flavours: &[],
+    };
+}
+
+impl ArrivalConfig for EveryConfig {
+    fn pattern(&self) -> Pattern {
+        Pattern::Every { period: SimDuration::from_secs_f64(self.period_s), after_all: self.after_all }
+    }
+}
