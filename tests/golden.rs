@@ -63,6 +63,11 @@
 //! (scenarios with links; a dumbbell's first link is its bottleneck, so none of its rows
 //! moved): the parking-lot and warbler-upstream rows, each by less than 0.1 % (parking-lot
 //! FIFO: the one-hop flows' mean 8.63782 → 8.63638 Mbit/s).
+//!
+//! Re-measured when the bufferbloat preset became the Mininet lab's setting (issue 24): one
+//! CUBIC upload, a ping every 100 ms and a 100 kB page every 2 s in place of four uploads,
+//! a 50-packet FIFO as a variant, and the page-fetch time (`fetch_s`) and ping RTT
+//! (`ping_ms`) among its figures; Jain's index left its rows (one long flow).
 
 use aqm_tests::run;
 use sim_core::metrics::Summary;
@@ -103,6 +108,8 @@ fn figure(s: &Summary, name: &str) -> f64 {
         "rtt_ms" => s.flows[0].srtt_ms_mean,
         "flow0_mbps" => Some(s.flows[0].throughput_bps / 1e6),
         "losses" => Some(s.drops.total_all as f64),
+        "fetch_s" => s.fct.as_ref().and_then(|f| f.by_group.last()).map(|(_, r)| r.fct_p50_s),
+        "ping_ms" => s.pings.first().and_then(|p| p.rtt_p50_ms),
         // The parking lot: flow 0 is the long flow, the others one link each.
         "long_mbps" => Some(s.flows[0].throughput_bps / 1e6),
         "local_mbps" => Some(

@@ -35,6 +35,14 @@ const EVENTS_PER_TIMEOUT: f64 = 1.6;
 const EVENTS_PER_DATAGRAM: f64 = 3.0;
 /// Events per flow whatever it sends: handshake, start, stop, the last timers.
 const EVENTS_PER_FLOW: f64 = 4.0;
+/// A ping's answer: its arrival back at the sender (the request is a datagram).
+const EVENTS_PER_ECHO_REPLY: f64 = 1.0;
+/// A completed transfer's record and a ping's answer kept for the summary, bytes, and
+/// their rows in `<alg>_fct.csv` and `<alg>_pings.csv`.
+const BYTES_PER_TRANSFER: f64 = 40.0;
+const BYTES_PER_PING: f64 = 24.0;
+const DISK_PER_TRANSFER: f64 = 64.0;
+const DISK_PER_PING: f64 = 32.0;
 /// Engine state per flow (sender, receiver, host links, scoreboard, RTT and rate state).
 const BYTES_PER_FLOW: f64 = 4_000.0;
 /// What every run holds whatever its size (the calendar queue's wheel, the recorder), and a
@@ -125,10 +133,13 @@ fn estimate_one(sc: &Scenario) -> Cost {
     let flows = f64::from(sc.total_flows());
     let d = sc.duration_s;
     let pkt_bits = 8.0 * f64::from(sc.full_packet_bytes().max(1));
-    let first_windows = flows * f64::from(sc.tcp.initial_cwnd_segments);
+    // Every transfer that arrives during the run opens a connection: a handshake and a
+    // first window of its own.
+    let transfers = arriving_transfers(sc);
+    let first_windows = (flows + transfers) * f64::from(sc.tcp.initial_cwnd_segments);
     let (entering, later) = carried_bps(sc);
     let (packets, later_hops) = (d * entering / pkt_bits, d * later / pkt_bits);
-    let (datagrams, datagram_hops) = udp_datagrams(sc);
+    let (datagrams, datagram_hops, pings) = udp_datagrams(sc);
     let timeouts = handshaken_flows(sc) * timeouts_per_flow(sc);
     let samples = d / sc.sample_interval_s.max(1e-3);
     let (decisions, decision_values, queues) = control_plane(sc);
@@ -142,6 +153,8 @@ fn estimate_one(sc: &Scenario) -> Cost {
     let bytes = BYTES_FIXED
         + if switch { BYTES_SWITCH } else { 0.0 }
         + flows * BYTES_PER_FLOW
+        + transfers * BYTES_PER_TRANSFER
+        + pings * BYTES_PER_PING
         + held * BYTES_PER_SEGMENT
         + pending_events * BYTES_PER_EVENT
         + TRACE_FLOW_SAMPLES.min(samples * flows.max(1.0)) * BYTES_PER_FLOW_SAMPLE
@@ -153,16 +166,19 @@ fn estimate_one(sc: &Scenario) -> Cost {
         + flows * DISK_PER_FLOW
         + samples * (flows * DISK_PER_FLOW_ROW + DISK_PER_SAMPLE_ROW)
         + drops * DISK_PER_DROP
+        + transfers * DISK_PER_TRANSFER
+        + pings * DISK_PER_PING
         // The log's CSV and summary.json's copy of it.
         + 2.0 * kept_log_values * DISK_PER_LOG_VALUE;
     Cost {
         events: packets * EVENTS_PER_PACKET
             + later_hops * EVENTS_PER_LATER_HOP
             + datagrams * EVENTS_PER_DATAGRAM
+            + pings * EVENTS_PER_ECHO_REPLY
             + datagram_hops * EVENTS_PER_LATER_HOP
             + first_windows * EVENTS_PER_FIRST_SEGMENT
             + timeouts * EVENTS_PER_TIMEOUT
-            + flows * EVENTS_PER_FLOW
+            + (flows + transfers) * EVENTS_PER_FLOW
             + decisions
             + samples,
         // A sample visits every flow; a decision clusters every flow.
@@ -184,7 +200,9 @@ fn carried_bps(sc: &Scenario) -> (f64, f64) {
     // UDP groups are charged apart (`udp_datagrams`), whatever the links carry of them.
     let (capacity, demands) = super::topology::demands(sc, 1.0, |g| match g.cca.sends_datagrams() {
         true => 0.0,
-        false => (g.access_rate_bps as f64).min(buffer_bits / (sc.base_rtt_ms(g) / 1e3).max(1e-6)),
+        false => (g.access_rate_bps as f64)
+            .min(buffer_bits / (sc.base_rtt_ms(g) / 1e3).max(1e-6))
+            .min(offered_bps(sc, g) / f64::from(g.count.max(1))),
     });
 
     let (mut entering, mut later) = (0.0, 0.0);
@@ -197,18 +215,59 @@ fn carried_bps(sc: &Scenario) -> (f64, f64) {
     (entering, later)
 }
 
-/// The datagrams UDP sources and pings send over the run (a ping's reply costs as its
-/// request's arrival at a receiver would), whatever is lost, and their arrivals at
-/// the disc links after the first: (datagrams, later hops).
-fn udp_datagrams(sc: &Scenario) -> (f64, f64) {
-    let (mut sent, mut later) = (0.0, 0.0);
+/// The datagrams UDP sources and pings send over the run, whatever is lost, their
+/// arrivals at the disc links after the first, and of them the pings' requests (each
+/// answered): (datagrams, later hops, pings).
+fn udp_datagrams(sc: &Scenario) -> (f64, f64, f64) {
+    let (mut sent, mut later, mut pings) = (0.0, 0.0, 0.0);
     for g in &sc.flows {
         let Some((per_s, _)) = g.cca.datagrams_per_s() else { continue };
         let n = f64::from(g.count) * sc.duration_s * per_s;
         sent += n;
         later += n * sc.route_of(g).len().saturating_sub(1) as f64;
+        if g.cca.is_probe() {
+            pings += n;
+        }
     }
-    (sent, later)
+    (sent, later, pings)
+}
+
+/// What a group whose flows arrive during the run offers, on average, bit/s of payload (its
+/// load of the route, or its transfers' bytes per period); unbounded for the others.
+fn offered_bps(sc: &Scenario, g: &super::FlowGroup) -> f64 {
+    use crate::traffic::Pattern;
+    match g.arrivals.pattern() {
+        Pattern::Poisson { load } => load * sc.route_capacity_bps(g),
+        Pattern::Every { period, transfers, .. } => {
+            let n = f64::from(transfers.unwrap_or(g.count));
+            n * 8.0 * g.mean_size_bytes().unwrap_or(0.0) / period.as_secs_f64().max(1e-9)
+        }
+        Pattern::Once => f64::INFINITY,
+    }
+}
+
+/// Transfers that arrive during the run ([`crate::traffic`]), at most: a Poisson source's
+/// mean count over the run plus six standard deviations, a repeated one's rounds times its
+/// flows (a round that waits for the one before has fewer).
+pub fn arriving_transfers(sc: &Scenario) -> f64 {
+    use crate::traffic::Pattern;
+    let mut n = 0.0;
+    for g in sc.flows.iter().filter(|g| g.recycles()) {
+        let span = (sc.duration_s - g.start_s).max(0.0);
+        n += match g.arrivals.pattern() {
+            Pattern::Poisson { load } => {
+                let mean =
+                    load * sc.route_capacity_bps(g) * span / (8.0 * g.mean_size_bytes().unwrap_or(1.0));
+                mean + 6.0 * mean.sqrt() + 1.0
+            }
+            Pattern::Every { period, transfers, .. } => {
+                f64::from(transfers.unwrap_or(g.count))
+                    * ((span / period.as_secs_f64().max(1e-9)).floor() + 1.0)
+            }
+            Pattern::Once => 0.0,
+        };
+    }
+    n
 }
 
 /// Retransmission timeouts a flow can take in the run, at most: back to back, each

@@ -7,7 +7,8 @@
 //! Figures: `queue_mean` (packets in the disc), `drops` (in the window; `losses` all),
 //! `cv_pct` (goodput CV over 100 ms), `zone0_pct`..`zone3_pct` (RED's EWMA zones), `jfi`,
 //! `delay_ms` (mean queueing delay), `device_ms` (of it, in the device queue), `jitter_ms`
-//! (P95 − P50), `buffer_cells`, `mbps`
+//! (P95 − P50), `buffer_cells`, `mbps`, `fetch_s` (the last group's median completion time:
+//! the bufferbloat page's fetch), `ping_ms` (the first ping group's median RTT)
 //! (goodput), `rtt_ms` (flow 0's mean SRTT), `flow0_mbps` (flow 0's goodput); the parking lot's `long_mbps` (flow 0, the long
 //! flow), `local_mbps` (the others' mean) and `mm_long_mbps` / `pf_long_mbps` (the long
 //! flow's max-min and proportionally fair shares); `LINK_delay_ms` and `LINK_jfi` (the mean
@@ -22,12 +23,13 @@ pub type Golden = (&'static str, &'static str, &'static [(&'static str, f64)]);
 
 #[rustfmt::skip]
 pub const APP_FIGURES: &[Golden] = &[
-    ("bufferbloat", "fifo", &[("delay_ms", 1035.53), ("mbps", 9.64054), ("jfi", 0.945091), ("drops", 548.0)]),
-    ("bufferbloat", "fifo-cut", &[("delay_ms", 456.653), ("mbps", 9.61902), ("jfi", 0.937924), ("drops", 1650.0)]),
-    ("bufferbloat", "codel", &[("delay_ms", 9.267), ("mbps", 9.61075), ("jfi", 0.941395), ("drops", 345.0)]),
-    ("bufferbloat", "fq-codel", &[("delay_ms", 7.1111), ("mbps", 9.61571), ("jfi", 0.999427), ("drops", 338.0)]),
-    ("bufferbloat", "pie", &[("delay_ms", 16.7941), ("mbps", 9.5995), ("jfi", 0.985112), ("drops", 274.0)]),
-    ("bufferbloat", "red", &[("delay_ms", 14.9452), ("mbps", 9.6402), ("jfi", 0.968143), ("drops", 270.0)]),
+    ("bufferbloat", "fifo", &[("delay_ms", 964.949), ("mbps", 9.63172), ("fetch_s", 4.35609), ("ping_ms", 1088.4), ("drops", 315.0)]),
+    ("bufferbloat", "fifo-small", &[("delay_ms", 31.878), ("mbps", 9.62727), ("fetch_s", 0.739731), ("ping_ms", 60.4758), ("drops", 346.0)]),
+    ("bufferbloat", "fifo-cut", &[("delay_ms", 375.208), ("mbps", 9.3766), ("fetch_s", 1.55305), ("ping_ms", 76.0851), ("drops", 1501.0)]),
+    ("bufferbloat", "codel", &[("delay_ms", 5.5007), ("mbps", 9.34633), ("fetch_s", 0.232382), ("ping_ms", 33.4019), ("drops", 58.0)]),
+    ("bufferbloat", "fq-codel", &[("delay_ms", 4.70292), ("mbps", 9.01165), ("fetch_s", 0.243695), ("ping_ms", 30.7411), ("drops", 70.0)]),
+    ("bufferbloat", "pie", &[("delay_ms", 18.5029), ("mbps", 9.57175), ("fetch_s", 0.279057), ("ping_ms", 47.6861), ("drops", 51.0)]),
+    ("bufferbloat", "red", &[("delay_ms", 9.18943), ("mbps", 9.43377), ("fetch_s", 0.24788), ("ping_ms", 36.6557), ("drops", 50.0)]),
     ("parking-lot", "fifo", &[("long_mbps", 0.993905), ("local_mbps", 8.63638), ("mm_long_mbps", 4.82024), ("pf_long_mbps", 2.41012), ("jfi", 0.805091), ("delay_ms", 103.484)]),
     ("parking-lot", "red", &[("long_mbps", 1.61851), ("local_mbps", 8.00758), ("mm_long_mbps", 4.82024), ("pf_long_mbps", 2.41012), ("jfi", 0.842986), ("delay_ms", 10.3005)]),
     ("parking-lot", "fq-codel", &[("long_mbps", 4.67484), ("local_mbps", 4.94619), ("mm_long_mbps", 4.82024), ("pf_long_mbps", 2.41012), ("jfi", 0.99942), ("delay_ms", 5.84625)]),

@@ -295,6 +295,13 @@ impl Scenario {
         2.0 * self.base_rtt_ms(group) / 1e3 + wire as f64 * 8.0 / slowest as f64
     }
 
+    /// The capacity a group's arrivals load ([`crate::traffic`]): the slowest link of its
+    /// route, its own access link included, bit/s.
+    pub fn route_capacity_bps(&self, group: &FlowGroup) -> f64 {
+        let route = self.route_of(group).into_iter().map(|(_, l)| l.rate_bps);
+        route.chain([group.access_rate_bps]).min().unwrap_or(1).max(1) as f64
+    }
+
     /// The disc links a group's ACKs cross, by name (none: the uncongested reverse path).
     pub fn ack_route_of<'a>(&'a self, group: &'a FlowGroup) -> Vec<(&'a str, &'a Link)> {
         (group.ack_route.iter()).filter_map(|n| self.link_named(n).map(|l| (n.as_str(), l))).collect()

@@ -11,7 +11,7 @@
 
 use crate::cc::{CcaSpec, CongestionControl};
 use crate::rng::{SimRng, StreamId};
-use crate::scenario::{FlowGroup, Scenario};
+use crate::scenario::Scenario;
 use crate::tcp::TcpSender;
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::{sizes, Pattern};
@@ -75,13 +75,6 @@ pub(super) struct Traffic {
     pub pings: Vec<PingSample>,
 }
 
-/// The capacity an arrival process loads: the slowest link of the group's route, its own
-/// access link included, bit/s.
-pub(super) fn route_capacity_bps(sc: &Scenario, g: &FlowGroup) -> f64 {
-    let route = sc.route_of(g).into_iter().map(|(_, l)| l.rate_bps);
-    route.chain([g.access_rate_bps]).min().unwrap_or(1).max(1) as f64
-}
-
 impl Traffic {
     /// The sources of `sc` whose flows are `groups` (flow → group), and the first arrival
     /// of each, (source, time), for the caller to schedule.
@@ -97,7 +90,7 @@ impl Traffic {
             let mean_gap_s = match g.arrivals.pattern() {
                 Pattern::Poisson { load } => {
                     let mean = g.mean_size_bytes().unwrap_or(1.0);
-                    8.0 * mean / (load * route_capacity_bps(sc, g))
+                    8.0 * mean / (load * sc.route_capacity_bps(g))
                 }
                 _ => 0.0,
             };
@@ -148,8 +141,9 @@ impl Traffic {
             return (Vec::new(), None);
         }
         let n = match s.pattern {
-            Pattern::Poisson { .. } => 1,
-            _ => s.count,
+            Pattern::Every { transfers: Some(n), .. } => n,
+            Pattern::Every { transfers: None, .. } => s.count,
+            _ => 1,
         };
         for _ in 0..n {
             let bytes = s.draw_size();
@@ -157,7 +151,7 @@ impl Traffic {
         }
         let next = match s.pattern {
             Pattern::Poisson { .. } => Some(now + s.gap()),
-            Pattern::Every { period, after_all: false } => Some(now + period),
+            Pattern::Every { period, after_all: false, .. } => Some(now + period),
             Pattern::Every { after_all: true, .. } => {
                 (s.round_left, s.round_at) = (n, now);
                 None // the round's last completion schedules the next
@@ -186,7 +180,7 @@ impl Traffic {
         // connections were freed in within an instant.
         s.free.sort_unstable_by(|a, b| b.cmp(a));
         let mut next_round = None;
-        if let Pattern::Every { period, after_all: true } = s.pattern {
+        if let Pattern::Every { period, after_all: true, .. } = s.pattern {
             s.round_left = s.round_left.saturating_sub(1);
             if s.round_left == 0 {
                 next_round = Some((id, now.max(s.round_at + period)));

@@ -32,10 +32,11 @@ pub enum Pattern {
     Poisson {
         load: f64,
     },
-    /// A new transfer per flow every `period`; `after_all`: a round starts only once the
-    /// previous round's transfers have all completed.
+    /// `transfers` new transfers (one per flow: `None`) every `period`; `after_all`: a
+    /// round starts only once the previous round's transfers have all completed.
     Every {
         period: SimDuration,
+        transfers: Option<u32>,
         after_all: bool,
     },
 }
@@ -128,12 +129,14 @@ impl ArrivalConfig for PoissonConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct EveryConfig {
     pub period_s: f64,
+    /// Transfers per round; `None`: one per flow.
+    pub transfers: Option<u32>,
     pub after_all: bool,
 }
 
 impl Default for EveryConfig {
     fn default() -> Self {
-        EveryConfig { period_s: 2.0, after_all: false }
+        EveryConfig { period_s: 2.0, transfers: None, after_all: false }
     }
 }
 
@@ -141,9 +144,10 @@ impl Described for EveryConfig {
     const INFO: Algorithm = Algorithm {
         tag: "every",
         label: "Repeated",
-        help: "Each flow starts a new transfer every period, all at the same instant (one flow: a page fetch; many: incast).",
+        help: "A round of transfers every period, all at the same instant: one per flow (incast), or a set number on the group's connections (a page fetch).",
         fields: &[
-            Field::new("period_s", "Period", "s", Kind::Float(Range::closed(0.001, 3600.0)), "Between two transfers of a flow."),
+            Field::new("period_s", "Period", "s", Kind::Float(Range::closed(0.001, 3600.0)), "Between two rounds of transfers."),
+            Field::new("transfers", "Per round", "", Kind::OptInt(Range::closed(1.0, 10_000.0)), "Transfers each round, each on a free connection (a page fetch: 1, with a few connections so a slow fetch does not hold up the next); empty = one per flow (incast)."),
             Field::new("after_all", "After all", "", Kind::Bool, "A round starts only once every transfer of the last one has completed (synchronised reads: one slow reply stalls the next query)."),
         ],
         flavours: &[],
@@ -152,6 +156,10 @@ impl Described for EveryConfig {
 
 impl ArrivalConfig for EveryConfig {
     fn pattern(&self) -> Pattern {
-        Pattern::Every { period: SimDuration::from_secs_f64(self.period_s), after_all: self.after_all }
+        Pattern::Every {
+            period: SimDuration::from_secs_f64(self.period_s),
+            transfers: self.transfers,
+            after_all: self.after_all,
+        }
     }
 }

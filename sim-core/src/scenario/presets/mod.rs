@@ -77,24 +77,27 @@ pub fn preset_list() -> Vec<PresetInfo> {
     vec![
         PresetInfo {
             name: "bufferbloat",
-            title: "Bufferbloat and AQM: four CUBIC uploads through a {p:bottleneck.rate_bps} Mbit/s router with {p:bottleneck.queue.limit} packets of buffer",
+            title: "Bufferbloat felt as page loads and pings: a CUBIC upload through a {p:bottleneck.rate_bps} Mbit/s router with {p:bottleneck.queue.limit} packets of buffer",
             variants: bufferbloat::VARIANTS,
             compared: bufferbloat::COMPARED,
             default_variant: "fifo",
             seeds: 1,
-            setting: "Four long CUBIC uploads (base RTTs {p:rtt[0]} and {p:rtt[1]} ms) share a {p:bottleneck.rate_bps} Mbit/s \
-home-router link whose buffer holds {p:bottleneck.queue.limit} packets, more than a second of queue at that rate, as many \
-routers and modems shipped. No device queue under the disc (Linux's BQL keeps the driver's queue that short), so the delay \
-is where the charts show it. fifo-cut shrinks the buffer to {p:fifo-cut:changes[0].to} packets at {p:fifo-cut:changes[0].at_s} s, \
-a timed change.",
-            paper: "No paper: this app's own model of bufferbloat as Gettys and Nichols described it (2012).",
-            here: "With a FIFO the flows keep the buffer nearly full: packets wait {app:fifo:delay_ms} ms on average, at \
-{app:fifo:mbps} Mbit/s of goodput. With the same buffer CoDel holds the queueing delay at {app:codel:delay_ms} ms \
-(its target {p:codel:bottleneck.queue.target_ms} ms), FQ-CoDel at {app:fq-codel:delay_ms} ms, PIE at {app:pie:delay_ms} ms \
-(target {p:pie:bottleneck.queue.target_ms} ms) and RED at {app:red:delay_ms} ms, each at about {app:codel:mbps} Mbit/s: the \
-queue bought no throughput. The rest of the link carries headers.",
+            setting: "One long CUBIC upload (base RTT {p:rtt[0]} ms) fills a {p:bottleneck.rate_bps} Mbit/s home-router link \
+whose buffer holds {p:bottleneck.queue.limit} packets, more than a second of queue at that rate, as many routers and modems \
+shipped. Beside it, as in the Mininet bufferbloat lab, a ping every {p:flows[1].cca.interval_ms} ms and a page of \
+{p:flows[2].size_bytes} bytes fetched every {p:flows[2].arrivals.period_s} s over a new connection feel the queue as a user \
+does. No device queue under the disc (Linux's BQL keeps the driver's queue that short), so the delay is where the charts show \
+it. fifo-small has a buffer of {p:fifo-small:bottleneck.queue.limit} packets; fifo-cut shrinks the big one to \
+{p:fifo-cut:changes[0].to} packets at {p:fifo-cut:changes[0].at_s} s, a timed change.",
+            paper: "No paper: this app's own model of bufferbloat as Gettys and Nichols described it (2012), measured as the Mininet bufferbloat lab measures it (ping RTT and page-fetch time against the buffer size).",
+            here: "With the big FIFO the upload keeps the buffer nearly full: packets wait {app:fifo:delay_ms} ms on average, a \
+ping takes {app:fifo:ping_ms} ms (median) and a page {app:fifo:fetch_s} s to load. With {p:fifo-small:bottleneck.queue.limit} \
+packets of buffer the ping takes {app:fifo-small:ping_ms} ms and the page {app:fifo-small:fetch_s} s; with the big buffer and \
+CoDel {app:codel:ping_ms} ms and {app:codel:fetch_s} s, FQ-CoDel {app:fq-codel:ping_ms} ms and {app:fq-codel:fetch_s} s, \
+PIE {app:pie:ping_ms} ms and {app:pie:fetch_s} s. Goodput is {app:fifo:mbps} Mbit/s with the big FIFO and \
+{app:codel:mbps} with CoDel: the queue bought almost no throughput.",
             differs: "",
-            watch: &["The queueing delay over time: about a second with FIFO, a few milliseconds with CoDel, on the same link and buffer.", "Goodput stays the same with every disc: the extra queue buys no throughput.", "During a FIFO run, type {p:fifo-cut:changes[0].to} into Buffer: the change is marked on the charts and the delay falls within a second."],
+            watch: &["The ping RTT chart: about a second with the big FIFO, tens of milliseconds with CoDel, on the same link and buffer.", "The page-fetch times: each page waits behind the upload's queue at every round trip of its slow start.", "During a FIFO run, type {p:fifo-cut:changes[0].to} into Buffer: the change is marked on the charts and the delay falls within a second."],
         },
         PresetInfo {
             name: "parking-lot",

@@ -163,7 +163,7 @@ mod tests {
         let t = render("red-study", "red", "{p:bottleneck.rate_bps} Mbit/s, limit {p:bottleneck.queue.limit}, paper CV {paper:red-study/red:cv_pct} %").unwrap();
         assert_eq!(t, "2 Mbit/s, limit 100, paper CV 18.7 %");
         let t = render("bufferbloat", "fifo", "{app:codel:delay_ms} ms").unwrap();
-        assert_eq!(t, "9.27 ms");
+        assert_eq!(t, "5.5 ms");
         assert!(render("red-study", "red", "{app:red:no_such}").is_err());
         assert!(render("red-study", "red", "{p:bottleneck.no_such}").is_err());
     }
