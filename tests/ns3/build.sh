@@ -19,7 +19,7 @@ if [[ "${1:-}" == "--libdir" ]]; then echo "$lib"; exit 0; fi
 out="${NS3_BUILD:-$here/build}"
 mkdir -p "$out"
 libs=()
-for m in core network internet point-to-point applications traffic-control stats bridge mpi; do
+for m in core network internet internet-apps point-to-point applications traffic-control stats bridge mpi; do
   [[ -e "$lib/libns3.44-$m.so" ]] && libs+=("-lns3.44-$m")
 done
 for prog in dumbbell parking_lot; do

@@ -9,6 +9,7 @@ warm-up.
     tests/ns3/compare.py --reuse-ns3           # keep ns-3 results already in --work
     tests/ns3/compare.py --out tests/ns3/out/table.md
     tests/ns3/compare.py --seeds 5 --only parking   # the parking lot (issue 23)
+    tests/ns3/compare.py --only ping100             # ping RTTs beside CUBIC (issue 24)
 
 Builds `aqmsim` from the worktree this file lives in (cargo, release, feature `cli`) and the
 ns-3 programs with build.sh (needs the ns3==3.44.post0 wheel, see build.sh). Python standard
@@ -62,9 +63,14 @@ def w_flows(groups):
     ns3, ours = [], []
     for c, n, rtt, s, *size in groups:
         ns3.append(f"{c},{n},1000000000,{rtt / 2 - 1:g},{s:g}" + "".join(f",{b}" for b in size))
-        # udp/RATE: an unresponsive source, 1000-byte datagrams at RATE bit/s of payload.
-        cca = ({"type": "udp", "rate_bps": int(c[4:]), "packet_bytes": 1000}
-               if c.startswith("udp/") else {"type": names[c]})
+        # udp/RATE: an unresponsive source, 1000-byte datagrams at RATE bit/s of payload;
+        # ping/INTERVAL: an echo request of 56 data bytes every INTERVAL ms (ns-3's Ping).
+        if c.startswith("udp/"):
+            cca = {"type": "udp", "rate_bps": int(c[4:]), "packet_bytes": 1000}
+        elif c.startswith("ping/"):
+            cca = {"type": "ping", "interval_ms": float(c[5:]), "packet_bytes": 56}
+        else:
+            cca = {"type": names[c]}
         g = {"count": n, "cca": cca, "access_rate_bps": 1_000_000_000,
              "access_delay_ms": rtt / 2 - 1, "start_s": s}
         if size:
@@ -195,6 +201,24 @@ SCENARIOS.append(warbler("fct-40x20kB-beside-cubic-fifo", "24", _MICE, "fifo", 1
 for _q in ["fqcodel", "codel", "pie"]:
     SCENARIOS.append(warbler(f"fct-40x20kB-beside-cubic-{_q}", "24", _MICE, _q, 12, FCT, limit=1000,
                              extra_ns3=dict(warmup=0), extra_sets=[("warmup_s", "0")]))
+# Ping beside a bulk flow (issue 24, the bufferbloat lab): one CUBIC flow and a ping every
+# 100 ms (56 data bytes, 86 on the wire) on a 10 Mbit/s bottleneck, 20 ms RTT, through a
+# 1000-packet FIFO (about 1.2 s of queue), a 50-packet FIFO, FQ-CoDel, CoDel and PIE. The Warbler path's
+# TCP (6 MiB buffers: CUBIC can fill the 1000 packets). RTTs of the requests sent after the
+# warm-up; percentiles by nearest rank, the same on both sides, from the raw samples.
+PING = ["goodput", "queue_mean", "drops", "ping_p50", "ping_p90", "ping_mean", "ping_lost"]
+for _q, _l in [("fifo", 1000), ("fifo", 50), ("fqcodel", 1000), ("codel", 1000), ("pie", 1000)]:
+    _ns3, _sets = dict(bottleneckRate=10_000_000), [("links.bottleneck.rate_bps", "10000000")]
+    if _q != "fifo":
+        # ns-3.44's 1 s minimum RTO, as the other AQM rows (with 200 ms ns-3's flow falls
+        # into back-to-back timeouts behind FQ-CoDel, see the parking lot); buffers as above.
+        _ns3["minRto"] = 1000
+        _sets.append(("tcp.min_rto_ms", "1000"))
+    if _q == "pie":
+        _ns3["meanPktSize"] = 1000  # as the other PIE rows
+    SCENARIOS.append(warbler(f"ping100-cubic-10M-rtt20-{_q}{_l}", "24",
+                             [("cubic", 1, 20, 0), ("ping/100", 1, 20, 0)], _q, 30, PING, limit=_l,
+                             extra_ns3=_ns3, extra_sets=_sets))
 RED_METRICS = ["goodput", "util", "queue_mean", "queue_std", "empty_pct", "drops",
                "interdrop_ms", "timeouts", "timeouts_dup", "timeouts_fr", "timeouts_loss",
                "fast_recoveries"]
@@ -248,6 +272,9 @@ TARGETS = {
     ("pie", "drops"): 0.15,
     ("fqcodel", "drops"): 0.15,
     ("fct-newreno", "fct_mean"): 0.01,
+    ("ping100", "ping_p50"): 0.10,
+    ("ping100", "ping_p90"): 0.10,
+    ("ping100", "ping_mean"): 0.10,
 }
 for _m in PL_METRICS:
     if _m not in TCP:
@@ -264,6 +291,8 @@ LABELS = {
     "share_first": "share of the 20 ms flow", "share_cubic": "CUBIC share", "share_bbr": "BBR share",
     "share_vegas": "Vegas share", "share_udp": "UDP share", "goodput_udp": "UDP goodput (Mbit/s)", "bbr_beats_cubic": "runs where BBR > CUBIC",
     "cubic_cut_interval": "s between CUBIC reductions (after warm-up)", "cubic_recoveries": "CUBIC fast recoveries (whole run)",
+    "ping_p50": "ping RTT P50 (ms)", "ping_p90": "ping RTT P90 (ms)", "ping_mean": "ping RTT mean (ms)",
+    "ping_lost": "pings unanswered (whole run)",
     "fct_mean": "flow completion time, mean (ms)", "fct_p50": "FCT P50 (ms)", "fct_p90": "FCT P90 (ms)", "fct_max": "FCT max (ms)",
 }
 LABELS.update({f"pl_goodput_{f}": f"goodput, {f} flow (Mbit/s)" for f in PL_FLOWS})
@@ -281,9 +310,18 @@ def shares(flows):
     return out
 
 
+def nearest_rank(sorted_xs, p):
+    """The p-quantile by nearest rank, as AQM Lab's summary takes ping percentiles."""
+    n = len(sorted_xs)
+    return sorted_xs[min(max(math.ceil(p * n), 1), n) - 1]
+
+
 def normalise(d, kind, duration):
     """One run's summary (ours or ns-3's) as the table's metrics."""
-    flows = d["flows"]
+    # Pings are left out of the goodput, shares, Jain's index and per-flow delays (both
+    # sides mark them "probe").
+    pings = [f for f in d["flows"] if f.get("probe")]
+    flows = [f for f in d["flows"] if not f.get("probe")]
     for f in flows:
         f["cca"] = {"new_reno": "newreno"}.get(f["cca"], f["cca"])
     if kind == "ours":
@@ -324,6 +362,18 @@ def normalise(d, kind, duration):
         m["fct_p50"] = 1e3 * (fct[(len(fct) - 1) // 2] + fct[len(fct) // 2]) / 2
         m["fct_max"] = 1e3 * fct[-1]
         m["fct_p90"] = 1e3 * fct[max(0, math.ceil(0.9 * len(fct)) - 1)]
+    if pings:
+        # The RTTs of the requests sent after the warm-up (ours: <alg>_pings.csv, read by
+        # run_ours; ns-3: ping_rtts_ms); requests sent less replies received over the whole
+        # run (a reply still on its way at the end counts; ours also sends a request at the
+        # run's last instant, which ns-3.44 does not, see COMPARISON.md).
+        rtts = sorted(x for f in pings for x in f["ping_rtts_ms"])
+        if rtts:
+            m["ping_p50"], m["ping_p90"] = nearest_rank(rtts, 0.5), nearest_rank(rtts, 0.9)
+            m["ping_mean"] = sum(rtts) / len(rtts)
+        counts = d["pings"] if kind == "ours" else [
+            {"sent": f["ping_sent"], "answered": f["ping_answered"]} for f in pings]
+        m["ping_lost"] = float(sum(c["sent"] - c["answered"] for c in counts))
     tp = [f["throughput_bps"] for f in flows]
     m["jfi"] = sum(tp) ** 2 / (len(tp) * sum(t * t for t in tp)) if any(tp) else 0.0
     cubic = [f for f in flows if f["cca"] == "cubic" and "cuts" in f]
@@ -399,7 +449,7 @@ PHASES = ["whole", "start", "window"]
 PHASED = {"goodput", "util", "queue_mean", "queue_std", "empty_pct", "drops", "interdrop_ms",
           "jfi"}
 # Counted over the whole run only (shown in the whole-run column).
-WHOLE_ONLY = {"timeouts", "fast_recoveries", "cubic_recoveries"}
+WHOLE_ONLY = {"timeouts", "fast_recoveries", "cubic_recoveries", "ping_lost"}
 
 
 def phase_metrics(drop_times, queue, flow_bytes, lo, hi, rate_bps):
@@ -429,8 +479,9 @@ def phases_ns3(d, sc):
     warmup, duration = sc["ns3"]["warmup"], sc["ns3"]["duration"]
     rate = sc["ns3"]["bottleneckRate"]
     window = duration - warmup
-    total = [f["delivered_bytes_all"] for f in d["flows"]]
-    after = [f["throughput_bps"] * window / 8 for f in d["flows"]]
+    flows = [f for f in d["flows"] if not f.get("probe")]  # pings: not in goodput or Jain's index
+    total = [f["delivered_bytes_all"] for f in flows]
+    after = [f["throughput_bps"] * window / 8 for f in flows]
     out = {"whole": phase_metrics(d["drop_times"], d["queue_trace"], total, 0.0, duration, rate)}
     if warmup > 0:
         out["start"] = phase_metrics(d["drop_times"], d["queue_trace"],
@@ -459,6 +510,9 @@ def phases_ours(out, d, sc):
         total[i] += b
         if t <= warmup + 1e-9:
             start[i] += b
+    # Pings: not in the goodput or Jain's index.
+    keep = [i for i, f in enumerate(d["flows"]) if not f.get("probe")]
+    total, start = [total[i] for i in keep], [start[i] for i in keep]
     res = {"whole": phase_metrics(drops, queue, total, 0.0, duration, rate)}
     if warmup > 0:
         res["start"] = phase_metrics(drops, queue, start, 0.0, warmup, rate)
@@ -531,6 +585,16 @@ def run_ours(aqmsim, sc, seed, work):
             if i in last and c < 0.9 * last[i] and t > d["warmup_s"]:
                 d["flows"][i]["cuts"].append(t)
             last[i] = c
+    # Each ping flow's answered requests sent after the warm-up, as ns-3's ping_rtts_ms.
+    pings = [n for n in os.listdir(out) if n.endswith("_pings.csv")]
+    if pings:
+        with open(os.path.join(out, pings[0])) as f:
+            for r in csv.DictReader(f):
+                if float(r["sent_s"]) >= d["warmup_s"]:
+                    d["flows"][int(r["flow"])].setdefault("ping_rtts_ms", []).append(float(r["rtt_ms"]))
+        for f_ in d["flows"]:
+            if f_.get("probe"):
+                f_.setdefault("ping_rtts_ms", [])
     d["phases"] = phases_ours(out, d, sc)
     return d
 

@@ -9,7 +9,10 @@
 //
 // Flows: `--flows="cca,count,accessRateBps,accessDelayMs,startS[,bytes];..."`, cca one of
 // newreno, cubic, vegas, bbr, or udp/RATE: an OnOffApplication over UDP sending 1000-byte
-// datagrams at RATE bit/s of payload, always on (AQM Lab's `udp` source, issue 24). Each flow is a bulk sender (its socket created before the run so
+// datagrams at RATE bit/s of payload, always on (AQM Lab's `udp` source, issue 24), or
+// ping/INTERVAL_MS: ns-3's Ping application (ICMP echo requests of 56 data bytes, 86 bytes on
+// the wire, every INTERVAL_MS ms, answered by the receiver's ICMP; AQM Lab's `ping` source),
+// its RTT samples taken from its "Rtt" trace. Each flow is a bulk sender (its socket created before the run so
 // that only BBR sockets pace) and a PacketSink on its own port. With `bytes` the sender writes
 // that many bytes and then closes the socket (ns-3 sends the FIN on the last data segment, or
 // alone right behind it when the last write already went out), as BulkSendApplication with
@@ -27,11 +30,16 @@
 // interval); Jain's index; for the whole run, every drop's time (`drop_times`), the disc's
 // length every `--sample` s from the start (`queue_trace`, [time, packets]) and each flow's
 // timeout and recovery entry times, so the first seconds can be compared too; a finite flow's start and completion time (`start_s`, `fct_s`, -1
-// if it did not complete).
+// if it did not complete). A ping flow is marked `"probe": true` and has `ping_sent` (requests
+// sent), `ping_answered` (replies received) and `ping_rtts_ms` (the RTT of every answered
+// request sent after the warm-up, in the order the replies came); as in AQM Lab it is left out
+// of the goodput and Jain's index.
 //
 // Build with build.sh beside this file; runs take about a second.
 
 #include "common.h"
+
+#include "ns3/internet-apps-module.h"
 
 #include <set>
 
@@ -91,6 +99,10 @@ struct FlowStats : FlowCounters
     uint64_t bytes = 0;         // finite flow size, 0 = unlimited
     double startS = 0;
     double fctS = -1;           // SYN to the ACK of the last data byte
+    bool probe = false;         // a ping: out of the goodput and Jain's index
+    uint32_t pingSent = 0;      // echo requests sent (whole run)
+    uint32_t pingAnswered = 0;  // replies received (whole run)
+    std::vector<double> pingRtts; // ms, of the requests sent after the warm-up
 };
 
 std::vector<FlowStats> g_flows;
@@ -308,6 +320,27 @@ OnHighRxAck(uint32_t flow, SequenceNumber32, SequenceNumber32 now)
     if (f.bytes > 0 && f.fctS < 0 && now.GetValue() >= f.bytes + 1)
     {
         f.fctS = Simulator::Now().GetSeconds() - f.startS;
+    }
+}
+
+// Ping "Tx": one echo request sent.
+void
+OnPingTx(uint32_t flow, uint16_t, Ptr<Packet>)
+{
+    g_flows[flow].pingSent++;
+}
+
+// Ping "Rtt": a reply to the request sent `rtt` ago (Ping takes the RTT as now less the
+// request's recorded send time, so that send time is exact). Nothing duplicates packets
+// here, so every call is a first answer.
+void
+OnPingRtt(uint32_t flow, uint16_t, Time rtt)
+{
+    auto& f = g_flows[flow];
+    f.pingAnswered++;
+    if (Simulator::Now() - rtt >= Seconds(g_warmup))
+    {
+        f.pingRtts.push_back(rtt.GetSeconds() * 1e3);
     }
 }
 
@@ -547,7 +580,10 @@ main(int argc, char* argv[])
                 senderAddr.push_back(ifs.GetAddress(0));
                 g_addrToFlow[ifs.GetAddress(0).Get()] = i;
                 FlowStats fs;
-                fs.cca = g.cca.rfind("udp/", 0) == 0 ? std::string("udp") : g.cca;
+                fs.cca = g.cca.rfind("udp/", 0) == 0    ? std::string("udp")
+                         : g.cca.rfind("ping/", 0) == 0 ? std::string("ping")
+                                                        : g.cca;
+                fs.probe = fs.cca == "ping";
                 fs.bytes = g.bytes;
                 fs.startS = g.startS;
                 g_flows.push_back(fs);
@@ -574,6 +610,20 @@ main(int argc, char* argv[])
                 ApplicationContainer app = onoff.Install(senders.Get(i));
                 app.Start(Seconds(g.startS));
                 app.Stop(Seconds(duration + 1));
+                continue;
+            }
+            if (g.cca.rfind("ping/", 0) == 0)
+            {
+                // The receiver's ICMP answers; the reply takes the ACKs' way back.
+                PingHelper ping(bnIf.GetAddress(1));
+                ping.SetAttribute("Interval", TimeValue(Time::FromDouble(std::stod(g.cca.substr(5)), Time::MS)));
+                ping.SetAttribute("Size", UintegerValue(56));
+                ping.SetAttribute("VerboseMode", EnumValue(Ping::SILENT));
+                ApplicationContainer app = ping.Install(senders.Get(i));
+                app.Start(Seconds(g.startS));
+                app.Stop(Seconds(duration + 1));
+                app.Get(0)->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnPingTx, i));
+                app.Get(0)->TraceConnectWithoutContext("Rtt", MakeBoundCallback(&OnPingRtt, i));
                 continue;
             }
             InstallSink(receiver.Get(0), port, i);
@@ -636,12 +686,18 @@ main(int argc, char* argv[])
         allDelays.insert(allDelays.end(), f.delays.begin(), f.delays.end());
     }
     double sum = 0, sq = 0;
-    for (double t : tput)
+    size_t counted = 0; // flows in the goodput and Jain's index: all but the pings
+    for (size_t k = 0; k < tput.size(); ++k)
     {
-        sum += t;
-        sq += t * t;
+        if (g_flows[k].probe)
+        {
+            continue;
+        }
+        sum += tput[k];
+        sq += tput[k] * tput[k];
+        counted++;
     }
-    double jfi = sq > 0 ? sum * sum / (tput.size() * sq) : 0;
+    double jfi = sq > 0 ? sum * sum / (counted * sq) : 0;
     std::vector<double> gaps;
     for (size_t k = 1; k < g_dropTimes.size(); ++k)
     {
@@ -715,7 +771,18 @@ main(int argc, char* argv[])
         {
             o << (c ? ", " : "") << f.recoveryTimes[c];
         }
-        o << "]}" << (k + 1 < g_flows.size() ? "," : "") << "\n";
+        o << "]";
+        if (f.probe)
+        {
+            o << ", \"probe\": true, \"ping_sent\": " << f.pingSent << ", \"ping_answered\": "
+              << f.pingAnswered << ", \"ping_rtts_ms\": [";
+            for (size_t c = 0; c < f.pingRtts.size(); ++c)
+            {
+                o << (c ? ", " : "") << f.pingRtts[c];
+            }
+            o << "]";
+        }
+        o << "}" << (k + 1 < g_flows.size() ? "," : "") << "\n";
     }
     o << "  ]\n}\n";
     Simulator::Destroy();
