@@ -35,7 +35,7 @@ fn every(count: u32, period_s: f64, after_all: bool, bytes: u64) -> FlowGroup {
     FlowGroup {
         count,
         access_rate_bps: 1_000_000_000,
-        arrivals: ArrivalSpec::Every(EveryConfig { period_s, transfers: None, after_all }),
+        arrivals: ArrivalSpec::Every(EveryConfig { period_s, transfers: None, after_all, keep_alive: false }),
         size_bytes: Some(bytes),
         ..FlowGroup::default()
     }

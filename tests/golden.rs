@@ -68,6 +68,8 @@
 //! CUBIC upload, a ping every 100 ms and a 100 kB page every 2 s in place of four uploads,
 //! a 50-packet FIFO as a variant, and the page-fetch time (`fetch_s`) and ping RTT
 //! (`ping_ms`) among its figures; Jain's index left its rows (one long flow).
+//!
+//! Added with issue 24: the web-workload, incast and udp-vs-tcp rows, measured as above.
 
 use aqm_tests::run;
 use sim_core::metrics::Summary;
@@ -110,6 +112,15 @@ fn figure(s: &Summary, name: &str) -> f64 {
         "losses" => Some(s.drops.total_all as f64),
         "fetch_s" => s.fct.as_ref().and_then(|f| f.by_group.last()).map(|(_, r)| r.fct_p50_s),
         "ping_ms" => s.pings.first().and_then(|p| p.rtt_p50_ms),
+        "small_p95" => s.fct.as_ref().and_then(|f| f.by_size.first()).map(|r| r.slowdown_p95),
+        "all_p50" => s.fct.as_ref().and_then(|f| f.all.as_ref()).map(|r| r.slowdown_p50),
+        "udp_mbps" => {
+            Some(s.flows.iter().filter(|f| f.cca == "udp").map(|f| f.throughput_bps).sum::<f64>() / 1e6)
+        }
+        "tcp_mbps" => {
+            let tcp: Vec<f64> = s.flows.iter().filter(|f| f.cca != "udp").map(|f| f.throughput_bps).collect();
+            Some(tcp.iter().sum::<f64>() / tcp.len().max(1) as f64 / 1e6)
+        }
         // The parking lot: flow 0 is the long flow, the others one link each.
         "long_mbps" => Some(s.flows[0].throughput_bps / 1e6),
         "local_mbps" => Some(
@@ -141,7 +152,12 @@ fn check(preset_name: &str, keep: impl Fn(&str) -> bool) {
         let (_, s) = run(&sc);
         // Goodput counts new payload as it reaches the receivers, so the window can never
         // hold more than the link carries: at most the payload share of each packet.
-        let payload_share = f64::from(sc.tcp.mss_bytes) / f64::from(sc.full_packet_bytes());
+        // (A UDP source's datagrams carry a larger share: their headers are shorter.)
+        let h = &sc.tcp.headers;
+        let udp = |bytes: f64| bytes / (bytes + f64::from(8 + h.ip_bytes + h.link_bytes));
+        let payload_share = (sc.flows.iter().filter_map(|g| g.cca.datagrams_per_s()))
+            .map(|(_, bytes)| udp(bytes))
+            .fold(f64::from(sc.tcp.mss_bytes) / f64::from(sc.full_packet_bytes()), f64::max);
         if s.throughput.utilisation > payload_share + 1e-3 {
             out.push(format!(
                 "{p}/{v} utilisation {:.4} above the payload share {payload_share:.4}",
@@ -176,6 +192,21 @@ fn every_compared_variant_of_every_preset_has_a_golden_row() {
 #[test]
 fn bufferbloat_figures_stay_within_their_bands() {
     check("bufferbloat", |_| true);
+}
+
+#[test]
+fn web_workload_figures_stay_within_their_bands() {
+    check("web-workload", |_| true);
+}
+
+#[test]
+fn incast_figures_stay_within_their_bands() {
+    check("incast", |_| true);
+}
+
+#[test]
+fn udp_vs_tcp_figures_stay_within_their_bands() {
+    check("udp-vs-tcp", |_| true);
 }
 
 #[test]

@@ -101,6 +101,20 @@ impl Datagrams {
 #[derive(Clone, Debug)]
 pub struct Unresponsive(pub(super) Datagrams);
 
+impl Unresponsive {
+    /// A source that sends nothing: what a sender holds for the instant its congestion
+    /// control moves to its next message ([`crate::tcp::TcpSender::next_message`]).
+    pub fn idle() -> Unresponsive {
+        Unresponsive(Datagrams {
+            payload: 1,
+            interval: SimDuration(1),
+            on: SimDuration::ZERO,
+            off: SimDuration(1),
+            echo: false,
+        })
+    }
+}
+
 impl CongestionControl for Unresponsive {
     fn grow_window(&mut self, _tcb: &mut Tcb, _segments_acked: u32, _now: SimTime) {}
     fn on_congestion(&mut self, tcb: &Tcb, _bytes_in_flight: u32, _kind: CongestionKind) -> u32 {

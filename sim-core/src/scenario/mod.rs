@@ -284,7 +284,7 @@ impl Scenario {
 
     /// How long a flow of `group` sending `bytes` takes alone on an empty path with a window
     /// that never limits it, SYN to the ACK of its last byte, s: two base RTTs (the
-    /// handshake, then the last byte's ACK) and its bytes on the wire at the slowest link
+    /// handshake, then the last byte's ACK; one on a persistent connection) and its bytes on the wire at the slowest link
     /// of its route, its access link included ([`crate::metrics::fct`]).
     pub fn ideal_fct_s(&self, group: &FlowGroup, bytes: u64) -> f64 {
         let mss = u64::from(self.tcp.mss_bytes.max(1));
@@ -292,7 +292,9 @@ impl Scenario {
         let wire = bytes + bytes.div_ceil(mss) * headers;
         let route = self.route_of(group).into_iter().map(|(_, l)| l.rate_bps);
         let slowest = route.chain([group.access_rate_bps]).min().unwrap_or(1).max(1);
-        2.0 * self.base_rtt_ms(group) / 1e3 + wire as f64 * 8.0 / slowest as f64
+        // A persistent connection's transfer needs no handshake: one RTT fewer.
+        let rtts = if group.arrivals.keep_alive() { 1.0 } else { 2.0 };
+        rtts * self.base_rtt_ms(group) / 1e3 + wire as f64 * 8.0 / slowest as f64
     }
 
     /// The capacity a group's arrivals load ([`crate::traffic`]): the slowest link of its

@@ -142,6 +142,7 @@ pub(super) fn build(
         for _ in 0..group.count {
             let size = match group.size_cdf().filter(|_| !group.recycles()) {
                 Some(cdf) => Some(crate::traffic::sizes::draw(cdf, &mut sizes)),
+                None if group.arrivals.keep_alive() => Some(0),
                 None => group.size_bytes,
             };
             let id = senders.len() as u32;
@@ -162,8 +163,11 @@ pub(super) fn build(
             reverse_of.push(reverse_of_group[g]);
             let starts = lane.as_mut().map_or(&mut q, |l| &mut l.q);
             let (start, stop) = (start_time(sc, g, id), group.stop_s.map(SimTime::from_secs_f64));
-            // A recycled connection starts with its source's arrivals (below).
-            if !group.recycles() {
+            // A recycled connection starts with its source's arrivals (below); a persistent
+            // one opens first, with nothing to send.
+            if group.arrivals.keep_alive() {
+                starts.schedule(start, Event::FlowStart { flow: id });
+            } else if !group.recycles() {
                 starts.schedule(start, Event::FlowStart { flow: id });
                 if let Some(stop) = stop {
                     starts.schedule(stop, Event::FlowStop { flow: id });

@@ -96,11 +96,17 @@ impl Senders {
         }
     }
 
-    /// Starts each (flow, bytes) on its flow's next connection.
+    /// Starts each (flow, bytes) on its flow's connection.
     fn begin_all(&mut self, starts: Vec<(u32, u64)>, now: SimTime, sink: &mut impl HostSink) {
         for (flow, bytes) in starts {
-            super::traffic::renew(&mut self.tcp[flow as usize], &mut self.traffic, flow, bytes);
-            self.act(flow, now, |s, now, out| s.start(now, out), sink);
+            // A persistent connection's next message, or a new connection.
+            if self.traffic.keeps_alive(flow) && self.tcp[flow as usize].is_complete() {
+                self.act(flow, now, |s, now, out| s.next_message(bytes, now, out), sink);
+            } else {
+                let cc = self.traffic.cc_for(flow);
+                self.tcp[flow as usize].renew(cc, Some(bytes));
+                self.act(flow, now, |s, now, out| s.start(now, out), sink);
+            }
         }
     }
 

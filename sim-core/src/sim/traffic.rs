@@ -12,7 +12,6 @@
 use crate::cc::{CcaSpec, CongestionControl};
 use crate::rng::{SimRng, StreamId};
 use crate::scenario::Scenario;
-use crate::tcp::TcpSender;
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::{sizes, Pattern};
 use serde::{Deserialize, Serialize};
@@ -43,6 +42,7 @@ struct Source {
     group: u32,
     cca: CcaSpec,
     pattern: Pattern,
+    keep_alive: bool,
     /// Its connections are flows `first..first + count`.
     first: u32,
     count: u32,
@@ -98,6 +98,7 @@ impl Traffic {
                 group: gi as u32,
                 cca: g.cca.clone(),
                 pattern: g.arrivals.pattern(),
+                keep_alive: g.arrivals.keep_alive(),
                 first,
                 count: g.count,
                 free: (first..first + g.count).rev().collect(),
@@ -116,6 +117,13 @@ impl Traffic {
             let start = SimTime::from_secs_f64(g.start_s);
             let at = match s.pattern {
                 Pattern::Poisson { .. } => start + s.gap(),
+                // Persistent connections open first (each at the start plus its jitter,
+                // `build.rs`), and join the pool as their handshakes complete; the first
+                // round is a period after the last has begun.
+                Pattern::Every { period, .. } if s.keep_alive => {
+                    s.free.clear();
+                    SimTime::from_secs_f64(g.start_s + g.start_jitter_s) + period
+                }
                 _ => start,
             };
             for f in first..first + g.count {
@@ -125,6 +133,15 @@ impl Traffic {
             first_arrivals.push((id, at));
         }
         (t, first_arrivals)
+    }
+
+    /// Whether `flow`'s connection carries its transfers without a handshake each.
+    pub fn keeps_alive(&self, flow: u32) -> bool {
+        self.source_of
+            .get(flow as usize)
+            .copied()
+            .flatten()
+            .is_some_and(|s| self.sources[s as usize].keep_alive)
     }
 
     /// Whether `flow`'s connection is recycled.
@@ -167,7 +184,15 @@ impl Traffic {
     pub fn complete(&mut self, flow: u32, now: SimTime) -> (Vec<(u32, u64)>, Option<(u32, SimTime)>) {
         let Some(Some(id)) = self.source_of.get(flow as usize).copied() else { return (Vec::new(), None) };
         let s = &mut self.sources[id as usize];
-        let Some(req) = s.busy[(flow - s.first) as usize].take() else { return (Vec::new(), None) };
+        let Some(req) = s.busy[(flow - s.first) as usize].take() else {
+            // A persistent connection's handshake: it joins the pool.
+            if s.keep_alive && !s.free.contains(&flow) {
+                s.free.push(flow);
+                s.free.sort_unstable_by(|a, b| b.cmp(a));
+                return (s.start_waiting(), None);
+            }
+            return (Vec::new(), None);
+        };
         self.transfers.push(Transfer {
             flow,
             group: s.group,
@@ -232,10 +257,4 @@ impl Source {
         }
         out
     }
-}
-
-/// Starts `bytes` on `flow`'s next connection: a fresh sender state and congestion control.
-pub(super) fn renew(sender: &mut TcpSender, traffic: &mut Traffic, flow: u32, bytes: u64) {
-    let cc = traffic.cc_for(flow);
-    sender.renew(cc, Some(bytes));
 }

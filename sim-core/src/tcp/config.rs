@@ -108,6 +108,13 @@ pub struct TcpConfig {
     /// a starved CUBIC flow's estimate decides whether it ever leaves back-to-back timeouts
     /// (`tests/ns3/COMPARISON.md`).
     pub rtt_history: bool,
+    /// The ACK that ends a timeout's recovery (Loss) grows the window by every segment it
+    /// delivered, newly acknowledged or SACKed, as Linux's `tcp_cong_avoid` counts
+    /// `acked_sacked`; off (ns-3.44, the default): only by the segments above the recovery
+    /// point, so a window of one segment whose last holes are filled by that ACK stays at one,
+    /// and with a minimum RTO below the delayed-ACK timeout each next segment times out.
+    /// Not in the Linux profile yet ([`super::TcpProfile`] says why).
+    pub grow_at_loss_exit: bool,
     pub headers: HeaderOverhead,
 }
 
@@ -137,6 +144,7 @@ impl Default for TcpConfig {
             rto_restart_in_disorder: false,
             sacked_retransmissions_in_pipe: true,
             rtt_history: false,
+            grow_at_loss_exit: false,
             headers: HeaderOverhead::default(),
         }
     }
@@ -304,6 +312,13 @@ impl TcpConfig {
             "",
             Kind::Bool,
             "With the ns-3 RTO rules: an ACK gives an RTT sample when it covers the oldest segment sent as new data since the last timeout, retransmitted or not, as ns-3.44's m_history; off = none from an ACK whose oldest segment was retransmitted.",
+        ),
+        Field::new(
+            "grow_at_loss_exit",
+            "Grow at Loss exit",
+            "",
+            Kind::Bool,
+            "The ACK that ends a timeout's recovery grows the window by every segment it delivered (Linux); off = ns-3.44 (the default), only by those above the recovery point.",
         ),
         Field::new("headers.ip_bytes", "IP header", "bytes", Kind::Int(HEADER), "IPv4: 20."),
         Field::new("headers.tcp_bytes", "TCP header", "bytes", Kind::Int(HEADER), "Without options: 20."),

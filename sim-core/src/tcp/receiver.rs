@@ -86,7 +86,7 @@ impl TcpReceiver {
         }
     }
 
-    /// A SYN of the flow's next connection arrived: the connection's state starts again
+    /// The flow's next connection (or message) began: the connection's state starts again
     /// (the byte counters go on; they are the flow's), and a delayed-ACK wake-up already
     /// queued stays known.
     fn renew(&mut self, conn: u8) {
@@ -145,10 +145,10 @@ impl TcpReceiver {
     /// Handles a SYN or data segment; pushes any ACK to send into `out`.
     pub fn on_packet(&mut self, p: &Packet, now: SimTime, out: &mut Vec<Packet>) {
         if p.conn != self.conn {
-            // A later connection's SYN opens it; anything else is a straggler of an
-            // earlier one (sequence space wraps at 256 connections, none that far apart).
-            let later = (p.conn.wrapping_sub(self.conn) as i8) > 0;
-            if !(later && p.kind == PacketKind::Syn) {
+            // A later connection's first packet (its SYN, or a persistent connection's next
+            // message) opens it; an earlier one's is a straggler (the count wraps at 256,
+            // and no two connections in flight are that far apart).
+            if (p.conn.wrapping_sub(self.conn) as i8) < 0 {
                 return;
             }
             self.renew(p.conn);

@@ -104,6 +104,9 @@ impl TcpSender {
         let mss = cc.datagrams().map_or(cfg.mss_bytes, |d| d.payload).max(1);
         let (total_segments, last_segment_bytes) = match size_bytes {
             None => (None, mss),
+            // A connection opened with nothing to send yet (a persistent connection's
+            // handshake ahead of its first message): complete once established.
+            Some(0) => (Some(0), mss),
             Some(b) => {
                 let n = b.div_ceil(u64::from(mss)).max(1);
                 let last = (b - (n - 1) * u64::from(mss)) as u32;
@@ -174,6 +177,36 @@ impl TcpSender {
         next.rto_timer.disarm();
         next.pace_timer.disarm();
         *self = next;
+    }
+
+    /// Sends the next message of `size_bytes` on the same connection once the last is
+    /// complete (a persistent connection: no handshake): the sequence space starts again
+    /// (the message is the connection's next, [`Packet::conn`]), the congestion control,
+    /// window, slow-start threshold and RTT estimate carry over. After an idle period of an
+    /// RTO or more the window restarts at the initial window (RFC 9293's and Linux's
+    /// `tcp_slow_start_after_idle`, RFC 2861 §3, simplified to one step).
+    pub fn next_message(&mut self, size_bytes: u64, now: SimTime, out: &mut Vec<Packet>) {
+        let idle = self.completed_at.is_none_or(|t| now - t >= self.rtt.rto());
+        let idle_cc: Box<dyn CongestionControl> = Box::new(crate::cc::udp::Unresponsive::idle());
+        let cc = std::mem::replace(&mut self.cc, idle_cc);
+        let mut next = TcpSender::with_cc(self.flow, &self.cfg, cc, Some(size_bytes));
+        next.stats = self.stats;
+        next.conn = self.conn.wrapping_add(1);
+        (next.rto_timer, next.pace_timer) = (self.rto_timer, self.pace_timer);
+        next.rto_timer.disarm();
+        next.pace_timer.disarm();
+        let initial = next.tcb.cwnd;
+        next.tcb =
+            Tcb { state: CongState::Open, bytes_in_flight: 0, high_tx: 0, last_acked: 0, ..self.tcb.clone() };
+        if idle {
+            next.tcb.cwnd = next.tcb.cwnd.min(initial);
+        }
+        next.rtt = self.rtt.clone();
+        next.rwnd = self.rwnd;
+        next.started_at = Some(now);
+        next.phase = Phase::Established;
+        *self = next;
+        self.send_pending(now, out);
     }
 
     /// Whether its finite transfer is complete (every byte acknowledged).
@@ -456,6 +489,11 @@ impl TcpSender {
                     self.sync_rtt_to_tcb();
                 }
                 self.rwnd = p.rwnd;
+                if self.total_segments == Some(0) {
+                    self.phase = Phase::Completed;
+                    self.completed_at = Some(now);
+                    return;
+                }
                 self.send_pending(now, out);
             }
             (PacketKind::Ack, Phase::Established) => self.on_ack(p, now, out),
@@ -676,7 +714,13 @@ impl TcpSender {
                         }
                     }
                     CongState::Loss => {
-                        grow = ack.saturating_sub(self.recover);
+                        // ns-3.44 grows the window by the segments above the recovery point;
+                        // Linux's `tcp_cong_avoid` by every segment the ACK delivered
+                        // (`tcp.grow_at_loss_exit`), so a window of one does not stay one.
+                        grow = match self.cfg.grow_at_loss_exit {
+                            true => delivered.max(ack.saturating_sub(self.recover)),
+                            false => ack.saturating_sub(self.recover),
+                        };
                         let s = self.ack_sample(grow, now);
                         self.cc.on_ack(&mut self.tcb, &s);
                         self.set_state(CongState::Open, now);

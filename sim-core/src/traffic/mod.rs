@@ -43,6 +43,11 @@ pub enum Pattern {
 
 pub trait ArrivalConfig: Debug {
     fn pattern(&self) -> Pattern;
+    /// Whether a connection carries its next transfer without a new handshake, its window
+    /// carried over (a persistent connection).
+    fn keep_alive(&self) -> bool {
+        false
+    }
 }
 
 crate::registry! {
@@ -68,6 +73,10 @@ impl ArrivalSpec {
 
     pub fn pattern(&self) -> Pattern {
         self.get().pattern()
+    }
+
+    pub fn keep_alive(&self) -> bool {
+        self.get().keep_alive()
     }
 }
 
@@ -132,11 +141,13 @@ pub struct EveryConfig {
     /// Transfers per round; `None`: one per flow.
     pub transfers: Option<u32>,
     pub after_all: bool,
+    /// Persistent connections: after its first, a connection's transfers need no handshake.
+    pub keep_alive: bool,
 }
 
 impl Default for EveryConfig {
     fn default() -> Self {
-        EveryConfig { period_s: 2.0, transfers: None, after_all: false }
+        EveryConfig { period_s: 2.0, transfers: None, after_all: false, keep_alive: false }
     }
 }
 
@@ -149,12 +160,17 @@ impl Described for EveryConfig {
             Field::new("period_s", "Period", "s", Kind::Float(Range::closed(0.001, 3600.0)), "Between two rounds of transfers."),
             Field::new("transfers", "Per round", "", Kind::OptInt(Range::closed(1.0, 10_000.0)), "Transfers each round, each on a free connection (a page fetch: 1, with a few connections so a slow fetch does not hold up the next); empty = one per flow (incast)."),
             Field::new("after_all", "After all", "", Kind::Bool, "A round starts only once every transfer of the last one has completed (synchronised reads: one slow reply stalls the next query)."),
+            Field::new("keep_alive", "Keep alive", "", Kind::Bool, "Persistent connections: after the first, each transfer goes on its connection without a handshake, its window carried over (servers answering an aggregator); off: a new connection each (a browser's page fetch)."),
         ],
         flavours: &[],
     };
 }
 
 impl ArrivalConfig for EveryConfig {
+    fn keep_alive(&self) -> bool {
+        self.keep_alive
+    }
+
     fn pattern(&self) -> Pattern {
         Pattern::Every {
             period: SimDuration::from_secs_f64(self.period_s),

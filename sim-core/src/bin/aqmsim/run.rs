@@ -248,7 +248,11 @@ pub fn run(a: &RunArgs) -> Outcome {
         Some("warbler") => published::WARBLER_WITH,
         _ => published::WARBLER_WITHOUT,
     });
-    let red_study = if as_published { sim_core::scenario::red_study_algorithm(&alg) } else { "" };
+    // The RED study's columns beside the RED study's runs only (not another preset's RED).
+    let red_study = match as_published && preset == Some("red-study") {
+        true => sim_core::scenario::red_study_algorithm(&alg),
+        false => "",
+    };
     io::print(&tables::all_tables(&summary, red_study, paper))?;
     if preset.is_some() && !as_published {
         io::say("(edited from the preset, so the published figures are not shown)")?;

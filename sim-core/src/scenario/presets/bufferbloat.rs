@@ -63,6 +63,7 @@ pub fn build(variant: &str) -> Scenario {
             period_s: PAGE_EVERY_S,
             transfers: Some(1),
             after_all: false,
+            keep_alive: false,
         }),
         size_bytes: Some(PAGE_BYTES),
         start_s: 1.0,

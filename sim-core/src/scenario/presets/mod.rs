@@ -6,11 +6,14 @@
 mod ack_congestion;
 mod bufferbloat;
 mod dqn;
+mod incast;
 mod parking_lot;
 pub(crate) mod red_study;
 pub mod text;
 mod two_bottlenecks;
+mod udp_vs_tcp;
 mod warbler;
+mod web_workload;
 
 use super::Scenario;
 use serde::Serialize;
@@ -166,6 +169,70 @@ nearly idle. With FQ-CoDel on the uplink its ACKs get a queue of their own: {app
 Mbit/s, with the uplink's queueing delay at {app:with-upload-fq-codel:up_delay_ms} ms.",
             differs: "",
             watch: &["The network diagram: in with-upload the uplink's queue is full and the downlink's nearly empty.", "The goodput chart: the download's rate falls when the upload starts.", "with-upload-fq-codel: the download's rate comes back with the upload still running."],
+        },
+        PresetInfo {
+            name: "web-workload",
+            title: "Flow completion times of the web-search workload: FIFO, PIE and FQ-CoDel at {p:bottleneck.rate_bps} Mbit/s",
+            variants: web_workload::VARIANTS,
+            compared: web_workload::COMPARED,
+            default_variant: "fifo-60",
+            seeds: 1,
+            setting: "Flows arrive at random (a Poisson process) at a share of a {p:bottleneck.rate_bps} Mbit/s link, each on a \
+new CUBIC connection, with sizes drawn from the web-search workload measured by DCTCP's authors (most flows under a hundred \
+kilobytes, most bytes in flows of megabytes). Base RTT {p:rtt[0]} ms; {p:bottleneck.queue.limit} packets of buffer. The \
+variants set the load (the number in the name, per cent) and the disc, whose targets are scaled to the short RTT: PIE \
+{p:pie-60:bottleneck.queue.target_ms} ms, FQ-CoDel {p:fq-codel-60:bottleneck.queue.target_ms} ms.",
+            paper: "No paper: the figure datacentre papers plot (pFabric, SIGCOMM 2013; HPCC, SIGCOMM 2019): each flow's completion time over what it would take alone, by flow size.",
+            here: "With a FIFO the smallest flows (under ten kilobytes) take {app:fifo-30:small_p95} times their ideal at \
+the 95th percentile at the lightest load, {app:fifo-60:small_p95} at the middle one and {app:fifo-90:small_p95} at the \
+heaviest: they wait behind the big flows' queue, and at the heaviest some lose a SYN. At the middle load PIE, whose \
+controller updates only every {p:pie-60:bottleneck.queue.tupdate_ms} ms, leaves them at {app:pie-60:small_p95}; FQ-CoDel, \
+which serves a new flow's queue first, brings them to {app:fq-codel-60:small_p95}. The median slowdown of all flows is \
+{app:fifo-60:all_p50} with the FIFO and {app:fq-codel-60:all_p50} with FQ-CoDel, at the same goodput \
+({app:fifo-60:mbps} Mbit/s).",
+            differs: "",
+            watch: &["The slowdown-by-size chart: the small flows' tail is where the queue disc matters.", "Raise the load in the editor (Arrivals › Load): the FIFO's small-flow tail grows fastest.", "The flows table groups the connections: a pool carries the transfers as they arrive."],
+        },
+        PresetInfo {
+            name: "incast",
+            title: "Incast: synchronised answers through one shallow switch port",
+            variants: incast::VARIANTS,
+            compared: incast::COMPARED,
+            default_variant: "n16",
+            seeds: 1,
+            setting: "An aggregator asks N servers (the number in the variant's name) for a block at once; each answers \
+with {p:flows[0].size_bytes} bytes over its own {p:flows[0].access_rate_bps} Mbit/s link into one switch port of \
+{p:bottleneck.rate_bps} Mbit/s with {p:bottleneck.queue.limit} packets of buffer, base RTT {p:rtt[0]} ms. The next request \
+goes out once every answer is in. The rto1 variants lower the minimum RTO from {p:tcp.min_rto_ms} ms to \
+{p:n64-rto1:tcp.min_rto_ms} ms.",
+            paper: "No paper figure reproduced here: the collapse Vasudevan et al. measured (SIGCOMM 2009) and its fix, a fine-grained retransmission timer.",
+            here: "With a {p:tcp.min_rto_ms} ms minimum RTO the link carries {app:n4:mbps} Mbit/s of goodput with four servers, \
+{app:n16:mbps} with sixteen and {app:n64:mbps} with sixty-four, of {p:bottleneck.rate_bps}: the answers' windows overflow \
+the port together, a server that loses its last segments waits a whole minimum RTO, and the next request waits for it. \
+With the short RTO sixty-four servers get {app:n64-rto1:mbps} Mbit/s, despite more drops ({app:n64-rto1:drops} against \
+{app:n64:drops}). The connections are persistent: a window carries over from one answer to the next, and restarts only \
+after an idle RTO.",
+            differs: "",
+            watch: &["Goodput over time: bursts of answers, then silence while one server waits out its timeout.", "The drops chart: every round's losses come in the first microseconds of the answers.", "Set TCP › Minimum RTO in the editor and watch the silences shrink."],
+        },
+        PresetInfo {
+            name: "udp-vs-tcp",
+            title: "An unresponsive UDP flow among TCP flows: FIFO, RED, FQ-CoDel and a switch port with Warbler",
+            variants: udp_vs_tcp::VARIANTS,
+            compared: udp_vs_tcp::COMPARED,
+            default_variant: "fifo",
+            seeds: 1,
+            setting: "A UDP source sends at {p:flows[1].cca.rate_bps} Mbit/s, a little over its fair share, whatever the network \
+does, beside {p:flows[0].count} CUBIC flows on a {p:bottleneck.rate_bps} Mbit/s link, base RTT {p:rtt[0]} ms. The variants \
+change the disc: FIFO, RED, FQ-CoDel, and a two-queue switch port with a static mapping (switch) or with Warbler clustering \
+the flows (warbler).",
+            paper: "No paper figure reproduced here: RFC 7928 §5 asks how an AQM treats unresponsive traffic, and the Warbler paper names it as future work (§6.2).",
+            here: "With a FIFO the UDP flow gets {app:fifo:udp_mbps} Mbit/s and each TCP flow {app:fifo:tcp_mbps}; RED gives \
+{app:red:udp_mbps} and {app:red:tcp_mbps}; FQ-CoDel holds UDP to {app:fq-codel:udp_mbps} and gives each TCP flow \
+{app:fq-codel:tcp_mbps}. The static switch port gives UDP {app:switch:udp_mbps}, Warbler {app:warbler:udp_mbps} \
+(TCP flows {app:warbler:tcp_mbps} each): Warbler sees only backlogs, and a flow that never backs off holds the largest.",
+            differs: "",
+            watch: &["The goodput shares: with FIFO and RED the UDP flow takes what it sends; flow queueing gives back the rest.", "The Warbler panel: which queue the UDP flow lands in, and who shares it."],
         },
         PresetInfo {
             name: "red-study",
@@ -345,6 +412,9 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
         "parking-lot" => parking_lot::build(v),
         "two-bottlenecks" => two_bottlenecks::build(v),
         "ack-congestion" => ack_congestion::build(v),
+        "web-workload" => web_workload::build(v),
+        "incast" => incast::build(v),
+        "udp-vs-tcp" => udp_vs_tcp::build(v),
         _ => unreachable!("listed presets are built above"),
     })
 }

@@ -12,7 +12,7 @@ use crate::warbler::WarblerConfig;
 
 /// 1 BDP at 100 Mbit/s × 10 ms in 160-byte cells, as the paper rounds it (§5.3).
 pub const BDP_CELLS: u32 = 780;
-const RATE_BPS: u64 = 100_000_000;
+pub(super) const RATE_BPS: u64 = 100_000_000;
 const BOTTLENECK_DELAY_MS: f64 = 1.0;
 
 pub const RTT_UNFAIR_VARIANTS: &[&str] = &["fifo", "fq-codel", "cebinae", "fq", "warbler"];
@@ -122,7 +122,7 @@ pub fn port(queues: u32, per_queue: u32, mapping: Vec<u32>) -> QueueDiscSpec {
 }
 
 /// The same port with Warbler on its switch CPU from `activation_s`.
-fn with_warbler(mut queue: QueueDiscSpec, activation_s: f64) -> QueueDiscSpec {
+pub(super) fn with_warbler(mut queue: QueueDiscSpec, activation_s: f64) -> QueueDiscSpec {
     if let QueueDiscSpec::Switch(cfg) = &mut queue {
         cfg.control = ControlPlaneSpec::Warbler(WarblerConfig { activation_s, ..WarblerConfig::default() });
     }
