@@ -116,7 +116,7 @@ fn misuse_of_files_and_arguments_gives_an_error_not_a_panic() {
         (vec!["validate".into(), file.clone().into_os_string()], "not valid JSON"),
         (
             vec!["run".into(), "--preset".into(), "nope".into()],
-            "known: bufferbloat, parking-lot, two-bottlenecks, ack-congestion, red-study",
+            "known: bufferbloat, parking-lot, two-bottlenecks, ack-congestion, web-workload, incast, udp-vs-tcp, red-study",
         ),
     ];
     for (args, expect) in cases {

@@ -3,6 +3,7 @@
 
 mod coincide;
 mod compare;
+pub mod traffic;
 
 use crate::series::{decimate, Series};
 pub use coincide::*;

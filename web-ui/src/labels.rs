@@ -86,21 +86,61 @@ fn device_queue(sc: &Scenario) -> String {
     }
 }
 
+/// "1000-packet buffer": the studied link's buffer.
+fn buffer(sc: &Scenario) -> String {
+    match sc.bottleneck().queue.limit() {
+        sim_core::queue::QueueLimit::Packets(n) => format!("{n}-packet buffer"),
+        sim_core::queue::QueueLimit::Bytes(n) => format!("{n}-byte buffer"),
+        sim_core::queue::QueueLimit::Cells { cells, .. } => format!("{cells}-cell buffer"),
+    }
+}
+
+/// "60 % load": each group's arrivals at a load, where some arrive at random.
+fn loads(sc: &Scenario) -> String {
+    let each: Vec<String> = (sc.flows.iter())
+        .filter_map(|g| match g.arrivals.pattern() {
+            sim_core::traffic::Pattern::Poisson { load } => {
+                Some(format!("{} % load", (load * 100.0).round()))
+            }
+            _ => None,
+        })
+        .collect();
+    each.join(", ")
+}
+
+fn min_rto(sc: &Scenario) -> String {
+    format!("{} ms minimum RTO", sc.tcp.min_rto_ms)
+}
+
 /// Each variant of `p` with a label saying what sets it apart from the others: its disc,
-/// its flows, its device queue, its timed changes, whichever differ within the preset.
+/// its flows, its device queue, its timed changes, its buffer, its load, its minimum RTO,
+/// whichever differ within the preset.
 pub fn variants(p: &PresetInfo) -> Vec<(&'static str, String)> {
-    let parts: Vec<(&'static str, [String; 4])> = p
+    const PARTS: usize = 7;
+    let parts: Vec<(&'static str, [String; PARTS])> = p
         .variants
         .iter()
         .map(|v| {
             let parts = preset(p.name, Some(v))
-                .map(|sc| [discs(&sc), flows(&sc), device_queue(&sc), changes(&sc)])
-                .unwrap_or_else(|_| [v.to_string(), String::new(), String::new(), String::new()]);
+                .map(|sc| {
+                    [
+                        discs(&sc),
+                        flows(&sc),
+                        device_queue(&sc),
+                        changes(&sc),
+                        buffer(&sc),
+                        loads(&sc),
+                        min_rto(&sc),
+                    ]
+                })
+                .unwrap_or_else(|_| {
+                    std::array::from_fn(|i| if i == 0 { v.to_string() } else { String::new() })
+                });
             (*v, parts)
         })
         .collect();
     let differs = |i: usize| parts.iter().any(|(_, x)| x[i] != parts[0].1[i]);
-    let shown: Vec<usize> = (0..4).filter(|i| differs(*i)).collect();
+    let shown: Vec<usize> = (0..PARTS).filter(|i| differs(*i)).collect();
     let shown = if shown.is_empty() { vec![0] } else { shown };
     let mut out: Vec<(&'static str, String)> = parts
         .iter()

@@ -3,7 +3,9 @@
 //! run keeps its whole span at a coarser step. Plain Rust, tested natively.
 
 use sim_core::aqm::DropReason;
+use sim_core::metrics::fct::Transfer;
 use sim_core::metrics::kde::{kde_binned, kde_histogram, Density};
+use sim_core::metrics::pings::PingSample;
 use sim_core::metrics::{jain_index, LogHistogram, Update};
 use sim_core::trace::{LogRecord, SeriesInfo};
 
@@ -13,6 +15,8 @@ pub const DELAY_FLOWS: usize = 12;
 const POINT_BUDGET: usize = 400_000;
 /// Drop markers kept before thinning.
 const DROP_BUDGET: usize = 50_000;
+/// Completed transfers and answered pings kept before thinning (each list).
+const RECORD_BUDGET: usize = 20_000;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Series {
@@ -63,6 +67,13 @@ pub struct Series {
     /// Per flow, the sum of its goodput over the samples of the last second.
     window_sums: Vec<f64>,
     pub drops: Vec<(f64, u32, DropReason)>,
+    /// Finite flows and transfers that completed, and pings answered, thinned evenly past a
+    /// budget (every other one kept, then every fourth...).
+    pub transfers: Vec<Transfer>,
+    pub pings: Vec<PingSample>,
+    /// Per flow, whether it counts in Jain's index (not a ping, not a pool of connections);
+    /// empty: every flow does.
+    pub in_fairness: Vec<bool>,
     /// The algorithms' structured records (Warbler's decisions).
     pub log: Vec<LogRecord>,
     /// Flow 0's congestion-control values (the DQN agent's action, Q-values) over time.
@@ -75,6 +86,37 @@ pub struct Series {
     seen: usize,
     drop_stride: usize,
     drops_seen: usize,
+    transfers_kept: Thinning,
+    pings_kept: Thinning,
+}
+
+/// Which records of a stream a bounded list keeps: every `stride`-th.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Thinning {
+    stride: usize,
+    seen: usize,
+}
+
+impl Default for Thinning {
+    fn default() -> Self {
+        Thinning { stride: 1, seen: 0 }
+    }
+}
+
+impl Thinning {
+    /// Adds the records of `new` that it keeps to `kept`, halving it past the budget.
+    fn extend<T: Copy>(&mut self, kept: &mut Vec<T>, new: &[T]) {
+        for r in new {
+            self.seen += 1;
+            if (self.seen - 1).is_multiple_of(self.stride) {
+                kept.push(*r);
+                if kept.len() > RECORD_BUDGET {
+                    halve(kept);
+                    self.stride *= 2;
+                }
+            }
+        }
+    }
 }
 
 /// A density with the marks the delay chart draws.
@@ -226,6 +268,8 @@ impl Series {
                 }
             }
         }
+        self.transfers_kept.extend(&mut self.transfers, &u.transfers);
+        self.pings_kept.extend(&mut self.pings, &u.pings);
         self.log.extend(u.log.iter().cloned());
         for (t, info) in &u.redeclared {
             if let Some(i) = self.avg_index.and_then(|i| info.get(i)) {
@@ -261,7 +305,9 @@ impl Series {
             }
         }
         let n = len.min(window).max(1) as f64;
-        let means: Vec<f64> = self.window_sums.iter().map(|s| s / n).collect();
+        let counted = |f: usize| self.in_fairness.get(f).is_none_or(|&c| c);
+        let means: Vec<f64> =
+            self.window_sums.iter().enumerate().filter(|(f, _)| counted(*f)).map(|(_, s)| s / n).collect();
         self.jfi.push(jain_index(&means));
     }
 

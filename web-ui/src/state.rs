@@ -129,6 +129,9 @@ impl RunView {
                 series.link_mbps = peak_rate_bps(&sc) / 1e6;
                 series.fair_shares = flow_fair_shares(&sc);
                 series.charted_link = sc.has_links().then(|| sc.bottleneck_name().to_string());
+                series.in_fairness = (sc.flows.iter())
+                    .flat_map(|g| std::iter::repeat_n(!g.cca.is_probe() && !g.recycles(), g.count as usize))
+                    .collect();
                 Lane { label, scenario: sc, series, summary: None }
             })
             .collect();

@@ -15,6 +15,19 @@ use serde::{Deserialize, Serialize};
 /// 10 MB or more (decades, as the web-search and data-mining workloads span them).
 pub const BIN_EDGES: [u64; 4] = [10_000, 100_000, 1_000_000, 10_000_000];
 
+/// A finite flow or transfer that completed, as the run records it (the page computes its
+/// ideal from the scenario, [`Completion::of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Transfer {
+    pub flow: u32,
+    pub group: u32,
+    pub bytes: u64,
+    /// When it arrived (asked for its connection; a flow sent once: its SYN), s.
+    pub arrived_s: f64,
+    /// Arrival to the ACK of its last byte, s.
+    pub fct_s: f64,
+}
+
 /// One finite flow that completed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Completion {

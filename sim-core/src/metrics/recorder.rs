@@ -72,6 +72,11 @@ pub struct Update {
     /// The series as declared anew during the run (a retuned RED's thresholds), with when.
     #[serde(default)]
     pub redeclared: Vec<(f64, Vec<SeriesInfo>)>,
+    /// Finite flows and transfers that completed, and pings answered ([`crate::traffic`]).
+    #[serde(default)]
+    pub transfers: Vec<crate::metrics::fct::Transfer>,
+    #[serde(default)]
+    pub pings: Vec<crate::metrics::pings::PingSample>,
 }
 
 /// Flow-samples (samples × flows) the history keeps before thinning itself out: at 10 flows

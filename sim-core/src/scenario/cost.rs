@@ -146,7 +146,7 @@ fn estimate_one(sc: &Scenario) -> Cost {
     let log_values = decisions * decision_values;
     // Drops: what the first windows and the timeouts send beyond what is carried, and a
     // few per cent of the rest (congestion control's probing).
-    let drops = 0.02 * packets + timeouts + first_windows + datagrams;
+    let drops = 0.02 * packets + timeouts + first_windows + datagram_losses(sc);
     let held = outstanding_segments(sc);
     let pending_events = 4.0 * flows + held;
     let switch = matches!(sc.bottleneck().queue, crate::aqm::QueueDiscSpec::Switch(_));
@@ -244,6 +244,22 @@ fn offered_bps(sc: &Scenario, g: &super::FlowGroup) -> f64 {
         }
         Pattern::Once => f64::INFINITY,
     }
+}
+
+/// Datagrams lost over the run, about: of each source what it sends above its fair share of
+/// its route (what flow queueing holds it to, and more than a FIFO takes from it), at least
+/// a twentieth (a FIFO full of TCP's data drops datagrams as it drops segments).
+fn datagram_losses(sc: &Scenario) -> f64 {
+    let flows = f64::from(sc.total_flows().max(1));
+    let mut lost = 0.0;
+    for g in &sc.flows {
+        let Some((per_s, bytes)) = g.cca.datagrams_per_s() else { continue };
+        let rate_bps = per_s * 8.0 * bytes;
+        let fair_bps = sc.route_capacity_bps(g) / flows;
+        let share = (1.0 - fair_bps / rate_bps.max(1e-9)).max(0.05);
+        lost += f64::from(g.count) * sc.duration_s * per_s * share;
+    }
+    lost
 }
 
 /// Transfers that arrive during the run ([`crate::traffic`]), at most: a Poisson source's

@@ -107,20 +107,14 @@ pub struct FlowGroup {
     pub ack_route: Vec<String>,
     /// How the group's flows arrive ([`crate::traffic`]): once each (the default), as a
     /// Poisson process at a load, or repeated every period.
-    #[serde(skip_serializing_if = "ArrivalSpec::is_once")]
     pub arrivals: ArrivalSpec,
     /// Where each flow's size comes from: `size_bytes` (the default), a shipped workload
     /// or `cdf` ([`crate::traffic::sizes`]).
-    #[serde(skip_serializing_if = "is_fixed")]
     pub sizes: SizeSource,
     /// The custom size CDF: [payload bytes, cumulative fraction] points, sizes and
     /// fractions ascending from fraction 0 to 1, read when `sizes` is `custom`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cdf: Vec<(f64, f64)>,
-}
-
-fn is_fixed(s: &SizeSource) -> bool {
-    *s == SizeSource::Fixed
 }
 
 impl Default for Scenario {

@@ -110,8 +110,14 @@ fn check_traffic(c: &mut Checker, g: &FlowGroup) {
         c.push("size_bytes", "empty", "a size, or sizes from a CDF, for flows that arrive during the run");
     }
     if g.sizes == crate::traffic::sizes::SizeSource::Custom {
-        if let Err(e) = crate::traffic::sizes::check_cdf(&g.cdf) {
-            c.push("cdf", format!("{} points", g.cdf.len()), e);
+        match crate::traffic::sizes::check_cdf(&g.cdf) {
+            Err(_) if g.cdf.is_empty() => c.push(
+                "sizes",
+                "custom",
+                "custom only with a cdf: [bytes, cumulative fraction] points from 0 to 1",
+            ),
+            Err(e) => c.push("cdf", format!("{} points", g.cdf.len()), e),
+            Ok(()) => {}
         }
     }
 }

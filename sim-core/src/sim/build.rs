@@ -236,6 +236,7 @@ pub(super) fn build(
         split: lane.map(|lane| Box::new(Split::new(lane, first_sample, warmup))),
         parallel: cfg!(not(target_arch = "wasm32")),
         tx_events: false,
+        polled: (0, 0),
     };
     if sim.split.is_some() {
         // The measured window opens between windows; at 0, before the first.

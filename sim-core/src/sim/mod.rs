@@ -97,6 +97,8 @@ pub struct Simulation {
     /// Marks every end of a bottleneck transmission with an event, as before they were
     /// settled lazily (`forward.rs`); tests compare the two.
     tx_events: bool,
+    /// Transfers and pings handed out by `poll` so far.
+    polled: (usize, usize),
 }
 
 impl Simulation {
@@ -211,6 +213,10 @@ impl Simulation {
     /// What was recorded since the previous poll.
     pub fn poll(&mut self) -> Update {
         let (samples, drops, log) = self.rec.take_update();
+        let traffic = &self.hosts.senders.traffic;
+        let transfers = traffic.transfers[self.polled.0.min(traffic.transfers.len())..].to_vec();
+        let pings = traffic.pings[self.polled.1.min(traffic.pings.len())..].to_vec();
+        self.polled = (traffic.transfers.len(), traffic.pings.len());
         Update {
             now_s: self.now().as_secs_f64(),
             progress: self.progress(),
@@ -220,6 +226,8 @@ impl Simulation {
             drops,
             log,
             redeclared: self.rec.take_redeclared(),
+            transfers,
+            pings,
         }
     }
 
@@ -300,33 +308,32 @@ impl Simulation {
         summary
     }
 
-    /// Every finite TCP flow or transfer that completed, in flow order then completion
-    /// order, and how many started (or arrived) and had not completed.
+    /// Every finite TCP flow or transfer that completed, in the order they completed, and
+    /// how many started (or arrived) and had not completed.
     pub fn completions(&self) -> (Vec<crate::metrics::fct::Completion>, u32) {
-        use crate::metrics::fct::Completion;
         let sc = &self.scenario;
-        let (mut done, mut unfinished) = (Vec::new(), 0);
-        for (s, &g) in self.hosts.senders.tcp.iter().zip(&self.groups) {
-            let group = &sc.flows[g as usize];
-            if group.recycles() || group.cca.sends_datagrams() {
-                continue;
-            }
-            let (Some(bytes), Some(start)) = (s.size_bytes(), s.started_at()) else { continue };
-            match s.completed_at() {
-                Some(end) => {
-                    done.push(Completion::of(sc, s.flow(), g, bytes, start.as_secs_f64(), end.as_secs_f64()))
-                }
-                None => unfinished += 1,
-            }
-        }
         let traffic = &self.hosts.senders.traffic;
-        done.extend(
-            traffic
-                .transfers
-                .iter()
-                .map(|t| Completion::of(sc, t.flow, t.group, t.bytes, t.arrived_s, t.arrived_s + t.fct_s)),
-        );
-        (done, unfinished + traffic.unfinished())
+        let done = (traffic.transfers.iter())
+            .map(|t| {
+                crate::metrics::fct::Completion::of(
+                    sc,
+                    t.flow,
+                    t.group,
+                    t.bytes,
+                    t.arrived_s,
+                    t.arrived_s + t.fct_s,
+                )
+            })
+            .collect();
+        // Flows sent once that started and did not complete (a transfer's are the pool's).
+        let running = (self.hosts.senders.tcp.iter().zip(&self.groups))
+            .filter(|(s, &g)| {
+                let group = &sc.flows[g as usize];
+                !group.recycles() && !group.cca.sends_datagrams() && s.size_bytes().is_some()
+            })
+            .filter(|(s, _)| s.started_at().is_some() && s.completed_at().is_none())
+            .count() as u32;
+        (done, running + traffic.unfinished())
     }
 
     /// Every ping answered so far, in the order the answers arrived.

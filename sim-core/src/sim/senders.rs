@@ -87,7 +87,12 @@ impl Senders {
         if let Some(t) = s.pace_timer.event_needed() {
             sink.wake(t, Event::PaceTimer { flow });
         }
-        if s.is_complete() && self.traffic.recycles(flow) {
+        if s.is_complete() && !self.traffic.recycles(flow) {
+            if let (Some(bytes), Some(start), Some(end)) = (s.size_bytes(), s.started_at(), s.completed_at())
+            {
+                self.traffic.completed_once(flow, bytes, start, end);
+            }
+        } else if s.is_complete() {
             let (starts, next_round) = self.traffic.complete(flow, now);
             self.begin_all(starts, now, sink);
             if let Some((source, at)) = next_round {

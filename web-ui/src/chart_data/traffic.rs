@@ -1,0 +1,145 @@
+//! The charts of traffic beyond long flows: each ping's RTT, each repeated transfer's
+//! completion time (a page fetch, an answer to a query), the completion-time CDF and the
+//! slowdown by flow size (the datacentre papers' figure).
+
+use super::{
+    flow_color, line, nice_max, robust_max, time, BarRef, Bars, Frame, Line, TimeChart, MAX_FLOW_LINES,
+};
+use crate::series::Series;
+use sim_core::metrics::fct::{self, Completion};
+use sim_core::scenario::Scenario;
+use sim_core::traffic::Pattern;
+
+/// Points of a CDF line at most.
+const CDF_POINTS: usize = 200;
+
+/// Each ping's round trip at the time it was sent, a line per ping flow; `None` without pings.
+pub fn ping_chart(s: &Series, f: &Frame) -> Option<TimeChart> {
+    if s.pings.is_empty() {
+        return None;
+    }
+    let mut flows: Vec<u32> = s.pings.iter().map(|p| p.flow).collect();
+    flows.sort_unstable();
+    flows.dedup();
+    let lines: Vec<Line> = (flows.iter().take(MAX_FLOW_LINES))
+        .map(|&fl| {
+            let mut pts: Vec<(f64, f64)> =
+                s.pings.iter().filter(|p| p.flow == fl).map(|p| (p.sent_s, p.rtt_ms)).collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let (xs, ys): (Vec<f64>, Vec<f64>) = pts.into_iter().unzip();
+            line(format!("ping (flow {fl})"), flow_color(fl as usize), &xs, &ys)
+        })
+        .collect();
+    let rtts: Vec<f64> = s.pings.iter().map(|p| p.rtt_ms).collect();
+    let mut c = time("Ping round-trip time", "ms", f, lines, robust_max(&rtts));
+    c.note = Some("One point per echo request, at the time it left: it waits in the same queues as the flows' packets, so it reads the delay they cause (what a video call or a game feels).".into());
+    Some(c)
+}
+
+/// Each transfer of a repeated source (a page fetch, incast's answers) by when it was asked
+/// for: its completion time, a line per group; `None` without one.
+pub fn transfer_chart(s: &Series, sc: &Scenario, f: &Frame) -> Option<TimeChart> {
+    let repeated = |g: u32| {
+        sc.flows.get(g as usize).is_some_and(|g| matches!(g.arrivals.pattern(), Pattern::Every { .. }))
+    };
+    let mut groups: Vec<u32> = s.transfers.iter().map(|t| t.group).filter(|&g| repeated(g)).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    if groups.is_empty() {
+        return None;
+    }
+    let lines: Vec<Line> = (groups.iter().take(MAX_FLOW_LINES))
+        .map(|&g| {
+            let mut pts: Vec<(f64, f64)> =
+                s.transfers.iter().filter(|t| t.group == g).map(|t| (t.arrived_s, t.fct_s)).collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let (xs, ys): (Vec<f64>, Vec<f64>) = pts.into_iter().unzip();
+            line(format!("group {}", g + 1), flow_color(g as usize), &xs, &ys)
+        })
+        .collect();
+    let fcts: Vec<f64> = s.transfers.iter().filter(|t| repeated(t.group)).map(|t| t.fct_s).collect();
+    let mut c = time("Completion time of each repeated transfer", "s", f, lines, robust_max(&fcts));
+    c.note = Some("One point per transfer (a page fetch, a server's answer), at the time it was asked for: from then to the ACK of its last byte, a wait for a free connection included.".into());
+    Some(c)
+}
+
+/// The completed transfers as the summary computes them, with their ideals.
+fn completions(s: &Series, sc: &Scenario) -> Vec<Completion> {
+    (s.transfers.iter())
+        .filter(|t| (t.group as usize) < sc.flows.len())
+        .map(|t| Completion::of(sc, t.flow, t.group, t.bytes, t.arrived_s, t.arrived_s + t.fct_s))
+        .collect()
+}
+
+/// The share of transfers completed within each time, a line per group; `None` without any.
+pub fn fct_cdf_chart(s: &Series, sc: &Scenario) -> Option<TimeChart> {
+    let done = completions(s, sc);
+    if done.is_empty() {
+        return None;
+    }
+    let mut groups: Vec<u32> = done.iter().map(|c| c.group).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let mut x_max: f64 = 0.0;
+    let lines = (groups.iter().take(MAX_FLOW_LINES))
+        .map(|&g| {
+            let mut fcts: Vec<f64> = done.iter().filter(|c| c.group == g).map(|c| c.fct_s).collect();
+            fcts.sort_by(f64::total_cmp);
+            let n = fcts.len();
+            let step = n.div_ceil(CDF_POINTS).max(1);
+            let mut points: Vec<(f64, f64)> =
+                (0..n).step_by(step).map(|i| (fcts[i], (i + 1) as f64 / n as f64)).collect();
+            points.push((fcts[n - 1], 1.0));
+            // The axis ends at the slowest 1 % so the body of the curves shows.
+            x_max = x_max.max(fcts[((n as f64 * 0.99).ceil() as usize).clamp(1, n) - 1]);
+            Line {
+                label: format!("group {}", g + 1),
+                color: flow_color(g as usize),
+                points,
+                bold: false,
+                dashed: false,
+                faint: false,
+            }
+        })
+        .collect();
+    Some(TimeChart {
+        title: "Completion times (CDF)".into(),
+        x_label: "completion time (s)".into(),
+        y_label: "share of transfers".into(),
+        x_max: nice_max(x_max),
+        y_min: 0.0,
+        y_max: 1.0,
+        lines,
+        bands: Vec::new(),
+        markers: Vec::new(),
+        levels: Vec::new(),
+        cursor: None,
+        note: Some("Each curve: the share of a group's finite flows and transfers done within a time, from arrival to the ACK of the last byte; the axis stops at the slowest 1 %.".into()),
+    })
+}
+
+/// Slowdown (completion time over the same transfer alone on an empty path) by flow size:
+/// the median as a bar, the 95th and 99th percentiles as ticks; `None` without transfers.
+pub fn slowdown_chart(s: &Series, sc: &Scenario) -> Option<Bars> {
+    let stats = fct::stats(&completions(s, sc), 0)?;
+    let rows = &stats.by_size;
+    if rows.is_empty() {
+        return None;
+    }
+    let tick = |label: &str, color, dashed, pick: fn(&fct::FctRow) -> f64| BarRef {
+        label: label.into(),
+        color,
+        dashed,
+        values: rows.iter().map(pick).collect(),
+    };
+    Some(Bars {
+        title: "Slowdown by flow size".into(),
+        x_label: "completion time over the ideal (1 = as if alone on the path)".into(),
+        bars: rows.iter().map(|r| (format!("{} ({})", r.sizes(), r.flows), r.slowdown_p50, 0)).collect(),
+        fair: None,
+        refs: vec![
+            tick("95th percentile", 1, true, |r| r.slowdown_p95),
+            tick("99th percentile", 3, false, |r| r.slowdown_p99),
+        ],
+    })
+}
