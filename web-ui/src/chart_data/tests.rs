@@ -284,8 +284,9 @@ fn in_a_fifo_every_flows_delay_coincides_and_the_text_alternative_says_so() {
     assert_eq!(groups.len(), 1, "{groups:?}");
     assert_eq!(groups[0].note, "flows 0 and 1 coincide");
     assert!(c.describe().ends_with("; flows 0 and 1 coincide"), "{}", c.describe());
-    // Their goodputs do not.
-    assert!(ChartData::Time(throughput_chart(&s, &frame())).coincidences().is_empty());
+    // Their goodputs do not (the aggregate may equal what arrives).
+    let g = ChartData::Time(throughput_chart(&s, &frame())).coincidences();
+    assert!(g.iter().all(|c| c.members.iter().all(|&m| m >= 2)), "{g:?}");
 }
 
 #[test]
