@@ -145,9 +145,13 @@ pub fn stats(done: &[Completion], unfinished: u32) -> Option<FctStats> {
         by_size.extend(row(&inside, lower, upper));
         lower = upper.unwrap_or(u64::MAX);
     }
-    let mut groups: Vec<u32> = done.iter().map(|c| c.group).collect();
-    groups.sort_unstable();
-    groups.dedup();
+    // The groups with a completion, in group order (marked, not sorted).
+    let top = done.iter().map(|c| c.group as usize).max().map_or(0, |g| g + 1);
+    let mut seen = vec![false; top];
+    for c in done {
+        seen[c.group as usize] = true;
+    }
+    let groups: Vec<u32> = (0..top as u32).filter(|&g| seen[g as usize]).collect();
     let by_group = (groups.into_iter())
         .filter_map(|g| {
             let of: Vec<&Completion> = all.iter().copied().filter(|c| c.group == g).collect();

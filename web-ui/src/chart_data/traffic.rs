@@ -18,15 +18,12 @@ pub fn ping_chart(s: &Series, f: &Frame) -> Option<TimeChart> {
     if s.pings.is_empty() {
         return None;
     }
-    let mut flows: Vec<u32> = s.pings.iter().map(|p| p.flow).collect();
-    flows.sort_unstable();
-    flows.dedup();
+    let flows = distinct(s.pings.iter().map(|p| p.flow));
+    // A flow's packets keep their order on every link: its answers come in sending order.
     let lines: Vec<Line> = (flows.iter().take(MAX_FLOW_LINES))
         .map(|&fl| {
-            let mut pts: Vec<(f64, f64)> =
-                s.pings.iter().filter(|p| p.flow == fl).map(|p| (p.sent_s, p.rtt_ms)).collect();
-            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let (xs, ys): (Vec<f64>, Vec<f64>) = pts.into_iter().unzip();
+            let (xs, ys): (Vec<f64>, Vec<f64>) =
+                s.pings.iter().filter(|p| p.flow == fl).map(|p| (p.sent_s, p.rtt_ms)).unzip();
             line(format!("ping (flow {fl})"), flow_color(fl as usize), &xs, &ys)
         })
         .collect();
@@ -42,17 +39,13 @@ pub fn transfer_chart(s: &Series, sc: &Scenario, f: &Frame) -> Option<TimeChart>
     let repeated = |g: u32| {
         sc.flows.get(g as usize).is_some_and(|g| matches!(g.arrivals.pattern(), Pattern::Every { .. }))
     };
-    let mut groups: Vec<u32> = s.transfers.iter().map(|t| t.group).filter(|&g| repeated(g)).collect();
-    groups.sort_unstable();
-    groups.dedup();
+    let groups = distinct(s.transfers.iter().map(|t| t.group).filter(|&g| repeated(g)));
     if groups.is_empty() {
         return None;
     }
     let lines: Vec<Line> = (groups.iter().take(MAX_FLOW_LINES))
         .map(|&g| {
-            let mut pts: Vec<(f64, f64)> =
-                s.transfers.iter().filter(|t| t.group == g).map(|t| (t.arrived_s, t.fct_s)).collect();
-            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let pts = by_arrival(s.transfers.iter().filter(|t| t.group == g).map(|t| (t.arrived_s, t.fct_s)));
             let (xs, ys): (Vec<f64>, Vec<f64>) = pts.into_iter().unzip();
             line(format!("group {}", g + 1), flow_color(g as usize), &xs, &ys)
         })
@@ -61,6 +54,31 @@ pub fn transfer_chart(s: &Series, sc: &Scenario, f: &Frame) -> Option<TimeChart>
     let mut c = time("Completion time of each repeated transfer", "s", f, lines, robust_max(&fcts));
     c.note = Some("One point per transfer (a page fetch, a server's answer), at the time it was asked for: from then to the ACK of its last byte, a wait for a free connection included.".into());
     Some(c)
+}
+
+/// The distinct values, in the order they first come (a handful of groups or ping flows).
+fn distinct(v: impl Iterator<Item = u32>) -> Vec<u32> {
+    let mut out = Vec::new();
+    for x in v {
+        if !out.contains(&x) {
+            out.push(x);
+        }
+    }
+    out
+}
+
+/// Points in the order they were asked for. Transfers are recorded as they complete, which
+/// is nearly that order already (a later one seldom overtakes), so an insertion pass does it.
+fn by_arrival(points: impl Iterator<Item = (f64, f64)>) -> Vec<(f64, f64)> {
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    for p in points {
+        let mut i = out.len();
+        while i > 0 && out[i - 1].0 > p.0 {
+            i -= 1;
+        }
+        out.insert(i, p);
+    }
+    out
 }
 
 /// The completed transfers as the summary computes them, with their ideals.
@@ -77,14 +95,12 @@ pub fn fct_cdf_chart(s: &Series, sc: &Scenario) -> Option<TimeChart> {
     if done.is_empty() {
         return None;
     }
-    let mut groups: Vec<u32> = done.iter().map(|c| c.group).collect();
-    groups.sort_unstable();
-    groups.dedup();
+    let groups = distinct(done.iter().map(|c| c.group));
     let mut x_max: f64 = 0.0;
     let lines = (groups.iter().take(MAX_FLOW_LINES))
         .map(|&g| {
-            let mut fcts: Vec<f64> = done.iter().filter(|c| c.group == g).map(|c| c.fct_s).collect();
-            fcts.sort_by(f64::total_cmp);
+            let of: Vec<f64> = done.iter().filter(|c| c.group == g).map(|c| c.fct_s).collect();
+            let fcts = sim_core::metrics::stats::sorted(&of);
             let n = fcts.len();
             let step = n.div_ceil(CDF_POINTS).max(1);
             let mut points: Vec<(f64, f64)> =
