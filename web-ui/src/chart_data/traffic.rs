@@ -2,9 +2,7 @@
 //! completion time (a page fetch, an answer to a query), the completion-time CDF and the
 //! slowdown by flow size (the datacentre papers' figure).
 
-use super::{
-    flow_color, line, nice_max, robust_max, time, BarRef, Bars, Frame, Line, TimeChart, MAX_FLOW_LINES,
-};
+use super::{flow_color, line, nice_max, robust_max, time, Frame, Line, TimeChart, MAX_FLOW_LINES};
 use crate::series::Series;
 use sim_core::metrics::fct::{self, Completion};
 use sim_core::scenario::Scenario;
@@ -134,28 +132,47 @@ pub fn fct_cdf_chart(s: &Series, sc: &Scenario) -> Option<TimeChart> {
     })
 }
 
-/// Slowdown (completion time over the same transfer alone on an empty path) by flow size:
-/// the median as a bar, the 95th and 99th percentiles as ticks; `None` without transfers.
-pub fn slowdown_chart(s: &Series, sc: &Scenario) -> Option<Bars> {
+/// Slowdown (completion time over the same transfer alone on an empty path) by flow size,
+/// the datacentre papers' figure: the median, 95th and 99th percentiles of each size decade,
+/// both axes in powers of ten (a slowdown spans 1 to thousands); `None` without transfers.
+pub fn slowdown_chart(s: &Series, sc: &Scenario) -> Option<TimeChart> {
     let stats = fct::stats(&completions(s, sc), 0)?;
     let rows = &stats.by_size;
     if rows.is_empty() {
         return None;
     }
-    let tick = |label: &str, color, dashed, pick: fn(&fct::FctRow) -> f64| BarRef {
+    // Each decade at its middle: under 10 kB at 10^3.5 bytes, 10-100 kB at 10^4.5...
+    let x = |r: &fct::FctRow| r.max_bytes.map_or(r.min_bytes as f64 * 10.0, |m| m as f64).log10() - 0.5;
+    let curve = |label: &str, color: usize, bold: bool, pick: fn(&fct::FctRow) -> f64| Line {
         label: label.into(),
         color,
-        dashed,
-        values: rows.iter().map(pick).collect(),
+        points: rows.iter().map(|r| (x(r), pick(r).max(1.0).log10())).collect(),
+        bold,
+        dashed: false,
+        faint: false,
     };
-    Some(Bars {
+    let lines = vec![
+        curve("median", 0, true, |r| r.slowdown_p50),
+        curve("95th percentile", 1, false, |r| r.slowdown_p95),
+        curve("99th percentile", 3, false, |r| r.slowdown_p99),
+    ];
+    let top = rows.iter().map(|r| r.slowdown_p99.max(1.0).log10()).fold(1.0, f64::max);
+    let flows: Vec<String> = rows.iter().map(|r| format!("{} {}", r.sizes(), r.flows)).collect();
+    Some(TimeChart {
         title: "Slowdown by flow size".into(),
-        x_label: "completion time over the ideal (1 = as if alone on the path)".into(),
-        bars: rows.iter().map(|r| (format!("{} ({})", r.sizes(), r.flows), r.slowdown_p50, 0)).collect(),
-        fair: None,
-        refs: vec![
-            tick("95th percentile", 1, true, |r| r.slowdown_p95),
-            tick("99th percentile", 3, false, |r| r.slowdown_p99),
-        ],
+        x_label: "flow size, powers of ten (4 = 10 kB, 6 = 1 MB)".into(),
+        y_label: "slowdown, powers of ten".into(),
+        x_max: 8.0,
+        y_min: 0.0,
+        y_max: nice_max(top),
+        lines,
+        bands: Vec::new(),
+        markers: Vec::new(),
+        levels: Vec::new(),
+        cursor: None,
+        note: Some(format!(
+            "Completion time over the same flow alone on an empty path, per size decade: 0 = as fast as alone, 1 = ten times slower, 2 = a hundred. Flows per decade: {}.",
+            flows.join(", ")
+        )),
     })
 }

@@ -71,7 +71,7 @@ fn lane_charts(run: &RunView, lane: usize, f: &Frame, prefix: &str) -> Vec<(Stri
         ("ping-rtt", cd::traffic::ping_chart(s, f).map(ChartData::Time)),
         ("transfer-times", cd::traffic::transfer_chart(s, sc, f).map(ChartData::Time)),
         ("fct-cdf", cd::traffic::fct_cdf_chart(s, sc).map(ChartData::Time)),
-        ("slowdown", cd::traffic::slowdown_chart(s, sc).map(ChartData::Bars)),
+        ("slowdown", cd::traffic::slowdown_chart(s, sc).map(ChartData::Time)),
     ];
     out.extend(traffic.into_iter().filter_map(|(k, c)| Some((format!("{prefix}{k}"), c?))));
     out
