@@ -369,7 +369,7 @@ async fn run_to_the_end(host: &Element) {
 /// Issue 20, item 8: CoDel's line lay exactly under FQ-CoDel's and looked like one. On the
 /// page's first screen (the bufferbloat preset in Compare) with FQ-CoDel ticked too, the
 /// side-by-side delay chart says they coincide, in its text alternative and its data; FIFO
-/// stands apart, and in FIFO's own delay chart every flow's line coincides.
+/// stands apart, and in FIFO's own delay chart the long flows' lines coincide.
 #[wasm_bindgen_test]
 async fn compare_says_codel_and_fq_codel_coincide_on_the_bufferbloat_preset() {
     let host = host();
@@ -384,7 +384,8 @@ async fn compare_says_codel_and_fq_codel_coincide_on_the_bufferbloat_preset() {
     let alt = find(&host, "[data-chart=compare-delay] canvas").get_attribute("aria-label").unwrap();
     assert!(alt.contains("; CoDel = FQ-CoDel"), "{alt}");
     let fifo = find(&host, "[data-chart=fifo-delay]").get_attribute("data-coincide").unwrap_or_default();
-    assert_eq!(fifo, "flows 0-3 coincide");
+    // The upload and the ping wait in the same FIFO (the page fetches' connections come and go).
+    assert_eq!(fifo, "flows 0 and 1 coincide");
 }
 
 /// Escape closes an enlarged chart even with the focus on the Enlarge button (the page's

@@ -20,6 +20,9 @@ use std::collections::{BinaryHeap, VecDeque};
 pub use crate::metrics::fct::Transfer;
 pub use crate::metrics::pings::PingSample;
 
+/// A round that ended: its source, and when the next is due.
+pub(super) type NextRound = (u32, SimTime);
+
 /// A transfer asked for: when, and how many bytes.
 #[derive(Clone, Copy, Debug)]
 struct Request {
@@ -199,7 +202,7 @@ impl Traffic {
     /// `flow`'s transfer completed at `now`: it is recorded, and the connection takes the
     /// next waiting transfer. Returns the transfers to start now and, for a round that
     /// ended, when the next round is due: (starts, Some((source, at))).
-    pub fn complete(&mut self, flow: u32, now: SimTime) -> (Vec<(u32, u64)>, Option<(u32, SimTime)>) {
+    pub fn complete(&mut self, flow: u32, now: SimTime) -> (Vec<(u32, u64)>, Option<NextRound>) {
         let Some(Some(id)) = self.source_of.get(flow as usize).copied() else { return (Vec::new(), None) };
         let s = &mut self.sources[id as usize];
         let Some(req) = s.busy[(flow - s.first) as usize].take() else {
