@@ -43,6 +43,19 @@ fn a_udp_source_alone_delivers_its_rate_and_nothing_answers_it() {
     // Each datagram is 1000 bytes of payload and 30 of headers, and no ACK comes back.
     assert_eq!(s.packets.sent, sim.sender(0).stats().segments_sent);
     assert!(s.fct.is_none(), "a bulk source has no completion");
+    // Nothing is lost; the last datagram or two are on their way at the end.
+    assert!(s.flows[0].loss_pct.is_some_and(|l| l < 0.1), "{:?}", s.flows[0].loss_pct);
+}
+
+#[test]
+fn a_datagram_sources_loss_is_what_the_disc_drops_of_it() {
+    let flows = vec![udp(8_000_000, 1.0, 0.0), cubic()];
+    let (_, fq) = run(&path(QueueDiscSpec::FqCodel(FqCodelConfig::default()), flows));
+    // Held to about half the link, an 8 Mbit/s source loses about 40 % of what it sends.
+    let loss = fq.flows[0].loss_pct.expect("a UDP flow's loss");
+    let carried = 100.0 * (1.0 - mbps(&fq, 0) / 8.0);
+    assert!((loss - carried).abs() < 3.0, "loss {loss:.1} % against {carried:.1} % not carried");
+    assert!(fq.flows[1].loss_pct.is_none(), "TCP reports retransmissions, not loss");
 }
 
 #[test]

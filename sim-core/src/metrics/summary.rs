@@ -141,6 +141,10 @@ pub struct FlowSummary {
     /// the shares and Jain's index.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pooled: bool,
+    /// A UDP source or a ping: the datagrams it sent over the run that did not arrive, %
+    /// (the last few may still be on their way at the end); `None` for TCP.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_pct: Option<f64>,
 }
 
 /// Table 6: bottleneck queue length in packets over the window samples.
@@ -255,6 +259,8 @@ pub struct FlowFacts {
     /// A recycled connection ([`crate::traffic`]): its goodput counts, but a pool of
     /// connections is not a flow, so it is left out of the shares and Jain's index.
     pub pooled: bool,
+    /// A datagram source's loss over the run, %.
+    pub loss_pct: Option<f64>,
 }
 
 pub struct SummaryInput<'a> {
@@ -325,6 +331,7 @@ impl Summary {
                     hop_delays: Vec::new(),
                     probe: f.probe,
                     pooled: f.pooled,
+                    loss_pct: f.loss_pct,
                 }
             })
             .collect();

@@ -63,7 +63,7 @@ pub const FLOW_FIELDS: &[Field] = &[
         "Flows",
         "",
         Kind::Int(Range::closed(1.0, 10_000.0)),
-        "Identical flows in this group, each with its own sender.",
+        "Identical flows in this group, each with its own sender (flows that arrive during the run: the connections open at once, at most).",
     ),
     Field::new(
         "cca",

@@ -275,6 +275,7 @@ impl Simulation {
                     crosses_bottleneck: self.net.crosses(group, BOTTLENECK),
                     probe: sc.flows[group as usize].cca.is_probe(),
                     pooled: recycled(group),
+                    loss_pct: self.datagram_loss_pct(s, group),
                 }
             })
             .collect();
@@ -334,6 +335,21 @@ impl Simulation {
             .filter(|(s, _)| s.started_at().is_some() && s.completed_at().is_none())
             .count() as u32;
         (done, running + traffic.unfinished())
+    }
+
+    /// A datagram source's datagrams sent that did not arrive (a ping's: whose answer did
+    /// not come back), %; `None` for TCP or before it sent.
+    fn datagram_loss_pct(&self, s: &TcpSender, group: u32) -> Option<f64> {
+        let cca = &self.scenario.flows[group as usize].cca;
+        let (_, payload) = cca.datagrams_per_s()?;
+        let sent = s.stats().segments_sent;
+        let arrived = match cca.is_probe() {
+            true => self.pings().iter().filter(|p| p.flow == s.flow()).count() as u64,
+            false => {
+                (self.hosts.receivers.tcp[s.flow() as usize].received_bytes() as f64 / payload).round() as u64
+            }
+        };
+        (sent > 0).then(|| 100.0 * sent.saturating_sub(arrived) as f64 / sent as f64)
     }
 
     /// Every ping answered so far, in the order the answers arrived.

@@ -331,7 +331,7 @@ fn flows_table(s: &Summary) -> Html {
                 if fair {
                     <th title="Its packets' mean queueing delay at each link of its route, in order: where its delay comes from">{ "delay hop by hop (ms)" }</th>
                 }
-                <th>{ "retransmits" }</th><th>{ "timeouts" }</th><th>{ "fast recoveries" }</th></tr>
+                <th title="Segments sent again; for a UDP source or a ping, the share of its datagrams that did not arrive (or were not answered)">{ "retransmits" }</th><th>{ "timeouts" }</th><th>{ "fast recoveries" }</th></tr>
             { for s.flows.iter().take(FLOW_ROWS).map(|f| html! {
                 <tr>
                     <td>{ f.id }</td><td>{ crate::labels::cca(&f.cca) }</td>
@@ -349,7 +349,8 @@ fn flows_table(s: &Summary) -> Html {
                     if fair {
                         <td>{ hop_delays(f) }</td>
                     }
-                    <td class="num">{ f.retransmissions }</td><td class="num">{ f.timeouts }</td><td class="num">{ f.fast_recoveries }</td>
+                    <td class="num">{ f.loss_pct.map_or(f.retransmissions.to_string(), |l| format!("{l:.1} % lost")) }</td>
+                    <td class="num">{ f.timeouts }</td><td class="num">{ f.fast_recoveries }</td>
                 </tr>
             }) }
             if s.flows.len() > FLOW_ROWS {

@@ -274,7 +274,8 @@ pub fn fairness_tables(s: &Summary, paper: Option<published::WarblerTable2>) -> 
             pub_or_dash(f.max_min_bps.map(|b| b / 1e6), 3),
             pub_or_dash(f.proportional_bps.map(|b| b / 1e6), 3)
         );
-        let _ = writeln!(o, "{}", if fair { format!(" {refs:>16}") } else { String::new() });
+        let loss = f.loss_pct.map_or(String::new(), |l| format!("  datagrams lost {l:.1} %"));
+        let _ = writeln!(o, "{}{loss}", if fair { format!(" {refs:>16}") } else { String::new() });
     }
     o
 }
