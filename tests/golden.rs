@@ -69,7 +69,8 @@
 //! a 50-packet FIFO as a variant, and the page-fetch time (`fetch_s`) and ping RTT
 //! (`ping_ms`) among its figures; Jain's index left its rows (one long flow).
 //!
-//! Added with issue 24: the web-workload, incast and udp-vs-tcp rows, measured as above.
+//! Added with issue 24: the web-workload, incast, udp-vs-tcp and warbler-mice rows,
+//! measured as above.
 
 use aqm_tests::run;
 use sim_core::metrics::Summary;
@@ -113,6 +114,9 @@ fn figure(s: &Summary, name: &str) -> f64 {
         "fetch_s" => s.fct.as_ref().and_then(|f| f.by_group.last()).map(|(_, r)| r.fct_p50_s),
         "ping_ms" => s.pings.first().and_then(|p| p.rtt_p50_ms),
         "small_p95" => s.fct.as_ref().and_then(|f| f.by_size.first()).map(|r| r.slowdown_p95),
+        "small_p50" => s.fct.as_ref().and_then(|f| f.by_size.first()).map(|r| r.slowdown_p50),
+        "precision" => s.long_flows.as_ref().and_then(|l| l.precision),
+        "recall" => s.long_flows.as_ref().and_then(|l| l.recall),
         "all_p50" => s.fct.as_ref().and_then(|f| f.all.as_ref()).map(|r| r.slowdown_p50),
         "udp_mbps" => {
             Some(s.flows.iter().filter(|f| f.cca == "udp").map(|f| f.throughput_bps).sum::<f64>() / 1e6)
@@ -197,6 +201,11 @@ fn bufferbloat_figures_stay_within_their_bands() {
 #[test]
 fn web_workload_figures_stay_within_their_bands() {
     check("web-workload", |_| true);
+}
+
+#[test]
+fn warbler_mice_figures_stay_within_their_bands() {
+    check("warbler-mice", |_| true);
 }
 
 #[test]

@@ -387,7 +387,7 @@ mod tests {
     }
 
     fn item(id: u32, flow: u32, bytes: u32) -> QItem {
-        QItem { id, bytes, flow, enqueued_at: SimTime::ZERO }
+        QItem { id, bytes, flow, enqueued_at: SimTime::ZERO, conn: 0 }
     }
 
     /// A flow id that hashes to a queue none of `taken` use.
@@ -506,7 +506,13 @@ mod tests {
             let mut cx = QdiscCtx::new(now, &mut drops);
             if rng.uniform() < 0.6 {
                 let flow = rng.below(80) as u32;
-                let it = QItem { id: i as u32, bytes: 64 + rng.below(1450) as u32, flow, enqueued_at: now };
+                let it = QItem {
+                    id: i as u32,
+                    bytes: 64 + rng.below(1450) as u32,
+                    flow,
+                    enqueued_at: now,
+                    conn: 0,
+                };
                 f.enqueue(it, &mut cx);
             }
             if rng.uniform() < 0.5 {
@@ -541,6 +547,7 @@ mod tests {
                     bytes: 64 + rng.below(1450) as u32,
                     flow: rng.below(40) as u32,
                     enqueued_at: now,
+                    conn: 0,
                 };
                 accepted += u64::from(f.enqueue(it, &mut cx));
             }

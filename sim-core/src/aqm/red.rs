@@ -567,7 +567,7 @@ mod tests {
         let now = SimTime::from_secs_f64(0.1);
         let mut drops = Vec::new();
         let mut cx = QdiscCtx::new(now, &mut drops);
-        r.enqueue(QItem { id: 0, bytes: 500, flow: 0, enqueued_at: now }, &mut cx);
+        r.enqueue(QItem { id: 0, bytes: 500, flow: 0, enqueued_at: now, conn: 0 }, &mut cx);
         let expected = 8.0 * libm::pow(1.0 - 0.002, 51.0);
         assert!((r.avg - expected).abs() < 1e-12, "{} vs {}", r.avg, expected);
     }
@@ -579,10 +579,12 @@ mod tests {
         r.idle = false;
         let mut drops = Vec::new();
         let mut cx = QdiscCtx::new(SimTime::ZERO, &mut drops);
-        assert!(r.enqueue(QItem { id: 0, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO }, &mut cx));
-        assert!(r.enqueue(QItem { id: 1, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO }, &mut cx));
+        assert!(r.enqueue(QItem { id: 0, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO, conn: 0 }, &mut cx));
+        assert!(r.enqueue(QItem { id: 1, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO, conn: 0 }, &mut cx));
         // With two packets queued the forced zone applies.
-        assert!(!r.enqueue(QItem { id: 2, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO }, &mut cx));
+        assert!(
+            !r.enqueue(QItem { id: 2, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO, conn: 0 }, &mut cx)
+        );
         assert_eq!(drops[0].reason, DropReason::Forced);
     }
 

@@ -21,8 +21,8 @@ pub use recorder::{
     TRACE_LOG_VALUES,
 };
 pub use summary::{
-    DropStats, FlowFacts, FlowSummary, HopDelay, LinkSummary, PacketCounts, QueueStats, SeriesSummary,
-    Summary, SummaryInput, ThroughputStats, TimeoutsByState, Zone,
+    DropStats, FlowFacts, FlowSummary, HopDelay, LinkSummary, LongFlowStats, PacketCounts, QueueStats,
+    SeriesSummary, Summary, SummaryInput, ThroughputStats, TimeoutsByState, Zone,
 };
 pub use window::WindowStats;
 

@@ -57,6 +57,24 @@ pub struct Summary {
     /// Each ping group's RTTs over the window and its answers over the run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pings: Vec<super::pings::PingStats>,
+    /// A switch port's count-min sketch: the connections it called long or not against
+    /// their exact counts over the run, with its precision and recall.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub long_flows: Option<LongFlowStats>,
+}
+
+/// How well the studied link's classifier told long flows from mice.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LongFlowStats {
+    pub calls: crate::queue::LongFlowCalls,
+    pub precision: Option<f64>,
+    pub recall: Option<f64>,
+}
+
+impl LongFlowStats {
+    pub fn of(calls: crate::queue::LongFlowCalls) -> LongFlowStats {
+        LongFlowStats { calls, precision: calls.precision(), recall: calls.recall() }
+    }
 }
 
 /// One disc link over the measured window.
@@ -387,6 +405,7 @@ impl Summary {
             links: Vec::new(),
             fct: None,
             pings: Vec::new(),
+            long_flows: None,
         }
     }
 }

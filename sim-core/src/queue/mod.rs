@@ -20,6 +20,38 @@ pub struct QItem {
     pub bytes: u32,
     pub flow: u32,
     pub enqueued_at: SimTime,
+    /// Which of its flow's connections it belongs to ([`crate::net::Packet::conn`]): a
+    /// switch port tells a recycled flow's next connection from its last by it, as a new
+    /// 5-tuple.
+    pub conn: u8,
+}
+
+/// Connections a classifier called long or not, against the truth (more packets than its
+/// threshold, counted exactly): what its precision and recall come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LongFlowCalls {
+    /// Long, and called long.
+    pub hits: u64,
+    /// Mice called long (a sketch's counters overestimate: other flows share them).
+    pub false_alarms: u64,
+    /// Long, not called long.
+    pub misses: u64,
+    /// Mice left as mice.
+    pub mice: u64,
+}
+
+impl LongFlowCalls {
+    /// Of the connections called long, the share that were (`None`: none was called).
+    pub fn precision(&self) -> Option<f64> {
+        let called = self.hits + self.false_alarms;
+        (called > 0).then(|| self.hits as f64 / called as f64)
+    }
+
+    /// Of the long connections, the share called long (`None`: none was long).
+    pub fn recall(&self) -> Option<f64> {
+        let long = self.hits + self.misses;
+        (long > 0).then(|| self.hits as f64 / long as f64)
+    }
 }
 
 /// Why a packet was dropped.
@@ -102,6 +134,11 @@ pub trait QueueDisc: Send {
     fn sample_series(&self, _out: &mut Vec<f64>) {}
     /// Moves structured records written since the last call into `out`.
     fn drain_log(&mut self, _out: &mut Vec<LogRecord>) {}
+    /// How a discipline that tells long flows from mice (a switch port's count-min sketch)
+    /// has classified the connections it has seen so far, against their exact packet counts.
+    fn long_flow_calls(&self) -> Option<LongFlowCalls> {
+        None
+    }
     /// A packet of `flow` will be enqueued soon: start loading the per-flow state it will
     /// touch (a hint; results must not change). `tail` = also what that state points to,
     /// asked for once the state itself had time to arrive.

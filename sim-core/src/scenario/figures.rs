@@ -63,6 +63,8 @@ pub const APP_FIGURES: &[Golden] = &[
     ("warbler-upstream", "warbler", &[("port_jfi", 0.991206), ("port_delay_ms", 60.2836), ("upstream_delay_ms", 0.0992082)]),
     ("warbler-upstream", "cross-baseline", &[("port_jfi", 0.645915), ("port_delay_ms", 6.12213), ("upstream_delay_ms", 34.055)]),
     ("warbler-upstream", "cross-warbler", &[("port_jfi", 0.668646), ("port_delay_ms", 10.2669), ("upstream_delay_ms", 33.6663)]),
+    ("warbler-mice", "baseline", &[("small_p50", 15.5164), ("precision", 1.0), ("recall", 1.0), ("jfi", 0.701129), ("delay_ms", 108.135)]),
+    ("warbler-mice", "warbler", &[("small_p50", 1.28805), ("precision", 1.0), ("recall", 1.0), ("jfi", 0.98274), ("delay_ms", 64.5717)]),
     ("vegas-newreno-mix", "7v1n-fifo", &[("jfi", 0.143442), ("delay_ms", 56.1797), ("jitter_ms", 16.3601), ("buffer_cells", 4677.36)]),
     ("vegas-newreno-mix", "7v1n-fq-codel", &[("jfi", 0.999908), ("delay_ms", 2.18892), ("jitter_ms", 1.27893), ("buffer_cells", 181.6)]),
     ("vegas-newreno-mix", "7v1n-cebinae", &[("jfi", 0.987944), ("delay_ms", 2.34818), ("jitter_ms", 2.96751), ("buffer_cells", 185.436)]),

@@ -62,7 +62,7 @@ impl Simulation {
     fn enqueue(&mut self, link: u32, id: u32) {
         let now = self.now();
         let p = self.pkts.get(id);
-        let item = QItem { id, bytes: p.wire_bytes, flow: p.flow, enqueued_at: now };
+        let item = QItem { id, bytes: p.wire_bytes, flow: p.flow, enqueued_at: now, conn: p.conn };
         let data = p.kind.is_data();
         if self.meters.is_active() {
             self.meters.on_arrival(link);

@@ -297,6 +297,8 @@ impl Simulation {
         summary.links = self.link_summaries(&summary.flows);
         let (done, unfinished) = self.completions();
         summary.fct = crate::metrics::fct::stats(&done, unfinished);
+        let calls = self.net.link(BOTTLENECK).qdisc().long_flow_calls();
+        summary.long_flows = calls.map(crate::metrics::LongFlowStats::of);
         summary.pings = crate::metrics::pings::stats(sc, self.pings(), &summary.flows, |f| {
             self.hosts.senders.tcp[f as usize].stats().segments_sent
         });

@@ -5,7 +5,7 @@ use super::cms::CountMinSketch;
 use super::scheduler::Scheduler;
 use super::SwitchConfig;
 use crate::control::{ControlPlaneApp, FlowRegisters, RegisterView, TableWrite};
-use crate::queue::{cells_for, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
+use crate::queue::{cells_for, DropReason, LongFlowCalls, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::{LogRecord, SeriesInfo};
@@ -20,6 +20,26 @@ struct FlowState {
     backlog_wma: f64,
     packets_in_period: u64,
     bytes_in_period: u64,
+    /// The connection it carries now, and its packets counted exactly (the truth the
+    /// sketch's calls are held to).
+    conn: u8,
+    packets_of_conn: u64,
+}
+
+impl FlowState {
+    /// Its connection's call against the truth, added to `calls`.
+    fn tally(&self, threshold: u32, calls: &mut LongFlowCalls) {
+        if self.packets_of_conn == 0 {
+            return;
+        }
+        let long = self.packets_of_conn > u64::from(threshold);
+        *match (long, self.long) {
+            (true, true) => &mut calls.hits,
+            (false, true) => &mut calls.false_alarms,
+            (true, false) => &mut calls.misses,
+            (false, false) => &mut calls.mice,
+        } += 1;
+    }
 }
 
 #[derive(Debug)]
@@ -34,6 +54,8 @@ pub struct MultiQueuePort {
     cms: CountMinSketch,
     /// Next queue for round-robin mapping of newly detected long flows.
     next_rr: u32,
+    /// The calls on connections that have ended (a flow's next connection began).
+    calls: LongFlowCalls,
     app: Box<dyn ControlPlaneApp>,
     /// Table writes waiting for the compute latency to pass, in the order they were made.
     pending: VecDeque<(SimTime, TableWrite)>,
@@ -56,6 +78,7 @@ impl MultiQueuePort {
             flows: BTreeMap::new(),
             cms: CountMinSketch::new(cfg.cms_width as usize, cfg.cms_depth as usize, cms_seed),
             next_rr: 0,
+            calls: LongFlowCalls::default(),
             app: cfg.control.build(rng.next_u64(), k as u32),
             pending: VecDeque::new(),
             period,
@@ -139,11 +162,18 @@ impl MultiQueuePort {
 
 impl QueueDisc for MultiQueuePort {
     fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
-        let est = self.cms.add(item.flow);
+        // The sketch counts connections (a 5-tuple each): a flow's next connection is a
+        // new key, and a new flow to classify.
+        let est = self.cms.add(item.flow | (u32::from(item.conn) << 24));
         let cells = cells_for(item.bytes, self.cfg.cell_bytes);
         let threshold = self.cfg.long_flow_threshold_packets;
         let k = self.k();
         let st = self.flows.entry(item.flow).or_default();
+        if st.conn != item.conn {
+            st.tally(threshold, &mut self.calls);
+            (st.conn, st.packets_of_conn, st.long, st.table_queue) = (item.conn, 0, false, None);
+        }
+        st.packets_of_conn += 1;
         if st.table_queue.is_none() {
             st.table_queue = self.cfg.initial_mapping.get(item.flow as usize).map(|&q| q.min(k - 1));
         }
@@ -241,6 +271,15 @@ impl QueueDisc for MultiQueuePort {
     fn drain_log(&mut self, out: &mut Vec<LogRecord>) {
         self.app.drain_log(out);
     }
+
+    /// The ended connections' calls and the open ones' so far.
+    fn long_flow_calls(&self) -> Option<LongFlowCalls> {
+        let mut calls = self.calls;
+        for st in self.flows.values() {
+            st.tally(self.cfg.long_flow_threshold_packets, &mut calls);
+        }
+        Some(calls)
+    }
 }
 
 #[cfg(test)]
@@ -255,7 +294,7 @@ mod tests {
     }
 
     fn item(id: u32, flow: u32, bytes: u32) -> QItem {
-        QItem { id, bytes, flow, enqueued_at: SimTime::ZERO }
+        QItem { id, bytes, flow, enqueued_at: SimTime::ZERO, conn: 0 }
     }
 
     fn offer(p: &mut MultiQueuePort, it: QItem) -> (bool, Vec<Dropped>) {

@@ -87,6 +87,19 @@ pub fn all_tables(s: &Summary, alg: &str, paper: Option<published::WarblerTable2
     o.push_str(&links_table(s));
     o.push_str(&fct_table(s));
     o.push_str(&pings_table(s));
+    if let Some(l) = &s.long_flows {
+        let c = &l.calls;
+        let _ = writeln!(
+            o,
+            "Long-flow sketch: precision {} recall {} ({} long called long, {} mice called long, {} long missed, {} mice)",
+            pub_or_dash(l.precision, 3),
+            pub_or_dash(l.recall, 3),
+            c.hits,
+            c.false_alarms,
+            c.misses,
+            c.mice
+        );
+    }
     o
 }
 

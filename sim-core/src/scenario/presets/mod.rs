@@ -13,6 +13,7 @@ pub mod text;
 mod two_bottlenecks;
 mod udp_vs_tcp;
 mod warbler;
+mod warbler_mice;
 mod web_workload;
 
 use super::Scenario;
@@ -343,6 +344,27 @@ Vegas flows back off at its delay, and Warbler cannot help: {app:cross-baseline:
             watch: &["The links table: the upstream hop's delay, tiny alone, tens of milliseconds with cross traffic.", "Jain's index at the port, with and without Warbler, in both cases.", "The flow table: the Vegas flows' goodput in the cross- variants."],
         },
         PresetInfo {
+            name: "warbler-mice",
+            title: "Warbler with mice: §5.2's six long flows and web-search short flows on the three-queue port",
+            variants: warbler_mice::VARIANTS,
+            compared: warbler_mice::COMPARED,
+            default_variant: "warbler",
+            seeds: 1,
+            setting: "The six long flows of §5.2 (two each of CUBIC, BBR and Vegas) on the port's three queues, and short \
+flows arriving at random at {p:flows[3].arrivals.load} of the port's rate, sizes from the web-search workload, each on a new \
+connection. The port's count-min sketch ({p:bottleneck.queue.cms_depth} rows of {p:bottleneck.queue.cms_width} counters) \
+calls a connection long after {p:bottleneck.queue.long_flow_threshold_packets} packets (§4, step one; §6.1); until then it \
+waits in the default queue, and only long flows are clustered.",
+            paper: "No paper figure: the paper's experiments have long flows only, and it names the sketch's threshold (§6.1) without measuring the mice.",
+            here: "The sketch calls every connection right here: precision {app:warbler:precision} and recall \
+{app:warbler:recall} against each connection's exact count (wide enough for the connections open at once). With the static \
+load-balanced mapping the short flows under ten kilobytes take {app:baseline:small_p50} times their ideal (median): their \
+default queue holds a CUBIC flow's standing queue. With Warbler {app:warbler:small_p50}, while the long flows' Jain's index \
+goes from {app:baseline:jfi} to {app:warbler:jfi}.",
+            differs: "",
+            watch: &["The slowdown chart: the small flows' median and tail with and without Warbler.", "The Warbler panel: only long flows are clustered; a short flow never leaves the default queue."],
+        },
+        PresetInfo {
             name: "vegas-newreno-mix",
             title: "Vegas/NewReno mixes with eight BDP of buffer (Warbler §5.3 Fig. 11)",
             variants: warbler::MIX_VARIANTS,
@@ -409,6 +431,7 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
         "warbler-upstream" => warbler::warbler_upstream(v),
         "vegas-newreno-mix" => warbler::vegas_newreno_mix(v),
         "dqn-dumbbell" => dqn::build(v),
+        "warbler-mice" => warbler_mice::build(v),
         "parking-lot" => parking_lot::build(v),
         "two-bottlenecks" => two_bottlenecks::build(v),
         "ack-congestion" => ack_congestion::build(v),

@@ -50,7 +50,7 @@ pub const MIX_VARIANTS: &[&str] = &[
     "1v7n-warbler-8q",
 ];
 
-fn cubic() -> CcaSpec {
+pub(super) fn cubic() -> CcaSpec {
     CcaSpec::Cubic(CubicConfig::default())
 }
 fn vegas() -> CcaSpec {
