@@ -58,6 +58,16 @@ fn poisson_arrivals_come_at_the_rate_the_load_sets_and_all_complete_on_few_conne
     assert!(unfinished < 16, "{unfinished} unfinished at 30 % load");
     // 16 connections carried them all, each flow at least its ideal.
     assert!(done.iter().all(|c| c.flow < 16 && c.fct_s >= c.ideal_s), "every transfer takes its ideal");
+    // Its receiver had the last byte an ACK's way back earlier: 6 ms over the uncongested
+    // reverse path, its delayed-ACK wait aside (the FIN is acknowledged at once).
+    for c in &done {
+        let back = c.fct_s - c.received_s.expect("the receiver saw the end");
+        assert!(
+            (0.006..0.0061).contains(&back),
+            "flow {} acknowledged {back} s after its receiver had it",
+            c.flow
+        );
+    }
     let carried = s.throughput.mean_bps;
     assert!((carried / 30e6 - 1.0).abs() < 0.06, "goodput {carried} bit/s against 30 Mbit/s offered");
     assert_eq!(s.flows.len(), 16);

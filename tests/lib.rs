@@ -35,8 +35,9 @@ pub fn probe_digest() -> u64 {
 /// Digest of [`warbler_probe_scenario`]'s summary and decision log (same contract). Moved
 /// by issue 22's far start (farthest-first by ratio): the same flow → queue decisions,
 /// but the log's `j_far` differs. Moved again by BBR leaving fast recovery at ssthresh
-/// (ns-3.44's rule, now the default).
-pub const WARBLER_DIGEST: u64 = 0xa201_58f8_1474_6d12;
+/// (ns-3.44's rule, now the default). Moved when the summary began to report the port's
+/// long-flow sketch (`long_flows`; the run itself the same).
+pub const WARBLER_DIGEST: u64 = 0xd55c_5d0c_2aa8_ced0;
 
 /// 10 s of Warbler §5.2: the clustering (random initialisation included) must decide alike
 /// natively and in the browser.
@@ -76,8 +77,9 @@ pub fn split_digest() -> u64 {
 /// Digest of [`changes_probe_scenario`]'s summary and log (same contract): timed changes
 /// apply alike natively and in the browser. Re-recorded for scenario version 2: the
 /// summary echoes the changes' paths, now `links.bottleneck.…` (nothing else moved); and
-/// when the bufferbloat preset it starts from became one upload, a ping and page fetches.
-pub const CHANGES_DIGEST: u64 = 0x5c12_fa04_9098_19c8;
+/// when the bufferbloat preset it starts from became one upload, a ping and page fetches,
+/// and when the summary began to give the ping's loss (`loss_pct`).
+pub const CHANGES_DIGEST: u64 = 0xe29a_5e73_7226_778a;
 
 /// The bufferbloat lecture's cut buffer (at 20 s) and then a slower link (at 22 s), 24 s.
 pub fn changes_probe_scenario() -> Scenario {

@@ -159,15 +159,17 @@ pub fn drops_rows(drops: &[DropRecord]) -> String {
 }
 
 /// `<alg>_fct.csv`: each finite flow or transfer that completed ([`crate::sim::Simulation::completions`]),
-/// its size, start, completion time, the ideal ([`crate::scenario::Scenario::ideal_fct_s`])
-/// and the slowdown; `None` when the run has no finite flow.
+/// its size, start, completion time, the ideal ([`crate::scenario::Scenario::ideal_fct_s`]),
+/// the slowdown and the time to its receiver's last byte; `None` when the run has no finite
+/// flow.
 pub fn fct_csv(s: &super::Summary, done: &[super::fct::Completion]) -> Option<String> {
     s.fct.as_ref()?;
-    let mut out = String::from("flow,group,bytes,start_s,fct_s,ideal_s,slowdown\n");
+    let mut out = String::from("flow,group,bytes,start_s,fct_s,ideal_s,slowdown,received_s\n");
     for c in done {
+        let received = c.received_s.map_or(String::new(), |r| format!("{r:.9}"));
         let _ = writeln!(
             out,
-            "{},{},{},{:.9},{:.9},{:.9},{:.6}",
+            "{},{},{},{:.9},{:.9},{:.9},{:.6},{received}",
             c.flow,
             c.group,
             c.bytes,
@@ -181,7 +183,7 @@ pub fn fct_csv(s: &super::Summary, done: &[super::fct::Completion]) -> Option<St
 }
 
 /// `<alg>_pings.csv`: every ping answered, its flow, send time and RTT; `None` without pings.
-pub fn pings_csv(pings: &[crate::sim::traffic::PingSample]) -> Option<String> {
+pub fn pings_csv(pings: &[super::pings::PingSample]) -> Option<String> {
     if pings.is_empty() {
         return None;
     }

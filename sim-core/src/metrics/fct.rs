@@ -40,6 +40,9 @@ pub struct Completion {
     pub fct_s: f64,
     /// The same flow alone on an empty path, s.
     pub ideal_s: f64,
+    /// From its start to the moment its receiver had every byte, s (an ACK's way back
+    /// sooner than `fct_s`); `None` if that was not seen.
+    pub received_s: Option<f64>,
 }
 
 /// Percentiles of the completion times and slowdowns of a set of flows.
@@ -126,7 +129,15 @@ impl Completion {
         end_s: f64,
     ) -> Completion {
         let g = &sc.flows[group as usize];
-        Completion { flow, group, bytes, start_s, fct_s: end_s - start_s, ideal_s: sc.ideal_fct_s(g, bytes) }
+        Completion {
+            flow,
+            group,
+            bytes,
+            start_s,
+            fct_s: end_s - start_s,
+            ideal_s: sc.ideal_fct_s(g, bytes),
+            received_s: None,
+        }
     }
 }
 
@@ -167,7 +178,7 @@ mod tests {
     use super::*;
 
     fn c(group: u32, bytes: u64, fct_s: f64) -> Completion {
-        Completion { flow: 0, group, bytes, start_s: 0.0, fct_s, ideal_s: 0.1 }
+        Completion { flow: 0, group, bytes, start_s: 0.0, fct_s, ideal_s: 0.1, received_s: None }
     }
 
     #[test]

@@ -15,12 +15,15 @@ pub(super) struct Receivers {
     pub tcp: Vec<TcpReceiver>,
     /// Packets handed to the network.
     pub sent: u64,
+    /// Each time a flow's receiver had every byte up to the FIN (a finite transfer's end,
+    /// as its receiver sees it), in the order it happened.
+    pub closed: Vec<(u32, SimTime)>,
     out: Vec<Packet>,
 }
 
 impl Receivers {
     pub fn new(tcp: Vec<TcpReceiver>) -> Receivers {
-        Receivers { tcp, sent: 0, out: Vec::new() }
+        Receivers { tcp, sent: 0, closed: Vec::new(), out: Vec::new() }
     }
 
     /// Lets `flow`'s receiver act at `now`, hands its ACKs to the sink and asks for a
@@ -33,7 +36,11 @@ impl Receivers {
         sink: &mut impl HostSink,
     ) {
         let r = &mut self.tcp[flow as usize];
+        let was_closed = r.peer_closed();
         act(r, now, &mut self.out);
+        if !was_closed && r.peer_closed() {
+            self.closed.push((flow, now));
+        }
         for p in self.out.drain(..) {
             self.sent += 1;
             sink.ack(now, p);
