@@ -24,7 +24,7 @@ fn poisson(count: u32, load: f64, sizes: SizeSource) -> FlowGroup {
     FlowGroup {
         count,
         access_rate_bps: 1_000_000_000,
-        arrivals: ArrivalSpec::Poisson(PoissonConfig { load }),
+        arrivals: ArrivalSpec::Poisson(PoissonConfig { load, ..PoissonConfig::default() }),
         sizes,
         size_bytes: Some(20_000),
         ..FlowGroup::default()
@@ -61,7 +61,10 @@ fn poisson_arrivals_come_at_the_rate_the_load_sets_and_all_complete_on_few_conne
     // Its receiver had the last byte an ACK's way back earlier: 6 ms over the uncongested
     // reverse path, its delayed-ACK wait aside (the FIN is acknowledged at once).
     for c in &done {
-        let back = c.fct_s - c.received_s.expect("the receiver saw the end");
+        let Some(r) = c.received_s else {
+            panic!("flow {} start {} fct {}: the receiver saw no end", c.flow, c.start_s, c.fct_s)
+        };
+        let back = c.fct_s - r;
         assert!(
             (0.006..0.0061).contains(&back),
             "flow {} acknowledged {back} s after its receiver had it",
@@ -191,8 +194,21 @@ fn flows_that_arrive_must_be_finite_tcp_and_a_custom_cdf_must_be_one() {
     let e = errors(bad);
     assert!(e.contains("flows[0].cdf"), "{e}");
     let load = FlowGroup {
-        arrivals: ArrivalSpec::Poisson(PoissonConfig { load: 5.0 }),
+        arrivals: ArrivalSpec::Poisson(PoissonConfig { load: 5.0, ..PoissonConfig::default() }),
         ..poisson(2, 0.5, SizeSource::Fixed)
     };
     assert!(errors(load).contains("flows[0].arrivals.load"));
+}
+
+#[test]
+fn on_off_arrivals_come_only_while_on_at_the_load() {
+    // 20 kB flows at 30 % while on, 0.5 s on and 1.5 s off: a quarter of the steady rate.
+    let on_off = ArrivalSpec::Poisson(PoissonConfig { load: 0.3, on_s: 0.5, off_s: 1.5 });
+    let g = FlowGroup { arrivals: on_off, ..poisson(16, 0.3, SizeSource::Fixed) };
+    let (sim, _) = run(&path(vec![g], 40.0));
+    let (done, unfinished) = sim.completions();
+    assert!(done.iter().all(|c| c.start_s % 2.0 < 0.5), "an arrival in an off stretch");
+    let expected = 187.5 * 40.0 / 4.0;
+    let arrived = done.len() as f64 + f64::from(unfinished);
+    assert!((arrived - expected).abs() < 5.0 * expected.sqrt(), "{arrived} arrivals, {expected} expected");
 }

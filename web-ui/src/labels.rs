@@ -99,7 +99,7 @@ fn buffer(sc: &Scenario) -> String {
 fn loads(sc: &Scenario) -> String {
     let each: Vec<String> = (sc.flows.iter())
         .filter_map(|g| match g.arrivals.pattern() {
-            sim_core::traffic::Pattern::Poisson { load } => {
+            sim_core::traffic::Pattern::Poisson { load, .. } => {
                 Some(format!("{} % load", (load * 100.0).round()))
             }
             _ => None,

@@ -232,12 +232,18 @@ fn udp_datagrams(sc: &Scenario) -> (f64, f64, f64) {
     (sent, later, pings)
 }
 
+/// The share of an on/off cycle that is on.
+fn on_share(on: crate::time::SimDuration, off: crate::time::SimDuration) -> f64 {
+    let on = on.as_secs_f64().max(1e-9);
+    on / (on + off.as_secs_f64())
+}
+
 /// What a group whose flows arrive during the run offers, on average, bit/s of payload (its
 /// load of the route, or its transfers' bytes per period); unbounded for the others.
 fn offered_bps(sc: &Scenario, g: &super::FlowGroup) -> f64 {
     use crate::traffic::Pattern;
     match g.arrivals.pattern() {
-        Pattern::Poisson { load } => load * sc.route_capacity_bps(g),
+        Pattern::Poisson { load, on, off } => load * sc.route_capacity_bps(g) * on_share(on, off),
         Pattern::Every { period, transfers, .. } => {
             let n = f64::from(transfers.unwrap_or(g.count));
             n * 8.0 * g.mean_size_bytes().unwrap_or(0.0) / period.as_secs_f64().max(1e-9)
@@ -271,9 +277,9 @@ pub fn arriving_transfers(sc: &Scenario) -> f64 {
     for g in sc.flows.iter().filter(|g| g.recycles()) {
         let span = (sc.duration_s - g.start_s).max(0.0);
         n += match g.arrivals.pattern() {
-            Pattern::Poisson { load } => {
-                let mean =
-                    load * sc.route_capacity_bps(g) * span / (8.0 * g.mean_size_bytes().unwrap_or(1.0));
+            Pattern::Poisson { load, on, off } => {
+                let mean = load * sc.route_capacity_bps(g) * on_share(on, off) * span
+                    / (8.0 * g.mean_size_bytes().unwrap_or(1.0));
                 mean + 6.0 * mean.sqrt() + 1.0
             }
             Pattern::Every { period, transfers, .. } => {

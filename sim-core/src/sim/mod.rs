@@ -316,16 +316,22 @@ impl Simulation {
     pub fn completions(&self) -> (Vec<crate::metrics::fct::Completion>, u32) {
         let sc = &self.scenario;
         let traffic = &self.hosts.senders.traffic;
+        // A flow's transfers end in order at its receiver as at its sender: the k-th close its
+        // receiver saw is its k-th completion's.
+        let mut closes: Vec<Vec<f64>> = vec![Vec::new(); self.groups.len()];
+        for &(flow, at) in &self.hosts.receivers.closed {
+            closes[flow as usize].push(at.as_secs_f64());
+        }
+        let mut nth = vec![0usize; self.groups.len()];
         let done = (traffic.transfers.iter())
             .map(|t| {
-                crate::metrics::fct::Completion::of(
-                    sc,
-                    t.flow,
-                    t.group,
-                    t.bytes,
-                    t.arrived_s,
-                    t.arrived_s + t.fct_s,
-                )
+                let end = t.arrived_s + t.fct_s;
+                let mut c =
+                    crate::metrics::fct::Completion::of(sc, t.flow, t.group, t.bytes, t.arrived_s, end);
+                let k = &mut nth[t.flow as usize];
+                c.received_s = closes[t.flow as usize].get(*k).map(|at| at - t.arrived_s);
+                *k += 1;
+                c
             })
             .collect();
         // Flows sent once that started and did not complete (a transfer's are the pool's).

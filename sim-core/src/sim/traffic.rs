@@ -46,8 +46,9 @@ struct Source {
     /// Per connection, the transfer it carries.
     busy: Vec<Option<Request>>,
     waiting: VecDeque<Request>,
-    /// Poisson: mean seconds between arrivals.
+    /// Poisson: mean seconds between arrivals (while on), and when the source began.
     mean_gap_s: f64,
+    start: SimTime,
     arrivals: SimRng,
     sizes: SimRng,
     fixed: u64,
@@ -93,7 +94,7 @@ impl Traffic {
             let first = groups.iter().position(|&x| x as usize == gi).unwrap_or(0) as u32;
             let id = t.sources.len() as u32;
             let mean_gap_s = match g.arrivals.pattern() {
-                Pattern::Poisson { load } => {
+                Pattern::Poisson { load, .. } => {
                     let mean = g.mean_size_bytes().unwrap_or(1.0);
                     8.0 * mean / (load * sc.route_capacity_bps(g))
                 }
@@ -110,6 +111,7 @@ impl Traffic {
                 busy: vec![None; g.count as usize],
                 waiting: VecDeque::new(),
                 mean_gap_s,
+                start: SimTime::from_secs_f64(g.start_s),
                 arrivals: SimRng::new(sc.seed, StreamId::Arrivals(gi as u32)),
                 sizes: SimRng::new(sc.seed, StreamId::Sizes(gi as u32)),
                 fixed: g.size_bytes.unwrap_or(1).max(1),
@@ -121,7 +123,7 @@ impl Traffic {
             };
             let start = SimTime::from_secs_f64(g.start_s);
             let at = match s.pattern {
-                Pattern::Poisson { .. } => start + s.gap(),
+                Pattern::Poisson { .. } => s.next_arrival(start),
                 // Persistent connections open first (each at the start plus its jitter,
                 // `build.rs`), and join the pool as their handshakes complete; the first
                 // round is a period after the last has begun.
@@ -188,7 +190,7 @@ impl Traffic {
             s.waiting.push_back(Request { at: now, bytes });
         }
         let next = match s.pattern {
-            Pattern::Poisson { .. } => Some(now + s.gap()),
+            Pattern::Poisson { .. } => Some(s.next_arrival(now)),
             Pattern::Every { period, after_all: false, .. } => Some(now + period),
             Pattern::Every { after_all: true, .. } => {
                 (s.round_left, s.round_at) = (n, now);
@@ -250,6 +252,26 @@ impl Traffic {
 }
 
 impl Source {
+    /// The arrival after one at `from`: an exponential gap of on-time later (the off
+    /// stretches of an on/off source skipped; Poisson arrivals are memoryless, so the gap
+    /// runs on where the next on stretch begins).
+    fn next_arrival(&mut self, from: SimTime) -> SimTime {
+        let gap = self.gap();
+        let Pattern::Poisson { on, off, .. } = self.pattern else { return from + gap };
+        if off == SimDuration::ZERO {
+            return from + gap;
+        }
+        let (on, cycle) = (on.0.max(1), on.0.max(1) + off.0);
+        let since = from.0.saturating_sub(self.start.0);
+        let (mut k, mut into) = (since / cycle, since % cycle);
+        if into >= on {
+            (k, into) = (k + 1, 0);
+        }
+        // On-time from the current on stretch's start to the arrival.
+        let t = into + gap.0;
+        SimTime(self.start.0 + (k + t / on) * cycle + t % on)
+    }
+
     /// An exponential gap between two Poisson arrivals.
     fn gap(&mut self) -> SimDuration {
         let u = self.arrivals.uniform();

@@ -6,7 +6,8 @@
 //! - **poisson**: new flows arrive as a Poisson process at a target load of the route's
 //!   slowest link, λ = load · C / (8 · E[size]) flows per second (as HPCC's and pFabric's
 //!   workload generators set it), each on a new connection; `count` is how many
-//!   connections may be open at once.
+//!   connections may be open at once; with `off_s`, only in the on stretches of an on/off
+//!   cycle (bursts of arrivals).
 //! - **every**: each of the `count` flows starts a new transfer every `period_s` (a page
 //!   fetch every 2 s: one flow; incast: N senders answering one query at the same instant),
 //!   optionally only once every transfer of the round has completed (synchronised reads,
@@ -29,8 +30,12 @@ use std::fmt::Debug;
 pub enum Pattern {
     Once,
     /// Offered load as a fraction of the route's slowest link.
+    /// ... while on: arrivals only in the `on` stretch of each `on` + `off` cycle from the
+    /// group's start (`off` zero: always on).
     Poisson {
         load: f64,
+        on: SimDuration,
+        off: SimDuration,
     },
     /// `transfers` new transfers (one per flow: `None`) every `period`; `after_all`: a
     /// round starts only once the previous round's transfers have all completed.
@@ -104,11 +109,15 @@ impl ArrivalConfig for OnceConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct PoissonConfig {
     pub load: f64,
+    /// On/off arrivals: `on_s` of arrivals at `load`, then `off_s` of none, repeated from
+    /// the group's start; `off_s` 0: always on.
+    pub on_s: f64,
+    pub off_s: f64,
 }
 
 impl Default for PoissonConfig {
     fn default() -> Self {
-        PoissonConfig { load: 0.6 }
+        PoissonConfig { load: 0.6, on_s: 1.0, off_s: 0.0 }
     }
 }
 
@@ -117,20 +126,28 @@ impl Described for PoissonConfig {
         tag: "poisson",
         label: "Poisson arrivals",
         help: "New flows arrive at random (exponential gaps) at a target load of the route's slowest link, λ = load·C/E[size]; Flows is how many connections may be open at once.",
-        fields: &[Field::new(
+        fields: &[
+            Field::new(
             "load",
             "Load",
             "",
             Kind::Float(Range::closed(0.001, 2.0)),
-            "Offered payload over the capacity of the route's slowest link (0.6 = 60 %).",
-        )],
+            "Offered payload over the capacity of the route's slowest link (0.6 = 60 %), while on.",
+        ),
+            Field::new("on_s", "On", "s", Kind::Float(Range::closed(0.001, 3600.0)), "On/off arrivals: seconds of arrivals at the load, from the group's start."),
+            Field::new("off_s", "Off", "s", Kind::Float(Range::closed(0.0, 3600.0)), "Seconds without arrivals after each on stretch; 0 = always on."),
+        ],
         flavours: &[],
     };
 }
 
 impl ArrivalConfig for PoissonConfig {
     fn pattern(&self) -> Pattern {
-        Pattern::Poisson { load: self.load }
+        Pattern::Poisson {
+            load: self.load,
+            on: SimDuration::from_secs_f64(self.on_s),
+            off: SimDuration::from_secs_f64(self.off_s.max(0.0)),
+        }
     }
 }
 

@@ -21,7 +21,7 @@ pub fn build(variant: &str) -> Scenario {
     sc.name = format!("warbler-mice/{variant}");
     let mice = FlowGroup {
         count: 64,
-        arrivals: ArrivalSpec::Poisson(PoissonConfig { load: MICE_LOAD }),
+        arrivals: ArrivalSpec::Poisson(PoissonConfig { load: MICE_LOAD, ..PoissonConfig::default() }),
         sizes: SizeSource::WebSearch,
         start_s: 1.0,
         ..super::warbler::group(1, super::warbler::cubic(), 10.0)

@@ -49,7 +49,7 @@ pub fn build(variant: &str) -> Scenario {
         cca: CcaSpec::Cubic(CubicConfig::default()),
         access_rate_bps: 10_000_000_000,
         access_delay_ms: 0.25,
-        arrivals: ArrivalSpec::Poisson(PoissonConfig { load }),
+        arrivals: ArrivalSpec::Poisson(PoissonConfig { load, ..PoissonConfig::default() }),
         sizes: SizeSource::WebSearch,
         ..FlowGroup::default()
     };
