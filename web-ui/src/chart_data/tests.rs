@@ -316,3 +316,40 @@ fn nice_max_rounds_up_to_one_two_five() {
     assert_eq!(nice_max(0.031), 0.05);
     assert_eq!(nice_max(0.0), 1.0);
 }
+
+#[test]
+fn the_traffic_charts_show_what_the_run_recorded() {
+    let mut sc = preset("bufferbloat", Some("fifo")).unwrap();
+    sc.duration_s = 12.0;
+    let s = run_scenario(&sc);
+    let ping = traffic::ping_chart(&s, &frame()).expect("a ping chart");
+    let answered: usize = ping.lines.iter().map(|l| l.points.len()).sum();
+    assert_eq!(answered, s.pings.len(), "one point per answer");
+    // A FIFO of 1000 packets: most answers take longer than the path's 30 ms.
+    let cdf = traffic::ping_cdf_chart(&s).expect("a ping CDF");
+    let line = &cdf.lines[0].points;
+    assert_eq!(line.last().map(|p| p.1), Some(1.0));
+    assert!(line.windows(2).all(|w| w[0].0 <= w[1].0 && w[0].1 <= w[1].1), "a CDF never falls");
+    let under_50 = line.iter().filter(|p| p.0 < 50.0).map(|p| p.1).fold(0.0, f64::max);
+    assert!(under_50 < 0.2, "{under_50} of pings under 50 ms in a bloated FIFO");
+    let fetches = traffic::transfer_chart(&s, &sc, &frame()).expect("the page fetches");
+    assert_eq!(fetches.lines.len(), 1);
+    assert!(fetches.lines[0].points.windows(2).all(|w| w[0].0 <= w[1].0), "by when they were asked for");
+    // No finite flow, no slowdown: a bulk-only run has none of these.
+    let bulk = run("rtt-unfair", "fifo", 5.0);
+    assert!(traffic::ping_chart(&bulk, &frame()).is_none() && traffic::slowdown_chart(&bulk, &sc).is_none());
+}
+
+#[test]
+fn the_slowdown_chart_puts_each_size_decade_at_its_middle_and_its_percentiles_in_order() {
+    let mut sc = preset("web-workload", Some("fifo-60")).unwrap();
+    sc.duration_s = 10.0;
+    let s = run_scenario(&sc);
+    let c = traffic::slowdown_chart(&s, &sc).expect("a slowdown chart");
+    assert_eq!(c.lines.len(), 3);
+    assert_eq!(c.lines[0].points.first().map(|p| p.0), Some(3.5), "under 10 kB at 10^3.5 bytes");
+    for i in 0..c.lines[0].points.len() {
+        let (p50, p95, p99) = (c.lines[0].points[i].1, c.lines[1].points[i].1, c.lines[2].points[i].1);
+        assert!(p50 >= 0.0 && p50 <= p95 && p95 <= p99, "decade {i}: {p50} {p95} {p99}");
+    }
+}

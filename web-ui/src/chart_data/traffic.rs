@@ -31,6 +31,71 @@ pub fn ping_chart(s: &Series, f: &Frame) -> Option<TimeChart> {
     Some(c)
 }
 
+/// The share of pings answered within each RTT, a line per ping flow; `None` without pings.
+pub fn ping_cdf_chart(s: &Series) -> Option<TimeChart> {
+    if s.pings.is_empty() {
+        return None;
+    }
+    let flows = distinct(s.pings.iter().map(|p| p.flow));
+    let mut x_max: f64 = 0.0;
+    let lines = (flows.iter().take(MAX_FLOW_LINES))
+        .map(|&fl| {
+            let of: Vec<f64> = s.pings.iter().filter(|p| p.flow == fl).map(|p| p.rtt_ms).collect();
+            let (points, p99) = cdf(&of);
+            x_max = x_max.max(p99);
+            Line {
+                label: format!("ping (flow {fl})"),
+                color: flow_color(fl as usize),
+                points,
+                bold: false,
+                dashed: false,
+                faint: false,
+            }
+        })
+        .collect();
+    Some(cdf_chart("Ping round-trip time (CDF)", "round-trip time (ms)", "share of pings", x_max, lines,
+        "Each curve: the share of a ping's answers that came back within a time; the axis stops at the slowest 1 %."))
+}
+
+/// A CDF line's points (at most [`CDF_POINTS`] and the last) and its 99th percentile.
+fn cdf(values: &[f64]) -> (Vec<(f64, f64)>, f64) {
+    let v = sim_core::metrics::stats::sorted(values);
+    let n = v.len().max(1);
+    let step = n.div_ceil(CDF_POINTS).max(1);
+    let mut points: Vec<(f64, f64)> =
+        (0..v.len()).step_by(step).map(|i| (v[i], (i + 1) as f64 / n as f64)).collect();
+    if let Some(&last) = v.last() {
+        points.push((last, 1.0));
+    }
+    let p99 = v.get(((n as f64 * 0.99).ceil() as usize).clamp(1, n) - 1).copied().unwrap_or(0.0);
+    (points, p99)
+}
+
+/// A CDF's chart: the share (0-1) against values up to `x_max`.
+fn cdf_chart(
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    x_max: f64,
+    lines: Vec<Line>,
+    note: &str,
+) -> TimeChart {
+    TimeChart {
+        title: title.into(),
+        x_label: x_label.into(),
+        y_label: y_label.into(),
+        x_max: nice_max(x_max),
+        y_min: 0.0,
+        y_max: 1.0,
+        lines,
+        bands: Vec::new(),
+        markers: Vec::new(),
+        levels: Vec::new(),
+        cursor: None,
+        note: Some(note.into()),
+    }
+}
+
 /// Each transfer of a repeated source (a page fetch, incast's answers) by when it was asked
 /// for: its completion time, a line per group; `None` without one.
 pub fn transfer_chart(s: &Series, sc: &Scenario, f: &Frame) -> Option<TimeChart> {
@@ -98,14 +163,8 @@ pub fn fct_cdf_chart(s: &Series, sc: &Scenario) -> Option<TimeChart> {
     let lines = (groups.iter().take(MAX_FLOW_LINES))
         .map(|&g| {
             let of: Vec<f64> = done.iter().filter(|c| c.group == g).map(|c| c.fct_s).collect();
-            let fcts = sim_core::metrics::stats::sorted(&of);
-            let n = fcts.len();
-            let step = n.div_ceil(CDF_POINTS).max(1);
-            let mut points: Vec<(f64, f64)> =
-                (0..n).step_by(step).map(|i| (fcts[i], (i + 1) as f64 / n as f64)).collect();
-            points.push((fcts[n - 1], 1.0));
-            // The axis ends at the slowest 1 % so the body of the curves shows.
-            x_max = x_max.max(fcts[((n as f64 * 0.99).ceil() as usize).clamp(1, n) - 1]);
+            let (points, p99) = cdf(&of);
+            x_max = x_max.max(p99);
             Line {
                 label: format!("group {}", g + 1),
                 color: flow_color(g as usize),
@@ -116,20 +175,8 @@ pub fn fct_cdf_chart(s: &Series, sc: &Scenario) -> Option<TimeChart> {
             }
         })
         .collect();
-    Some(TimeChart {
-        title: "Completion times (CDF)".into(),
-        x_label: "completion time (s)".into(),
-        y_label: "share of transfers".into(),
-        x_max: nice_max(x_max),
-        y_min: 0.0,
-        y_max: 1.0,
-        lines,
-        bands: Vec::new(),
-        markers: Vec::new(),
-        levels: Vec::new(),
-        cursor: None,
-        note: Some("Each curve: the share of a group's finite flows and transfers done within a time, from arrival to the ACK of the last byte; the axis stops at the slowest 1 %.".into()),
-    })
+    Some(cdf_chart("Completion times (CDF)", "completion time (s)", "share of transfers", x_max, lines,
+        "Each curve: the share of a group's finite flows and transfers done within a time, from arrival to the ACK of the last byte; the axis stops at the slowest 1 %."))
 }
 
 /// Slowdown (completion time over the same transfer alone on an empty path) by flow size,

@@ -69,6 +69,7 @@ fn lane_charts(run: &RunView, lane: usize, f: &Frame, prefix: &str) -> Vec<(Stri
     let sc = &l.scenario;
     let traffic = [
         ("ping-rtt", cd::traffic::ping_chart(s, f).map(ChartData::Time)),
+        ("ping-cdf", cd::traffic::ping_cdf_chart(s).map(ChartData::Time)),
         ("transfer-times", cd::traffic::transfer_chart(s, sc, f).map(ChartData::Time)),
         ("fct-cdf", cd::traffic::fct_cdf_chart(s, sc).map(ChartData::Time)),
         ("slowdown", cd::traffic::slowdown_chart(s, sc).map(ChartData::Time)),
