@@ -238,18 +238,17 @@ fn on_share(on: crate::time::SimDuration, off: crate::time::SimDuration) -> f64 
     on / (on + off.as_secs_f64())
 }
 
-/// What a group whose flows arrive during the run offers, on average, bit/s of payload (its
-/// load of the route, or its transfers' bytes per period); unbounded for the others.
+/// What a group whose flows arrive during the run offers over the run, at most, bit/s of
+/// payload: its transfers' bytes at their mean size, and a few at the largest the sizes can
+/// be (a short run's one 30 MB web-search flow is the whole of it); unbounded for the others.
 fn offered_bps(sc: &Scenario, g: &super::FlowGroup) -> f64 {
-    use crate::traffic::Pattern;
-    match g.arrivals.pattern() {
-        Pattern::Poisson { load, on, off } => load * sc.route_capacity_bps(g) * on_share(on, off),
-        Pattern::Every { period, transfers, .. } => {
-            let n = f64::from(transfers.unwrap_or(g.count));
-            n * 8.0 * g.mean_size_bytes().unwrap_or(0.0) / period.as_secs_f64().max(1e-9)
-        }
-        Pattern::Once => f64::INFINITY,
+    if !g.recycles() {
+        return f64::INFINITY;
     }
+    let n = transfers_of(sc, g);
+    let mean = g.mean_size_bytes().unwrap_or(0.0);
+    let largest = g.size_cdf().and_then(|c| c.last()).map_or(mean, |p| p.0.max(mean));
+    8.0 * (n * mean + n.min(3.0) * largest) / sc.duration_s.max(1e-9)
 }
 
 /// Datagrams lost over the run, about: of each source what it sends above its fair share of
@@ -272,24 +271,24 @@ fn datagram_losses(sc: &Scenario) -> f64 {
 /// mean count over the run plus six standard deviations, a repeated one's rounds times its
 /// flows (a round that waits for the one before has fewer).
 pub fn arriving_transfers(sc: &Scenario) -> f64 {
+    sc.flows.iter().map(|g| transfers_of(sc, g)).sum()
+}
+
+/// [`arriving_transfers`] of one group.
+fn transfers_of(sc: &Scenario, g: &super::FlowGroup) -> f64 {
     use crate::traffic::Pattern;
-    let mut n = 0.0;
-    for g in sc.flows.iter().filter(|g| g.recycles()) {
-        let span = (sc.duration_s - g.start_s).max(0.0);
-        n += match g.arrivals.pattern() {
-            Pattern::Poisson { load, on, off } => {
-                let mean = load * sc.route_capacity_bps(g) * on_share(on, off) * span
-                    / (8.0 * g.mean_size_bytes().unwrap_or(1.0));
-                mean + 6.0 * mean.sqrt() + 1.0
-            }
-            Pattern::Every { period, transfers, .. } => {
-                f64::from(transfers.unwrap_or(g.count))
-                    * ((span / period.as_secs_f64().max(1e-9)).floor() + 1.0)
-            }
-            Pattern::Once => 0.0,
-        };
+    let span = (sc.duration_s - g.start_s).max(0.0);
+    match g.arrivals.pattern() {
+        Pattern::Poisson { load, on, off } => {
+            let mean = load * sc.route_capacity_bps(g) * on_share(on, off) * span
+                / (8.0 * g.mean_size_bytes().unwrap_or(1.0));
+            mean + 6.0 * mean.sqrt() + 1.0
+        }
+        Pattern::Every { period, transfers, .. } => {
+            f64::from(transfers.unwrap_or(g.count)) * ((span / period.as_secs_f64().max(1e-9)).floor() + 1.0)
+        }
+        Pattern::Once => 0.0,
     }
-    n
 }
 
 /// Retransmission timeouts a flow can take in the run, at most: back to back, each
