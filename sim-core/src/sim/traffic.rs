@@ -2,12 +2,12 @@
 //! (Poisson, repeated) is a source with a pool of connections, its `count` flows. An
 //! arrival takes a free connection, or waits in arrival order for one to complete; a
 //! completed transfer frees its connection for the next. The sender's state is made anew
-//! for each transfer ([`TcpSender::renew`]) and the receiver's when the new connection's
-//! SYN reaches it, so what a run holds follows the connections open at once.
+//! for each transfer ([`crate::tcp::TcpSender::renew`]; a persistent connection's next
+//! message keeps its window, `next_message`) and the receiver's when the new connection's
+//! first packet reaches it, so what a run holds follows the connections open at once.
 //!
-//! Also here, because the senders' side sees them: every transfer completed (a recycled
-//! connection's; once-flows' completions are read off their senders) and every ping's
-//! answer.
+//! Also here, because the senders' side sees them: every finite flow or transfer that
+//! completed, in the order they completed, and every ping's answer.
 
 use crate::cc::{CcaSpec, CongestionControl};
 use crate::rng::{SimRng, StreamId};

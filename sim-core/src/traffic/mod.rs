@@ -4,7 +4,7 @@
 //! - **once** (the default): each of the group's `count` flows opens its connection once,
 //!   at the group's start plus its jitter, and sends `size_bytes` (or forever).
 //! - **poisson**: new flows arrive as a Poisson process at a target load of the route's
-//!   slowest link, λ = load · C / (8 · E[size]) flows per second (as HPCC's and pFabric's
+//!   slowest link, λ = load · C / (8 · mean size) flows per second (as HPCC's and pFabric's
 //!   workload generators set it), each on a new connection; `count` is how many
 //!   connections may be open at once; with `off_s`, only in the on stretches of an on/off
 //!   cycle (bursts of arrivals).
