@@ -237,12 +237,13 @@ impl Simulation {
     }
 
     pub fn packet_counts(&self) -> PacketCounts {
-        let (lane_in_flight, lane_delivered) =
-            self.split.as_ref().map_or((0, 0), |s| s.in_flight_and_delivered());
+        let (lane_in_flight, lane_delivered, lane_dropped) =
+            self.split.as_ref().map_or((0, 0, 0), |s| s.in_flight_delivered_dropped());
         PacketCounts {
             in_flight: self.pkts.live() + lane_in_flight,
             sent: self.counts.sent + self.hosts.senders.sent + self.hosts.receivers.sent,
             delivered: self.counts.delivered + lane_delivered,
+            dropped: self.counts.dropped + lane_dropped,
             ..self.counts
         }
     }

@@ -53,11 +53,13 @@ impl Split {
         self.lane().q.events_processed()
     }
 
-    /// Packets on their way on the senders' side or between the sides, and those the
-    /// senders' side delivered.
-    pub fn in_flight_and_delivered(&self) -> (u64, u64) {
+    /// Packets on their way on the senders' side or between the sides, those the senders'
+    /// side delivered, and those it dropped and has not handed over yet (a window run in
+    /// part, by an event budget, hands them over at its end).
+    pub fn in_flight_delivered_dropped(&self) -> (u64, u64, u64) {
         let l = self.lane();
-        (l.in_flight() + (self.to_senders.len() + self.from_senders.len()) as u64, l.delivered)
+        let in_flight = l.in_flight() + (self.to_senders.len() + self.from_senders.len()) as u64;
+        (in_flight, l.delivered, l.drops.len() as u64)
     }
 }
 
