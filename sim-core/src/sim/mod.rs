@@ -244,7 +244,6 @@ impl Simulation {
             sent: self.counts.sent + self.hosts.senders.sent + self.hosts.receivers.sent,
             delivered: self.counts.delivered + lane_delivered,
             dropped: self.counts.dropped + lane_dropped,
-            ..self.counts
         }
     }
 
