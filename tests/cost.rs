@@ -5,52 +5,16 @@
 //! 10 000 flows sampled every millisecond). The guard refuses runs by the estimate and
 //! stops one that goes past twice it; this keeps the two close.
 //!
-//! Peak heap comes from a counting allocator: the one `unsafe` here (a `GlobalAlloc` must
-//! be), a pass-through to the system allocator. One test walks every scenario in turn, so
-//! no other test's allocations land in the count.
-#![allow(unsafe_code)]
+//! Peak heap comes from a counting allocator (`aqm_tests::heap`), a pass-through to the
+//! system allocator. One test walks every scenario in turn, so no other test's allocations
+//! land in the count.
 
+use aqm_tests::heap::{Counting, NOW, PEAK};
 use sim_core::metrics::export::{self, Trace};
 use sim_core::scenario::{cost, Scenario};
 use sim_core::sim::Simulation;
 use sim_core::time::SimTime;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
-struct Counting;
-
-static NOW: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call goes to the system allocator unchanged; only sizes are counted.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(l) };
-        if !p.is_null() {
-            let now = NOW.fetch_add(l.size(), Relaxed) + l.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) };
-        NOW.fetch_sub(l.size(), Relaxed);
-    }
-
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, size: usize) -> *mut u8 {
-        let q = unsafe { System.realloc(p, l, size) };
-        if !q.is_null() {
-            if size >= l.size() {
-                let now = NOW.fetch_add(size - l.size(), Relaxed) + (size - l.size());
-                PEAK.fetch_max(now, Relaxed);
-            } else {
-                NOW.fetch_sub(l.size() - size, Relaxed);
-            }
-        }
-        q
-    }
-}
+use std::sync::atomic::Ordering::Relaxed;
 
 #[global_allocator]
 static ALLOC: Counting = Counting;

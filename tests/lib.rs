@@ -1,6 +1,8 @@
 //! Helpers shared by the cross-crate tests (native and browser).
 
 #[cfg(not(target_arch = "wasm32"))]
+pub mod heap;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod random;
 
 use sim_core::metrics::{summary_digest, Summary};

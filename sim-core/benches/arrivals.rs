@@ -30,7 +30,7 @@
 //! CLI's limits.
 //!
 //! `cargo bench -p sim-core --bench arrivals` (about 30 runs of 1-2 s). Peak memory is not
-//! something criterion sees: `cargo run --release -p sim-core --example arrivals_memory --
+//! something criterion sees: `cargo run --release -p aqm-tests --example arrivals_memory --
 //! 2 5 10` runs each case once per duration and prints events, time, transfers, the
 //! connections open at once and the peak heap from a counting allocator
 //! (`--sample-interval 2 fixed 2 5 10 20 40` for the second series).

@@ -1,11 +1,11 @@
 //! Time and peak heap of the flows-that-arrive benchmark's two runs (`benches/arrivals.rs`),
-//! each run once: `cargo run --release -p sim-core --example arrivals_memory --
+//! each run once: `cargo run --release -p aqm-tests --example arrivals_memory --
 //! [--sample-interval S] [NAME-FILTER] [duration_s ...]` (default 10 s; several durations
 //! show whether memory grows with the flows of the run).
 //!
 //! For each case and duration it prints events, wall time, events/s, transfers completed,
 //! and unfinished, the connections open at once at most (the pool is 1000) and peak heap,
-//! counted by a pass-through global allocator (as `tests/cost.rs` counts it), so the figure
+//! counted by the pass-through global allocator `tests/cost.rs` counts with (`aqm_tests::heap`), so the figure
 //! is the same from run to run. The peak is read twice: when the run has simulated its last
 //! event (the engine and the completion records) and after the summary (which sorts the
 //! completions into percentiles). The records (`Transfer`, 32 bytes, in a vector that
@@ -13,49 +13,13 @@
 //! steps the run 1 ms at a time to count open connections (not timed). A digest of
 //! `Simulation::completions()` is printed to check that a change leaves the results as
 //! they were.
-#![allow(unsafe_code)]
 
+use aqm_tests::heap::{Counting, NOW, PEAK};
 use sim_core::scenario::Scenario;
 use sim_core::sim::Simulation;
 use sim_core::time::SimTime;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
-
-struct Counting;
-
-static NOW: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call goes to the system allocator unchanged; only sizes are counted.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(l) };
-        if !p.is_null() {
-            let now = NOW.fetch_add(l.size(), Relaxed) + l.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) };
-        NOW.fetch_sub(l.size(), Relaxed);
-    }
-
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, size: usize) -> *mut u8 {
-        let q = unsafe { System.realloc(p, l, size) };
-        if !q.is_null() {
-            if size >= l.size() {
-                let now = NOW.fetch_add(size - l.size(), Relaxed) + (size - l.size());
-                PEAK.fetch_max(now, Relaxed);
-            } else {
-                NOW.fetch_sub(l.size() - size, Relaxed);
-            }
-        }
-        q
-    }
-}
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
@@ -79,8 +43,8 @@ fn main() {
         durations.push(10.0);
     }
     let cases = [
-        include_str!("../benches/scenarios/web_search_60pct_10gbps.json"),
-        include_str!("../benches/scenarios/fixed_50kB_60pct_10gbps.json"),
+        include_str!("../../sim-core/benches/scenarios/web_search_60pct_10gbps.json"),
+        include_str!("../../sim-core/benches/scenarios/fixed_50kB_60pct_10gbps.json"),
     ];
     for json in cases {
         for &d in &durations {
