@@ -144,6 +144,28 @@ fn incast_rounds_wait_for_every_reply_and_each_round_starts_all_at_once() {
     }
 }
 
+/// The incast preset's shape, not only its golden points: with Linux's 200 ms minimum RTO
+/// goodput falls at every step from one server to sixty-four, and the fine timers keep
+/// most of it at every size.
+#[test]
+fn incast_goodput_collapses_as_servers_grow_and_fine_timers_bring_it_back() {
+    use sim_core::scenario::preset;
+    let mbps = |v: &str| run(&preset("incast", Some(v)).unwrap()).1.throughput.mean_bps / 1e6;
+    let coarse: Vec<f64> = ["n1", "n4", "n8", "n16", "n32", "n64"].iter().map(|v| mbps(v)).collect();
+    println!("200 ms minimum RTO: {coarse:.1?} Mbit/s");
+    assert!(coarse[0] > 900.0, "one server {:.1} Mbit/s", coarse[0]);
+    assert!(coarse.windows(2).all(|w| w[1] < w[0]), "not a collapse: {coarse:.1?}");
+    assert!(coarse[5] < coarse[0] / 50.0, "sixty-four servers {:.1} Mbit/s", coarse[5]);
+    for (v, n) in [("n16-rto1", 3), ("n32-rto1", 4), ("n64-rto1", 5)] {
+        let fine = mbps(v);
+        assert!(
+            fine > 0.6 * coarse[0] && fine > 10.0 * coarse[n],
+            "{v}: {fine:.1} Mbit/s against {:.1}",
+            coarse[n]
+        );
+    }
+}
+
 #[test]
 fn a_ping_on_an_idle_path_reads_the_base_rtt_and_does_not_move_the_flows_beside_it() {
     let (_, alone) = run(&path(vec![ping(10.0)], 5.0));

@@ -71,6 +71,11 @@
 //!
 //! Added with issue 24: the web-workload, incast, udp-vs-tcp and warbler-mice rows,
 //! measured as above.
+//!
+//! Re-measured when incast became the fixed-block workload (a 1 MB block striped over the
+//! servers, in place of 64 kB from each) with a one-server row, and its rto1 variants
+//! shortened the delayed-ACK timer with the RTO: 200 ms goodput 47 / 32 / 22 → 136 / 37 /
+//! 7.5 Mbit/s at 4 / 16 / 64 servers (one server: 948), 64 servers at 1 ms 393 → 671.
 
 use aqm_tests::run;
 use sim_core::metrics::Summary;

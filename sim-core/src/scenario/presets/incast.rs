@@ -1,21 +1,27 @@
 //! Incast (Vasudevan et al., "Safe and effective fine-grained TCP retransmissions for
-//! datacenter communication", SIGCOMM 2009): an aggregator asks N servers for a block at
-//! once; each answers with the same number of bytes through one shallow-buffered switch
-//! port, and the next request goes out only once every answer is in (synchronised reads).
-//! As N grows the answers' first windows overflow the buffer together, a server that loses
-//! its tail waits a whole minimum RTO (200 ms, Linux's) while the link idles, and goodput
-//! collapses; a 1 ms minimum RTO (the paper's fix) brings it back.
+//! datacenter communication", SIGCOMM 2009): an aggregator reads a 1 MB block striped over
+//! N servers, each answering its share through one shallow-buffered switch port, and asks
+//! for the next block only once every answer is in (synchronised reads, the paper's
+//! fixed-block workload). As N grows each answer has fewer segments to recover a loss with:
+//! a server that loses its tail or a retransmission waits a whole minimum RTO (200 ms,
+//! Linux's) while the link idles, and goodput collapses; a 1 ms minimum RTO (the paper's
+//! fix), with a delayed-ACK timer no longer than it, brings it back.
+//!
+//! With a fixed answer per server instead (Chen et al.'s fixed-fragment workload, WREN
+//! 2009: set `flows[0].size_bytes`) the total grows with N, and goodput collapses and then
+//! partly recovers as N grows, as they measured.
 
 use crate::aqm::{QueueDiscSpec, QueueLimit};
 use crate::cc::{CcaSpec, CubicConfig};
 use crate::scenario::{FlowGroup, Link, Scenario};
 use crate::traffic::{ArrivalSpec, EveryConfig};
 
-pub const VARIANTS: &[&str] = &["n4", "n8", "n16", "n32", "n64", "n16-rto1", "n32-rto1", "n64-rto1"];
-pub const COMPARED: &[&str] = &["n4", "n16", "n64", "n64-rto1"];
+pub const VARIANTS: &[&str] = &["n1", "n4", "n8", "n16", "n32", "n64", "n16-rto1", "n32-rto1", "n64-rto1"];
+pub const COMPARED: &[&str] = &["n1", "n4", "n16", "n64", "n64-rto1"];
 
-/// Each server's answer, bytes, and the port's buffer, packets.
-pub const ANSWER_BYTES: u64 = 64_000;
+/// The block each request reads, bytes, striped evenly over the servers, and the port's
+/// buffer, packets.
+pub const BLOCK_BYTES: u64 = 1_000_000;
 pub const BUFFER_PACKETS: u32 = 32;
 
 pub fn build(variant: &str) -> Scenario {
@@ -36,7 +42,7 @@ pub fn build(variant: &str) -> Scenario {
             after_all: true,
             keep_alive: true,
         }),
-        size_bytes: Some(ANSWER_BYTES),
+        size_bytes: Some(BLOCK_BYTES / u64::from(servers.max(1))),
         // The servers' connections open over the first 10 ms, before the first request.
         start_jitter_s: 0.01,
         ..FlowGroup::default()
@@ -48,6 +54,11 @@ pub fn build(variant: &str) -> Scenario {
     tcp.grow_at_loss_exit = true;
     if fine_rto {
         tcp.min_rto_ms = 1.0;
+        // The paper's fix is a fine-grained timer everywhere: an answer's odd last segment
+        // would otherwise wait the aggregator's 200 ms delayed-ACK timer, its sender would
+        // time out again and again meanwhile, and the echoed timestamps of those late ACKs
+        // would lift the RTO estimate round after round (64 servers: 31 Mbit/s).
+        tcp.delayed_ack_timeout_ms = 1.0;
     }
     Scenario {
         name: format!("incast/{variant}"),

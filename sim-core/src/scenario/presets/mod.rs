@@ -201,19 +201,23 @@ which serves a new flow's queue first, brings them to {app:fq-codel-60:small_p95
             compared: incast::COMPARED,
             default_variant: "n16",
             seeds: 1,
-            setting: "An aggregator asks N servers (the number in the variant's name) for a block at once; each answers \
-with {p:flows[0].size_bytes} bytes over its own {p:flows[0].access_rate_bps} Mbit/s link into one switch port of \
-{p:bottleneck.rate_bps} Mbit/s with {p:bottleneck.queue.limit} packets of buffer, base RTT {p:rtt[0]} ms. The next request \
-goes out once every answer is in. The rto1 variants lower the minimum RTO from {p:tcp.min_rto_ms} ms to \
-{p:n64-rto1:tcp.min_rto_ms} ms.",
-            paper: "No paper figure reproduced here: the collapse Vasudevan et al. measured (SIGCOMM 2009) and its fix, a fine-grained retransmission timer.",
-            here: "With a {p:tcp.min_rto_ms} ms minimum RTO the link carries {app:n4:mbps} Mbit/s of goodput with four servers, \
-{app:n16:mbps} with sixteen and {app:n64:mbps} with sixty-four, of {p:bottleneck.rate_bps}: the answers' windows overflow \
-the port together, a server that loses its last segments waits a whole minimum RTO, and the next request waits for it. \
-With the short RTO sixty-four servers get {app:n64-rto1:mbps} Mbit/s, despite more drops ({app:n64-rto1:drops} against \
-{app:n64:drops}). The connections are persistent: a window carries over from one answer to the next, and restarts only \
-after an idle RTO.",
-            differs: "",
+            setting: "An aggregator reads a block striped over N servers (the number in the variant's name), asking for \
+the next block once every answer is in; each server answers its share ({p:flows[0].size_bytes} bytes with sixteen, \
+{p:n64:flows[0].size_bytes} with sixty-four) over its own {p:flows[0].access_rate_bps} Mbit/s link into one switch port \
+of {p:bottleneck.rate_bps} Mbit/s with {p:bottleneck.queue.limit} packets of buffer, base RTT {p:rtt[0]} ms. The rto1 \
+variants lower the minimum RTO from {p:tcp.min_rto_ms} ms to {p:n64-rto1:tcp.min_rto_ms} ms, and the delayed-ACK timer \
+from {p:tcp.delayed_ack_timeout_ms} ms to {p:n64-rto1:tcp.delayed_ack_timeout_ms} ms.",
+            paper: "No paper figure reproduced here: the collapse Vasudevan et al. measured (SIGCOMM 2009) with this \
+fixed-block workload, and its fix, fine-grained timers.",
+            here: "One server alone gets {app:n1:mbps} Mbit/s of the {p:bottleneck.rate_bps}. With a {p:tcp.min_rto_ms} ms \
+minimum RTO four servers get {app:n4:mbps}, sixteen {app:n16:mbps} and sixty-four {app:n64:mbps}: the answers overflow \
+the port together, the more servers the fewer segments each has to recover a loss with, a server that loses its last \
+segments or a retransmission waits a whole minimum RTO, and the next request waits for it. With the short timers \
+sixty-four servers get {app:n64-rto1:mbps} Mbit/s, despite more drops ({app:n64-rto1:drops} against {app:n64:drops}). \
+The connections are persistent: a window carries over from one answer to the next, and restarts only after an idle RTO.",
+            differs: "This app's TCP has no RACK-TLP (RFC 8985), which today's Linux has and the paper's kernels had not: a lost \
+retransmission or a lost tail waits for the timer. With a fixed answer per server instead (Chen et al., WREN 2009; \
+edit Flows › Size) the total grows with N and goodput collapses, then partly recovers as N grows.",
             watch: &["Goodput over time: bursts of answers, then silence while one server waits out its timeout.", "The drops chart: every round's losses come in the first microseconds of the answers.", "Set TCP › Minimum RTO in the editor and watch the silences shrink."],
         },
         PresetInfo {
