@@ -126,7 +126,8 @@ fn drive(spec: &QueueDiscSpec, rate_bps: u64, seed: u64, ops: &[Op]) -> Result<(
         let mut got = None;
         match *op {
             Op::Enqueue { flow, bytes } => {
-                let item = QItem { id: sent as u32, bytes, flow, enqueued_at: now, conn: 0 };
+                let item =
+                    QItem { id: sent as u32, bytes, flow, enqueued_at: now, conn: 0, ..QItem::default() };
                 sent += 1;
                 held.insert(item.id, item);
                 arrival = Some(item.id);
@@ -226,7 +227,7 @@ proptest! {
             t += gap;
             let now = SimTime(t);
             finish(&mut fifo, &mut wire, now, &mut events);
-            let item = QItem { id: i as u32, bytes, flow: 0, enqueued_at: now, conn: 0 };
+            let item = QItem { id: i as u32, bytes, flow: 0, enqueued_at: now, conn: 0, ..QItem::default() };
             let mut d = Vec::new();
             if fifo.enqueue(item, &mut QdiscCtx::new(now, &mut d)) && wire.is_none() {
                 let it = fifo.dequeue(&mut QdiscCtx::new(now, &mut d)).unwrap();

@@ -17,6 +17,8 @@ pub enum CongState {
     Recovery,
     /// Recovery after a retransmission timeout.
     Loss,
+    /// Reducing the window for an ECN echo (RFC 3168 §6.1.2; Linux and ns-3 `CA_CWR`).
+    Cwr,
 }
 
 /// What signalled congestion.
@@ -26,6 +28,8 @@ pub enum CongestionKind {
     DupAck,
     /// Retransmission timeout.
     Rto,
+    /// An ECN echo (ECE): a mark, not a loss.
+    Ecn,
 }
 
 /// The sender state congestion control reads and writes (ns-3 `TcpSocketState`).
@@ -67,6 +71,8 @@ pub struct AckSample {
     pub rtt: Option<SimDuration>,
     /// The latest RTT sample (what Linux hands its algorithms).
     pub latest_rtt: Option<SimDuration>,
+    /// The ACK echoed congestion (ECE on an ECN connection).
+    pub ece: bool,
 }
 
 /// One delivery-rate sample, produced per ACK that delivered data.

@@ -496,11 +496,12 @@ pub fn reason_color(r: DropReason) -> usize {
         DropReason::Early => 1,
         DropReason::Forced => 3,
         DropReason::Overflow => 0,
+        DropReason::Threshold => 4,
     }
 }
 
 fn reason_legend() -> Vec<(String, usize)> {
-    [DropReason::Early, DropReason::Forced, DropReason::Overflow]
+    [DropReason::Early, DropReason::Forced, DropReason::Overflow, DropReason::Threshold]
         .into_iter()
         .map(|r| (r.as_str().to_string(), reason_color(r)))
         .collect()

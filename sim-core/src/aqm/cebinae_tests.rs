@@ -17,7 +17,10 @@ fn offer(c: &mut Cebinae, flow: u32, n: u32, now: SimTime) -> Vec<Dropped> {
     let mut drops = Vec::new();
     for i in 0..n {
         let mut cx = QdiscCtx::new(now, &mut drops);
-        c.enqueue(QItem { id: flow * 1000 + i, bytes: 1500, flow, enqueued_at: now, conn: 0 }, &mut cx);
+        c.enqueue(
+            QItem { id: flow * 1000 + i, bytes: 1500, flow, enqueued_at: now, conn: 0, ..QItem::default() },
+            &mut cx,
+        );
     }
     drops
 }
@@ -143,7 +146,8 @@ fn cebinae_occupancy_matches_the_packets_it_holds() {
                 let flow = rng.below(4) as u32;
                 let mut drops = Vec::new();
                 let mut cx = QdiscCtx::new(t, &mut drops);
-                if c.enqueue(QItem { id, bytes, flow, enqueued_at: t, conn: 0 }, &mut cx) {
+                if c.enqueue(QItem { id, bytes, flow, enqueued_at: t, conn: 0, ..QItem::default() }, &mut cx)
+                {
                     held.insert(id, bytes);
                     accepted += 1;
                 } else {

@@ -390,7 +390,7 @@ mod tests {
         fn pop_head(&mut self) -> Option<QItem> {
             self.next_id += 1;
             let enqueued_at = SimTime(self.now.0.saturating_sub(self.sojourn.0));
-            Some(QItem { id: self.next_id, bytes: 1000, flow: 0, enqueued_at, conn: 0 })
+            Some(QItem { id: self.next_id, bytes: 1000, flow: 0, enqueued_at, conn: 0, ..QItem::default() })
         }
         fn backlog_bytes(&self) -> u64 {
             self.backlog
@@ -531,7 +531,7 @@ mod tests {
     }
 
     fn item(id: u32, bytes: u32, t: SimTime) -> QItem {
-        QItem { id, bytes, flow: id % 3, enqueued_at: t, conn: 0 }
+        QItem { id, bytes, flow: id % 3, enqueued_at: t, conn: 0, ..QItem::default() }
     }
 
     #[test]

@@ -89,7 +89,7 @@ mod tests {
     use super::*;
 
     fn item(id: u32) -> QItem {
-        QItem { id, bytes: 1000, flow: 0, enqueued_at: SimTime::ZERO, conn: 0 }
+        QItem { id, bytes: 1000, flow: 0, enqueued_at: SimTime::ZERO, conn: 0, ..QItem::default() }
     }
 
     #[test]

@@ -228,7 +228,7 @@ mod tests {
     }
 
     fn item(id: u32, flow: u32, bytes: u32) -> QItem {
-        QItem { id, bytes, flow, enqueued_at: SimTime::ZERO, conn: 0 }
+        QItem { id, bytes, flow, enqueued_at: SimTime::ZERO, conn: 0, ..QItem::default() }
     }
 
     #[test]

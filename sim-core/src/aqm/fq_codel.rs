@@ -387,7 +387,7 @@ mod tests {
     }
 
     fn item(id: u32, flow: u32, bytes: u32) -> QItem {
-        QItem { id, bytes, flow, enqueued_at: SimTime::ZERO, conn: 0 }
+        QItem { id, bytes, flow, enqueued_at: SimTime::ZERO, conn: 0, ..QItem::default() }
     }
 
     /// A flow id that hashes to a queue none of `taken` use.
@@ -512,6 +512,7 @@ mod tests {
                     flow,
                     enqueued_at: now,
                     conn: 0,
+                    ..QItem::default()
                 };
                 f.enqueue(it, &mut cx);
             }
@@ -548,6 +549,7 @@ mod tests {
                     flow: rng.below(40) as u32,
                     enqueued_at: now,
                     conn: 0,
+                    ..QItem::default()
                 };
                 accepted += u64::from(f.enqueue(it, &mut cx));
             }

@@ -14,6 +14,7 @@ pub mod fq;
 pub mod fq_codel;
 pub mod pie;
 pub mod red;
+pub mod step;
 
 pub use crate::queue::{cells_for, DropReason, Dropped, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 pub use cebinae::{Cebinae, CebinaeConfig, CebinaeStats};
@@ -23,6 +24,7 @@ pub use fq::{Fq, FqConfig};
 pub use fq_codel::{FqCodel, FqCodelConfig, FqCodelStats};
 pub use pie::{Pie, PieConfig, PieStats};
 pub use red::{Red, RedConfig, RedStats, RedView};
+pub use step::{Step, StepConfig};
 
 use crate::rng::SimRng;
 use crate::switch::SwitchConfig;
@@ -91,6 +93,7 @@ crate::registry! {
         Fq(FqConfig),
         Cebinae(CebinaeConfig),
         Switch(SwitchConfig),
+        Step(StepConfig),
     }
     build as build(cx: BuildCx) -> Box<dyn QueueDisc>;
 }
@@ -130,6 +133,16 @@ impl QueueDiscSpec {
     /// A short name for files and tables: the flavour (`ared`) or the tag (`fq_codel`).
     pub fn name(&self) -> &'static str {
         self.flavour()
+    }
+}
+
+/// What the disciplines' unit tests build with: 10 Mbit/s, a fixed stream.
+#[cfg(test)]
+pub(crate) fn tests_cx() -> BuildCx {
+    BuildCx {
+        link_rate: Rate(10_000_000),
+        rng: SimRng::new(1, crate::rng::StreamId::Queue(0)),
+        packet_bytes: 1500,
     }
 }
 

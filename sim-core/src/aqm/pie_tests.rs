@@ -12,7 +12,7 @@ fn pie(cfg: PieConfig) -> Pie {
 }
 
 fn item(id: u32, bytes: u32, at: SimTime) -> QItem {
-    QItem { id, bytes, flow: id % 3, enqueued_at: at, conn: 0 }
+    QItem { id, bytes, flow: id % 3, enqueued_at: at, conn: 0, ..QItem::default() }
 }
 
 fn ms(v: f64) -> SimTime {

@@ -54,6 +54,11 @@ pub struct RedConfig {
     /// ns-3 quirk: the gentle slope is fixed at start-up from the initial max_p and does not
     /// follow ARED's adaptation. Off = the slope is recomputed from the current max_p.
     pub gentle_slope_from_initial_max_p: bool,
+    /// Mark ECN-capable packets CE instead of an early drop (ns-3 `UseEcn`, RFC 3168 §7).
+    pub use_ecn: bool,
+    /// With ECN, still drop in the hard zone (average above max_th, or 2·max_th when
+    /// gentle) rather than mark (ns-3 `UseHardDrop`, default true).
+    pub use_hard_drop: bool,
 }
 
 impl Default for RedConfig {
@@ -78,6 +83,8 @@ impl Default for RedConfig {
             mean_pkt_size_bytes: 500,
             link_bandwidth_bps: None,
             gentle_slope_from_initial_max_p: true,
+            use_ecn: false,
+            use_hard_drop: true,
         }
     }
 }
@@ -110,6 +117,8 @@ impl Described for RedConfig {
             Field::new("mean_pkt_size_bytes", "Mean packet size", "bytes", Kind::Int(Range::closed(1.0, 65_535.0)), "Used for idle-time decay and byte mode (ns-3 MeanPktSize)."),
             Field::new("link_bandwidth_bps", "Link bandwidth", "bit/s", Kind::OptInt(Range::closed(1_000.0, 4e11)), "Rate RED assumes; empty = the link's own rate."),
             Field::new("gentle_slope_from_initial_max_p", "Gentle slope fixed at start", "", Kind::Bool, "ns-3 behaviour: the gentle ramp keeps the initial max_p even while ARED adapts it."),
+            Field::new("use_ecn", "ECN", "", Kind::Bool, "Mark ECN-capable packets instead of an early drop (ns-3 UseEcn)."),
+            Field::new("use_hard_drop", "Hard drop", "", Kind::Bool, "With ECN, still drop in the hard zone above maxTh (ns-3 UseHardDrop, on)."),
         ],
         flavours: &[
             Flavour { key: "red", label: "RED", flags: &[("adaptive", false), ("gentle", false)] },
@@ -172,6 +181,8 @@ pub struct RedStats {
     pub early: u64,
     pub forced: u64,
     pub overflow: u64,
+    /// CE marks in place of an early (or, without hard drops, a forced) drop.
+    pub marks: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -254,8 +265,18 @@ impl Red {
         }
     }
 
-    pub fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
-        match self.decide(item.bytes, cx.now) {
+    pub fn enqueue(&mut self, mut item: QItem, cx: &mut QdiscCtx) -> bool {
+        let mut verdict = self.decide(item.bytes, cx.now);
+        // ns-3 `RedQueueDisc::DoEnqueue`: an unforced drop becomes a mark with ECN; a
+        // forced one only without hard drops. The marked packet still needs room.
+        if let Verdict::Drop(reason) = verdict {
+            let may_mark = reason == DropReason::Early || !self.cfg.use_hard_drop;
+            if may_mark && item.signal(self.cfg.use_ecn, reason) {
+                self.stats.marks += 1;
+                verdict = Verdict::Accept;
+            }
+        }
+        match verdict {
             Verdict::Drop(reason) => {
                 self.count_drop(reason);
                 cx.drop(item, reason, false);
@@ -294,7 +315,7 @@ impl Red {
         match reason {
             DropReason::Early => self.stats.early += 1,
             DropReason::Forced => self.stats.forced += 1,
-            DropReason::Overflow => self.stats.overflow += 1,
+            DropReason::Overflow | DropReason::Threshold => self.stats.overflow += 1,
         }
     }
 
@@ -567,7 +588,10 @@ mod tests {
         let now = SimTime::from_secs_f64(0.1);
         let mut drops = Vec::new();
         let mut cx = QdiscCtx::new(now, &mut drops);
-        r.enqueue(QItem { id: 0, bytes: 500, flow: 0, enqueued_at: now, conn: 0 }, &mut cx);
+        r.enqueue(
+            QItem { id: 0, bytes: 500, flow: 0, enqueued_at: now, conn: 0, ..QItem::default() },
+            &mut cx,
+        );
         let expected = 8.0 * libm::pow(1.0 - 0.002, 51.0);
         assert!((r.avg - expected).abs() < 1e-12, "{} vs {}", r.avg, expected);
     }
@@ -579,12 +603,19 @@ mod tests {
         r.idle = false;
         let mut drops = Vec::new();
         let mut cx = QdiscCtx::new(SimTime::ZERO, &mut drops);
-        assert!(r.enqueue(QItem { id: 0, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO, conn: 0 }, &mut cx));
-        assert!(r.enqueue(QItem { id: 1, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO, conn: 0 }, &mut cx));
+        assert!(r.enqueue(
+            QItem { id: 0, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO, conn: 0, ..QItem::default() },
+            &mut cx
+        ));
+        assert!(r.enqueue(
+            QItem { id: 1, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO, conn: 0, ..QItem::default() },
+            &mut cx
+        ));
         // With two packets queued the forced zone applies.
-        assert!(
-            !r.enqueue(QItem { id: 2, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO, conn: 0 }, &mut cx)
-        );
+        assert!(!r.enqueue(
+            QItem { id: 2, bytes: 500, flow: 0, enqueued_at: SimTime::ZERO, conn: 0, ..QItem::default() },
+            &mut cx
+        ));
         assert_eq!(drops[0].reason, DropReason::Forced);
     }
 

@@ -580,7 +580,10 @@ mod tests {
         let base = SimDuration::from_millis(10);
         let mut now = SimTime::ZERO;
         // Below the low window only delay_min is learnt.
-        c.on_ack(&mut t, &AckSample { now, segments_acked: 1, rtt: Some(base), latest_rtt: None });
+        c.on_ack(
+            &mut t,
+            &AckSample { now, segments_acked: 1, rtt: Some(base), latest_rtt: None, ece: false },
+        );
         assert_eq!(t.ssthresh, u32::MAX / 1000 * 1000);
         t.cwnd = 20_000;
         // Eight samples set the round's minimum at 25 ms > 10 ms + threshold clamp(10 ms).
@@ -593,6 +596,7 @@ mod tests {
                     segments_acked: 1,
                     rtt: Some(SimDuration::from_millis(25)),
                     latest_rtt: None,
+                    ece: false,
                 },
             );
         }
@@ -614,7 +618,7 @@ mod tests {
         for rtt_ms in [10, 25, 25, 25, 25, 25, 25, 25, 25, 25] {
             now += SimDuration::from_millis(5);
             let rtt = Some(SimDuration::from_millis(rtt_ms));
-            c.on_ack(&mut t, &AckSample { now, segments_acked: 1, rtt, latest_rtt: None });
+            c.on_ack(&mut t, &AckSample { now, segments_acked: 1, rtt, latest_rtt: None, ece: false });
         }
         assert_eq!(
             t.ssthresh,

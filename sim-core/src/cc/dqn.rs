@@ -360,7 +360,7 @@ mod tests {
 
     fn ack(ms: u64) -> AckSample {
         let rtt = Some(SimDuration::from_millis(30));
-        AckSample { now: SimTime(ms * 1_000_000), segments_acked: 2, rtt, latest_rtt: rtt }
+        AckSample { now: SimTime(ms * 1_000_000), segments_acked: 2, rtt, latest_rtt: rtt, ece: false }
     }
 
     #[test]

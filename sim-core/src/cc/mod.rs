@@ -10,6 +10,7 @@
 
 pub mod bbr;
 pub mod cubic;
+pub mod dctcp;
 pub mod dqn;
 pub mod new_reno;
 pub mod ping;
@@ -18,6 +19,7 @@ pub mod vegas;
 
 pub use bbr::{Bbr, BbrConfig, BbrMode};
 pub use cubic::{Cubic, CubicConfig};
+pub use dctcp::{Dctcp, DctcpConfig};
 pub use dqn::{Dqn, DqnCcConfig};
 pub use new_reno::{NewReno, NewRenoConfig};
 pub use ping::PingConfig;
@@ -86,6 +88,12 @@ pub trait CongestionControl: Send {
     fn metrics(&self) -> CcMetrics {
         CcMetrics::default()
     }
+    /// The ECN codepoint a scalable congestion control sends with and asks for at the
+    /// handshake (DCTCP ECT(0), Prague ECT(1)); `None` for a classic one, which uses ECN
+    /// only when its flow group asks (RFC 3168).
+    fn ecn_codepoint(&self) -> Option<crate::net::Ecn> {
+        None
+    }
     /// Not a congestion control but an unresponsive source ([`udp`]): the sender sends
     /// these datagrams in place of TCP.
     fn datagrams(&self) -> Option<Datagrams> {
@@ -121,6 +129,7 @@ crate::registry! {
         Dqn(DqnCcConfig),
         Udp(UdpConfig),
         Ping(PingConfig),
+        Dctcp(DctcpConfig),
     }
     build as build_with(rng: SimRng) -> Result<Box<dyn CongestionControl>, String>;
 }
@@ -230,7 +239,7 @@ mod tests {
                     let rtt = Some(crate::time::SimDuration::from_millis(1));
                     tcb.high_tx += 100_000;
                     tcb.last_acked += 100_000;
-                    let ack = AckSample { now, segments_acked: 100_000, rtt, latest_rtt: rtt };
+                    let ack = AckSample { now, segments_acked: 100_000, rtt, latest_rtt: rtt, ece: false };
                     cc.on_ack(&mut tcb, &ack);
                     cc.grow_window(&mut tcb, 100_000, now);
                     assert!(

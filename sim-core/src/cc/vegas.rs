@@ -259,7 +259,13 @@ mod tests {
     }
 
     fn ack(rtt: SimDuration) -> AckSample {
-        AckSample { now: SimTime::ZERO, segments_acked: 1, rtt: Some(ms(999)), latest_rtt: Some(rtt) }
+        AckSample {
+            now: SimTime::ZERO,
+            segments_acked: 1,
+            rtt: Some(ms(999)),
+            latest_rtt: Some(rtt),
+            ece: false,
+        }
     }
 
     /// A Vegas that has learnt BaseRTT = `base` and sits at the start of a round.

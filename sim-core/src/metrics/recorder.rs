@@ -138,6 +138,8 @@ pub struct Recorder {
     /// Bounded histories of the samples, drops and log records (see [`Thinned`]).
     pub samples: Thinned<Sample>,
     pub drops: Thinned<DropRecord>,
+    /// CE marks, as drops are kept: when, which flow, which link, why.
+    pub marks: Thinned<DropRecord>,
     pub log: Thinned<LogRecord>,
     pub window: WindowStats,
     /// Every redeclaration of the series during the run, with when (`redeclare_series`).
@@ -167,6 +169,7 @@ impl Recorder {
             series_info: Vec::new(),
             samples: Thinned::new((TRACE_FLOW_SAMPLES / flows.max(1) as f64) as usize),
             drops: Thinned::new(TRACE_DROPS),
+            marks: Thinned::new(TRACE_DROPS),
             log: Thinned::new(TRACE_LOG),
             window,
             redeclared: Vec::new(),
@@ -213,6 +216,10 @@ impl Recorder {
             self.pending.1.push(d);
         }
         self.drops.push(d);
+    }
+
+    pub fn push_mark(&mut self, m: DropRecord) {
+        self.marks.push(m);
     }
 
     pub fn push_log(&mut self, r: LogRecord) {

@@ -6,6 +6,7 @@
 
 use super::jain_index;
 use super::window::{Moments, WaitTally, WindowStats};
+use crate::queue::DropReason;
 use crate::trace::SeriesInfo;
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +45,9 @@ pub struct Summary {
     pub series: Vec<SeriesSummary>,
     pub throughput: ThroughputStats,
     pub drops: DropStats,
+    /// CE marks at the bottleneck; absent when nothing was marked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marks: Option<MarkStats>,
     pub packets: PacketCounts,
     pub events: u64,
     /// Every disc link's own figures over the window, when the scenario names more links
@@ -163,6 +167,13 @@ pub struct FlowSummary {
     /// (the last few may still be on their way at the end); `None` for TCP.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss_pct: Option<f64>,
+    /// CE marks its packets got at the bottleneck in the window.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub marks: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 /// Table 6: bottleneck queue length in packets over the window samples.
@@ -232,6 +243,23 @@ pub struct DropStats {
     pub early: u64,
     pub forced: u64,
     pub overflow: u64,
+}
+
+/// CE marks at the bottleneck, counted as the marked packets leave it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MarkStats {
+    /// Every mark, warm-up included.
+    pub total_all: u64,
+    /// Marks in the window.
+    pub total: u64,
+    pub per_second: f64,
+    /// Of the data packets that left the bottleneck in the window, the share marked, %.
+    pub marked_pct: Option<f64>,
+    /// By why the disc marked: probabilistic or control law, RED's hard zone without hard
+    /// drops, a step threshold.
+    pub early: u64,
+    pub forced: u64,
+    pub threshold: u64,
 }
 
 /// Packet conservation: every packet created is delivered, dropped or still in the network.
@@ -350,6 +378,7 @@ impl Summary {
                     probe: f.probe,
                     pooled: f.pooled,
                     loss_pct: f.loss_pct,
+                    marks: w.marks.per_flow.get(i).copied().unwrap_or(0),
                 }
             })
             .collect();
@@ -400,6 +429,7 @@ impl Summary {
                 },
             },
             drops: drop_stats(w, window_s),
+            marks: mark_stats(w, window_s),
             packets: inp.packets,
             events: inp.events,
             links: Vec::new(),
@@ -477,6 +507,19 @@ fn drop_stats(w: &WindowStats, window_s: f64) -> DropStats {
         forced: d.by_reason[1],
         overflow: d.by_reason[2],
     }
+}
+
+fn mark_stats(w: &WindowStats, window_s: f64) -> Option<MarkStats> {
+    let m = &w.marks;
+    (m.total_all > 0).then(|| MarkStats {
+        total_all: m.total_all,
+        total: m.total,
+        per_second: if window_s > 0.0 { m.total as f64 / window_s } else { 0.0 },
+        marked_pct: pct(m.total, m.departed),
+        early: m.by_reason[DropReason::Early as usize],
+        forced: m.by_reason[DropReason::Forced as usize],
+        threshold: m.by_reason[DropReason::Threshold as usize],
+    })
 }
 
 impl Summary {

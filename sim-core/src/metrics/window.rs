@@ -159,12 +159,26 @@ pub struct DropWindow {
     /// Every drop, warm-up included.
     pub total_all: u64,
     pub total: u64,
-    pub by_reason: [u64; 3],
+    pub by_reason: [u64; 4],
     pub last_t_s: Option<f64>,
     /// Gaps between consecutive drops in the window, ms.
     pub gaps_ms: LogHistogram,
     /// Drops per whole second from ceil(warm-up); seconds beyond the end are not counted.
     pub per_second: Vec<u32>,
+}
+
+/// CE marks at the bottleneck, counted as the marked packets leave it.
+#[derive(Clone, Debug, Default)]
+pub struct MarkWindow {
+    /// Every mark, warm-up included.
+    pub total_all: u64,
+    pub total: u64,
+    pub by_reason: [u64; 4],
+    /// Marks of each flow in the window.
+    pub per_flow: Vec<u64>,
+    /// Data packets that left the bottleneck in the window, marked or not: what the marked
+    /// share is of.
+    pub departed: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -191,6 +205,7 @@ pub struct WindowStats {
     pub series: Vec<SeriesWindow>,
     thresholds: Vec<Vec<f64>>,
     pub drops: DropWindow,
+    pub marks: MarkWindow,
     first_second: u64,
     /// Delays offered by `on_delay_deferred` and not yet recorded, oldest first.
     pending_delays: Vec<(u32, f64)>,
@@ -223,6 +238,7 @@ impl WindowStats {
                 per_second: vec![0; last_second.saturating_sub(first_second) as usize],
                 ..DropWindow::default()
             },
+            marks: MarkWindow { per_flow: vec![0; flows], ..MarkWindow::default() },
             first_second,
             pending_delays: Vec::with_capacity(DELAY_BATCH),
             n_flows: flows,
@@ -325,6 +341,25 @@ impl WindowStats {
     pub fn take_delays(&mut self, spare: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
         debug_assert!(spare.is_empty());
         std::mem::replace(&mut self.pending_delays, spare)
+    }
+
+    /// A data packet left the bottleneck at `t`, CE-marked there for `marked` if it was.
+    #[inline]
+    pub fn on_departure(&mut self, t: SimTime, flow: u32, marked: Option<DropReason>) {
+        let m = &mut self.marks;
+        if let Some(reason) = marked {
+            m.total_all += 1;
+            if t >= self.warmup {
+                m.total += 1;
+                m.by_reason[reason as usize] += 1;
+                if let Some(f) = m.per_flow.get_mut(flow as usize) {
+                    *f += 1;
+                }
+            }
+        }
+        if t >= self.warmup {
+            m.departed += 1;
+        }
     }
 
     pub fn on_drop(&mut self, t: SimTime, reason: DropReason) {

@@ -279,7 +279,7 @@ mod tests {
 
     fn offer(l: &mut DiscLink, id: u32, now: SimTime, drops: &mut Vec<Dropped>) -> Run {
         let mut cx = QdiscCtx::new(now, drops);
-        let item = QItem { id, bytes: 1000, flow: 0, enqueued_at: now, conn: 0 };
+        let item = QItem { id, bytes: 1000, flow: 0, enqueued_at: now, conn: 0, ..QItem::default() };
         assert!(l.qdisc_mut().enqueue(item, &mut cx));
         l.run(now, &mut cx)
     }

@@ -8,4 +8,4 @@ mod packet;
 pub use host_link::{Crossing, HostLink};
 pub use link::{DiscLink, LinkSpec, Started};
 pub use network::{Network, Route, BOTTLENECK};
-pub use packet::{HeaderOverhead, Packet, PacketKind, SackBlock, MAX_SACK_BLOCKS};
+pub use packet::{Ecn, HeaderOverhead, Packet, PacketKind, SackBlock, TcpEcnFlags, MAX_SACK_BLOCKS};

@@ -32,6 +32,48 @@ impl PacketKind {
     }
 }
 
+/// The IP header's ECN field (RFC 3168 §5): whether the sender's transport reacts to
+/// congestion marks, and if it is marked. ECT(1) asks for L4S treatment (RFC 9331).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Ecn {
+    #[default]
+    NotEct,
+    Ect1,
+    Ect0,
+    /// Congestion Experienced: a queue marked it instead of dropping it.
+    Ce,
+}
+
+impl Ecn {
+    /// ECN-capable transport (ECT(0), ECT(1) or already CE): a queue may mark it.
+    #[inline]
+    pub fn is_ect(self) -> bool {
+        self != Ecn::NotEct
+    }
+}
+
+/// The TCP header's ECN flags (RFC 3168 §6.1): ECE echoes congestion to the sender, CWR
+/// tells the receiver the window was reduced. A SYN with both asks for ECN; a SYN-ACK with
+/// ECE agrees.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpEcnFlags(u8);
+
+impl TcpEcnFlags {
+    const ECE: u8 = 1;
+    const CWR: u8 = 2;
+    pub const NONE: TcpEcnFlags = TcpEcnFlags(0);
+
+    pub fn new(ece: bool, cwr: bool) -> TcpEcnFlags {
+        TcpEcnFlags(if ece { Self::ECE } else { 0 } | if cwr { Self::CWR } else { 0 })
+    }
+    pub fn ece(self) -> bool {
+        self.0 & Self::ECE != 0
+    }
+    pub fn cwr(self) -> bool {
+        self.0 & Self::CWR != 0
+    }
+}
+
 /// One SACK block: segments `start..end` (end exclusive) received out of order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlock {
@@ -77,6 +119,9 @@ pub struct Packet {
     /// for a new transfer ([`crate::traffic`]) counts them, and its endpoints ignore what
     /// arrives late from an earlier one (modulo 256, far more than are ever in flight).
     pub conn: u8,
+    /// The IP ECN field; queues turn ECT into CE instead of dropping.
+    pub ecn: Ecn,
+    pub tcp_ecn: TcpEcnFlags,
 }
 
 const _: () = assert!(std::mem::size_of::<Packet>() == 64);

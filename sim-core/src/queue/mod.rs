@@ -7,6 +7,7 @@ pub mod limit;
 
 pub use limit::{cells_for, Occupancy, QueueLimit};
 
+use crate::net::Ecn;
 use crate::time::{Rate, SimTime};
 use crate::trace::{LogRecord, SeriesInfo};
 use serde::{Deserialize, Serialize};
@@ -14,7 +15,7 @@ use std::any::Any;
 use std::fmt;
 
 /// A queued packet as a discipline sees it: the packet's id plus what decisions need.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QItem {
     pub id: u32,
     pub bytes: u32,
@@ -24,6 +25,34 @@ pub struct QItem {
     /// switch port tells a recycled flow's next connection from its last by it, as a new
     /// 5-tuple.
     pub conn: u8,
+    /// The packet's ECN field as it arrived.
+    pub ecn: Ecn,
+    /// Why a discipline marked it CE instead of dropping it, if it did: the link writes
+    /// the mark into the packet as it leaves and records it.
+    pub marked: Option<DropReason>,
+}
+
+impl QItem {
+    /// Marks it Congestion Experienced for `reason` if its transport is ECN-capable
+    /// (RFC 3168 §5: ECT becomes CE; a CE packet stays CE) and says whether it did: a
+    /// discipline drops what it cannot mark.
+    #[inline]
+    pub fn mark(&mut self, reason: DropReason) -> bool {
+        if !self.ecn.is_ect() {
+            return false;
+        }
+        if self.marked.is_none() {
+            self.marked = Some(reason);
+        }
+        true
+    }
+
+    /// Drops it, or marks it when `ecn` is on and it can be marked: what an AQM's
+    /// congestion signal does to a packet it keeps (`true` = marked, keep it).
+    #[inline]
+    pub fn signal(&mut self, ecn: bool, reason: DropReason) -> bool {
+        ecn && self.mark(reason)
+    }
 }
 
 /// Connections a classifier called long or not, against the truth (more packets than its
@@ -54,7 +83,7 @@ impl LongFlowCalls {
     }
 }
 
-/// Why a packet was dropped.
+/// Why a packet was dropped, or marked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DropReason {
@@ -64,6 +93,9 @@ pub enum DropReason {
     Forced,
     /// The buffer was full.
     Overflow,
+    /// A step threshold on the instantaneous queue (CoDel's `ce_threshold`, DualPI2's L4S
+    /// step): marks only.
+    Threshold,
 }
 
 impl DropReason {
@@ -72,6 +104,7 @@ impl DropReason {
             DropReason::Early => "early",
             DropReason::Forced => "forced",
             DropReason::Overflow => "overflow",
+            DropReason::Threshold => "threshold",
         }
     }
 }

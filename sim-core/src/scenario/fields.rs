@@ -122,6 +122,13 @@ pub const FLOW_FIELDS: &[Field] = &[
         Kind::Choice(crate::traffic::sizes::SIZE_CHOICES),
         "Each flow's size: the Size above, or drawn from a measured workload (or the cdf points in the scenario's JSON).",
     ),
+    Field::new(
+        "ecn",
+        "ECN",
+        "",
+        Kind::Bool,
+        "Classic ECN (RFC 3168): ask for it at the handshake and take a mark as a loss, once per round trip, with nothing to resend. DCTCP and Prague use ECN anyway.",
+    ),
 ];
 
 /// What the field at `path` (`flows[0].cca.beta`, `links.bottleneck.queue.limit.packets`) allows,

@@ -115,6 +115,10 @@ pub struct FlowGroup {
     /// fractions ascending from fraction 0 to 1, read when `sizes` is `custom`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cdf: Vec<(f64, f64)>,
+    /// Classic ECN (RFC 3168): its TCP flows ask for ECN at the handshake, send new data
+    /// ECT(0) and halve their window once per round trip on an echo instead of waiting for
+    /// a loss. DCTCP and Prague flows use ECN whatever this says.
+    pub ecn: bool,
 }
 
 impl Default for Scenario {
@@ -171,6 +175,7 @@ impl Default for FlowGroup {
             arrivals: ArrivalSpec::default(),
             sizes: SizeSource::Fixed,
             cdf: Vec::new(),
+            ecn: false,
         }
     }
 }

@@ -157,8 +157,15 @@ pub(super) fn build(
                         allowed: e,
                     }]
                 })?;
-            senders.push(TcpSender::with_cc(id, &sc.tcp, cc, size));
-            receivers.push(TcpReceiver::new(id, &sc.tcp));
+            // A scalable congestion control (DCTCP, Prague) asks for ECN itself and its
+            // receiver echoes every segment's mark (RFC 8257 §3.2).
+            let scalable = cc.ecn_codepoint().is_some();
+            let mut sender = TcpSender::with_cc(id, &sc.tcp, cc, size);
+            sender.set_classic_ecn(group.ecn);
+            senders.push(sender);
+            let mut receiver = TcpReceiver::new(id, &sc.tcp);
+            receiver.set_accurate_echo(scalable);
+            receivers.push(receiver);
             groups.push(g as u32);
             reverse_of.push(reverse_of_group[g]);
             let starts = lane.as_mut().map_or(&mut q, |l| &mut l.q);

@@ -62,7 +62,15 @@ impl Simulation {
     fn enqueue(&mut self, link: u32, id: u32) {
         let now = self.now();
         let p = self.pkts.get(id);
-        let item = QItem { id, bytes: p.wire_bytes, flow: p.flow, enqueued_at: now, conn: p.conn };
+        let item = QItem {
+            id,
+            bytes: p.wire_bytes,
+            flow: p.flow,
+            enqueued_at: now,
+            conn: p.conn,
+            ecn: p.ecn,
+            marked: None,
+        };
         let data = p.kind.is_data();
         if self.meters.is_active() {
             self.meters.on_arrival(link);
@@ -115,7 +123,14 @@ impl Simulation {
                     self.meters.on_first_hop(it.flow, payload);
                 }
             }
+            if let Some(reason) = it.marked {
+                // The disc marked it CE instead of dropping it: the packet carries the mark
+                // from here on (RFC 3168 §5), and the mark is recorded as it leaves.
+                self.pkts.get_mut(it.id).ecn = crate::net::Ecn::Ce;
+                self.rec.push_mark(DropRecord { t_s: now.as_secs_f64(), flow: it.flow, link, reason });
+            }
             if link == BOTTLENECK && data {
+                self.rec.window.on_departure(now, it.flow, it.marked);
                 self.backlog.sent(it.flow, it.bytes, payload, waited);
                 self.rec.window.on_delay_deferred(now, it.flow, waited.as_secs_f64());
                 if device_queue {

@@ -294,7 +294,7 @@ mod tests {
     }
 
     fn item(id: u32, flow: u32, bytes: u32) -> QItem {
-        QItem { id, bytes, flow, enqueued_at: SimTime::ZERO, conn: 0 }
+        QItem { id, bytes, flow, enqueued_at: SimTime::ZERO, conn: 0, ..QItem::default() }
     }
 
     fn offer(p: &mut MultiQueuePort, it: QItem) -> (bool, Vec<Dropped>) {

@@ -23,7 +23,7 @@
 use super::ooo::OutOfOrder;
 use super::timer::Timer;
 use super::TcpConfig;
-use crate::net::{Packet, PacketKind, SackBlock, MAX_SACK_BLOCKS};
+use crate::net::{Ecn, Packet, PacketKind, SackBlock, TcpEcnFlags, MAX_SACK_BLOCKS};
 use crate::time::{SimDuration, SimTime};
 
 #[derive(Clone, Debug)]
@@ -56,6 +56,13 @@ pub struct TcpReceiver {
     /// The connection it serves (see [`Packet::conn`]).
     conn: u8,
     initial_quick_acks: u32,
+    /// The sender asked for ECN in its SYN (ECE and CWR); the SYN-ACK agrees.
+    ecn_on: bool,
+    /// Echo every segment's CE state as DCTCP's receiver does (RFC 8257 §3.2), rather than
+    /// RFC 3168's ECE from a CE until the sender's CWR.
+    accurate_echo: bool,
+    /// Classic: ECE on every ACK until a CWR arrives. Accurate: the last segment was CE.
+    ce_state: bool,
 }
 
 impl TcpReceiver {
@@ -83,7 +90,15 @@ impl TcpReceiver {
             syn_seen: false,
             conn: 0,
             initial_quick_acks: cfg.initial_quick_acks,
+            ecn_on: false,
+            accurate_echo: false,
+            ce_state: false,
         }
+    }
+
+    /// Echoes CE per segment (DCTCP's and Prague's receivers, RFC 8257 §3.2).
+    pub fn set_accurate_echo(&mut self, on: bool) {
+        self.accurate_echo = on;
     }
 
     /// The flow's next connection (or message) began: the connection's state starts again
@@ -100,6 +115,7 @@ impl TcpReceiver {
         self.ts_recent = 0;
         self.last_ack_sent = 0;
         self.syn_seen = false;
+        self.ce_state = false;
         self.conn = conn;
     }
 
@@ -157,8 +173,11 @@ impl TcpReceiver {
             PacketKind::Syn => {
                 self.syn_seen = true;
                 self.ts_recent = p.ts_val;
+                // RFC 3168 §6.1.1: an ECN-setup SYN (ECE and CWR) gets an ECN-setup SYN-ACK.
+                self.ecn_on = p.tcp_ecn.ece() && p.tcp_ecn.cwr();
                 let mut ack = self.ack_packet(now);
                 ack.kind = PacketKind::SynAck;
+                ack.tcp_ecn = TcpEcnFlags::new(self.ecn_on, false);
                 out.push(ack);
             }
             PacketKind::Data => self.on_data(p, now, out),
@@ -174,6 +193,22 @@ impl TcpReceiver {
     }
 
     fn on_data(&mut self, p: &Packet, now: SimTime, out: &mut Vec<Packet>) {
+        if self.ecn_on {
+            let ce = p.ecn == Ecn::Ce;
+            if self.accurate_echo {
+                // RFC 8257 §3.2: when the CE state changes, ACK what came before at once
+                // with the old state, so the sender counts marked bytes exactly despite
+                // delayed ACKs.
+                if ce != self.ce_state && self.delack_count > 0 {
+                    self.send_ack(now, out);
+                }
+                self.ce_state = ce;
+            } else if ce {
+                self.ce_state = true; // RFC 3168 §6.1.3: echo until the sender's CWR
+            } else if p.tcp_ecn.cwr() {
+                self.ce_state = false;
+            }
+        }
         // RFC 7323 §4.3 as ns-3 applies it: echo the segment at the left edge of the window.
         if p.ts_val >= self.ts_recent && p.seq == self.rcv_nxt && p.seq <= self.last_ack_sent {
             self.ts_recent = p.ts_val;
@@ -264,6 +299,8 @@ impl TcpReceiver {
             retransmission: false,
             fin: false,
             conn: self.conn,
+            ecn: Ecn::NotEct,
+            tcp_ecn: TcpEcnFlags::new(self.ecn_on && self.ce_state, false),
         }
     }
 }
@@ -289,6 +326,8 @@ mod tests {
             retransmission: false,
             fin: false,
             conn: 0,
+            ecn: Ecn::NotEct,
+            tcp_ecn: TcpEcnFlags::NONE,
         }
     }
 

@@ -10,7 +10,7 @@ use super::scoreboard::{NextSeg, Scoreboard};
 use super::timer::Timer;
 use super::TcpConfig;
 use crate::cc::{AckSample, CcaSpec, CongState, CongestionControl, CongestionKind, Tcb};
-use crate::net::{Packet, PacketKind, SackBlock, MAX_SACK_BLOCKS};
+use crate::net::{Ecn, Packet, PacketKind, SackBlock, TcpEcnFlags, MAX_SACK_BLOCKS};
 use crate::time::{SimDuration, SimTime};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +40,8 @@ pub struct SenderStats {
     pub timeouts_recovery: u64,
     pub timeouts_loss: u64,
     pub fast_recoveries: u64,
+    /// Window reductions for an ECN echo (RFC 3168 §6.1.2: at most one per round trip).
+    pub ecn_reductions: u64,
 }
 
 #[derive(Debug)]
@@ -80,6 +82,15 @@ pub struct TcpSender {
     conn: u8,
     /// Bytes of its finite transfer; `None` for a bulk one.
     size_bytes: Option<u64>,
+    /// Classic ECN (RFC 3168) asked for by its flow group; a scalable congestion control
+    /// (DCTCP, Prague) asks for its own codepoint whatever this says.
+    classic_ecn: bool,
+    /// ECN was agreed at the handshake (SYN with ECE and CWR, SYN-ACK with ECE).
+    ecn_on: bool,
+    /// The next new data segment carries CWR: the window was reduced for an echo.
+    cwr_pending: bool,
+    /// The ACK being processed echoed congestion (ECE, on an ECN connection).
+    ece: bool,
 }
 
 fn ms(v: f64) -> SimDuration {
@@ -162,7 +173,27 @@ impl TcpSender {
             completed_at: None,
             conn: 0,
             size_bytes,
+            classic_ecn: false,
+            ecn_on: false,
+            cwr_pending: false,
+            ece: false,
         }
+    }
+
+    /// Asks for classic ECN at the handshake (its flow group's switch).
+    pub fn set_classic_ecn(&mut self, on: bool) {
+        self.classic_ecn = on;
+    }
+
+    /// The codepoint its data would carry on an ECN connection: the congestion control's
+    /// own (DCTCP ECT(0), Prague ECT(1)), else ECT(0) for classic ECN; `None` = not asked.
+    fn ecn_codepoint(&self) -> Option<Ecn> {
+        self.cc.ecn_codepoint().or(self.classic_ecn.then_some(Ecn::Ect0))
+    }
+
+    /// Whether ECN was agreed at the handshake.
+    pub fn ecn_on(&self) -> bool {
+        self.ecn_on
     }
 
     /// Makes ready the flow's next connection, for a new transfer of `size_bytes` with a
@@ -173,6 +204,7 @@ impl TcpSender {
         let mut next = TcpSender::with_cc(self.flow, &self.cfg, cc, size_bytes);
         next.stats = self.stats;
         next.conn = self.conn.wrapping_add(1);
+        next.classic_ecn = self.classic_ecn;
         (next.rto_timer, next.pace_timer) = (self.rto_timer, self.pace_timer);
         next.rto_timer.disarm();
         next.pace_timer.disarm();
@@ -203,6 +235,7 @@ impl TcpSender {
         }
         next.rtt = self.rtt.clone();
         next.rwnd = self.rwnd;
+        (next.classic_ecn, next.ecn_on) = (self.classic_ecn, self.ecn_on);
         next.started_at = Some(now);
         next.phase = Phase::Established;
         *self = next;
@@ -343,7 +376,12 @@ impl TcpSender {
     fn send_syn(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         self.syn_sent_at = now;
         // MSS and SACK-permitted options ride on the SYN: 8 more bytes.
-        out.push(self.packet(PacketKind::Syn, 0, 0, self.header_bytes + 8, now, self.syn_retries > 0));
+        let mut syn = self.packet(PacketKind::Syn, 0, 0, self.header_bytes + 8, now, self.syn_retries > 0);
+        // RFC 3168 §6.1.1: an ECN-setup SYN carries ECE and CWR.
+        if self.ecn_codepoint().is_some() {
+            syn.tcp_ecn = TcpEcnFlags::new(true, true);
+        }
+        out.push(syn);
         // ns-3: connection timeout doubles per retry.
         let timeout = ms(self.cfg.syn_timeout_ms).mul(1 << self.syn_retries.min(16));
         self.rto_timer.arm(now + timeout);
@@ -374,6 +412,8 @@ impl TcpSender {
             retransmission: retx,
             fin: false,
             conn: self.conn,
+            ecn: crate::net::Ecn::NotEct,
+            tcp_ecn: TcpEcnFlags::NONE,
         }
     }
 
@@ -456,13 +496,26 @@ impl TcpSender {
         // The application closed when it wrote its last byte: the FIN rides on the last
         // segment, and on its retransmissions (ns-3.44 `SendDataPacket`, Linux `tcp_send_fin`).
         segment.fin = self.total_segments.is_some_and(|n| seq + 1 == n);
+        if self.ecn_on {
+            // RFC 3168 §6.1.5: classic ECN leaves retransmissions Not-ECT; DCTCP and Prague
+            // send every segment ECT (Linux `INET_ECN_xmit` for `tcp_ca_needs_ecn`).
+            let scalable = self.cc.ecn_codepoint().is_some();
+            if let Some(cp) = self.ecn_codepoint().filter(|_| scalable || !retransmission) {
+                segment.ecn = cp;
+            }
+            // §6.1.2: CWR on the first new segment after the reduction.
+            if self.cwr_pending && !retransmission {
+                segment.tcp_ecn = TcpEcnFlags::new(false, true);
+                self.cwr_pending = false;
+            }
+        }
         out.push(segment);
         self.stats.segments_sent += 1;
         self.tcb.high_tx = self.sb.nxt();
         self.tcb.bytes_in_flight = self.bytes_in_flight();
         // ns-3: window-limited if less than a segment of cwnd is left after this send.
         self.tcb.cwnd_limited = self.tcb.cwnd < self.tcb.bytes_in_flight.saturating_add(self.tcb.mss);
-        if self.tcb.state == CongState::Recovery {
+        if matches!(self.tcb.state, CongState::Recovery | CongState::Cwr) {
             self.prr.on_sent(payload);
         }
         self.cc.on_sent(&self.tcb, payload, now);
@@ -483,6 +536,7 @@ impl TcpSender {
         match (p.kind, self.phase) {
             (PacketKind::SynAck, Phase::SynSent) => {
                 self.phase = Phase::Established;
+                self.ecn_on = self.ecn_codepoint().is_some() && p.tcp_ecn.ece();
                 self.rto_timer.disarm();
                 if self.syn_retries == 0 {
                     self.rtt.sample(now - self.syn_sent_at);
@@ -512,6 +566,7 @@ impl TcpSender {
             return; // stale, or acknowledges data never sent
         }
         self.rwnd = p.rwnd;
+        self.ece = self.ecn_on && p.tcp_ecn.ece();
         let prior_in_flight = self.bytes_in_flight();
         let reno_before = self.sb.reno_sacked();
         let (total, last, mss) = (self.total_segments, self.last_segment_bytes, self.tcb.mss);
@@ -615,7 +670,13 @@ impl TcpSender {
     }
 
     fn ack_sample(&self, segs: u32, now: SimTime) -> AckSample {
-        AckSample { now, segments_acked: segs, rtt: self.rtt.srtt(), latest_rtt: self.rtt.latest() }
+        AckSample {
+            now,
+            segments_acked: segs,
+            rtt: self.rtt.srtt(),
+            latest_rtt: self.rtt.latest(),
+            ece: self.ece,
+        }
     }
 
     /// ns-3 `ProcessAck`: the congestion state machine for one ACK.
@@ -688,6 +749,13 @@ impl TcpSender {
                 self.cc.on_ack(&mut self.tcb, &s);
                 self.cc.grow_window(&mut self.tcb, segs, now);
             }
+            CongState::Cwr if ack < self.recover => {
+                // The reduction for an echo goes on: PRR, no growth (Linux
+                // `tcp_cwnd_reduction` while `tcp_in_cwnd_reduction`).
+                self.prr_update(delivered, safe, false);
+                let s = self.ack_sample(segs, now);
+                self.cc.on_ack(&mut self.tcb, &s);
+            }
             state => {
                 let mut grow = segs;
                 match state {
@@ -700,6 +768,16 @@ impl TcpSender {
                         self.cc.on_ack(&mut self.tcb, &s);
                         if !is_dupack {
                             self.set_state(CongState::Open, now);
+                        }
+                    }
+                    CongState::Cwr => {
+                        // Everything sent before the reduction is acknowledged: it ends
+                        // with cwnd = ssthresh (Linux `tcp_end_cwnd_reduction`).
+                        let s = self.ack_sample(segs, now);
+                        self.cc.on_ack(&mut self.tcb, &s);
+                        self.set_state(CongState::Open, now);
+                        if !self.cc.has_cong_control() {
+                            self.tcb.cwnd = self.tcb.ssthresh;
                         }
                     }
                     CongState::Recovery => {
@@ -729,11 +807,35 @@ impl TcpSender {
                 if ack >= self.recover {
                     self.recover_active = false;
                 }
-                if self.tcb.state == CongState::Open {
+                if self.tcb.state == CongState::Open && !self.ece {
                     self.cc.grow_window(&mut self.tcb, grow, now);
                 }
             }
         }
+        if self.ece && matches!(self.tcb.state, CongState::Open | CongState::Disorder) {
+            self.enter_cwr(now);
+        }
+    }
+
+    /// RFC 3168 §6.1.2: an echo of congestion reduces the window as a loss would, once
+    /// per round trip, with no retransmission: ssthresh from the congestion control, PRR
+    /// down to it until everything sent so far is acknowledged (ns-3.44 `EnterCwr`, Linux
+    /// `tcp_enter_cwr`), and CWR on the next new segment.
+    fn enter_cwr(&mut self, now: SimTime) {
+        let in_flight = self.bytes_in_flight();
+        self.recover = self.sb.nxt();
+        self.stats.ecn_reductions += 1;
+        self.tcb.ssthresh = self.cc.on_congestion(&self.tcb, in_flight, CongestionKind::Ecn);
+        self.set_state(CongState::Cwr, now);
+        let mss = u64::from(self.tcb.mss);
+        self.prr.enter(
+            u64::from(in_flight),
+            u64::from(self.sb.outstanding()) * mss,
+            u64::from(self.sb.sacked()) * mss,
+            0,
+            self.tcb.mss,
+        );
+        self.cwr_pending = true;
     }
 
     /// ns-3 `DupAck` with RFC 6675 §5 steps (1)-(2).
@@ -748,6 +850,14 @@ impl TcpSender {
             self.set_state(CongState::Disorder, now);
         }
         match self.tcb.state {
+            // A loss while reducing for an echo: fast recovery takes over (Linux leaves
+            // CWR for Recovery).
+            CongState::Cwr => {
+                let (una, thresh) = (self.sb.una(), self.cfg.dupack_threshold);
+                if self.dupacks >= thresh || (self.cfg.sack && self.sb.is_lost(una, thresh)) {
+                    self.enter_recovery(delivered, now, out);
+                }
+            }
             CongState::Recovery => {
                 if !self.cfg.sack {
                     self.sb.add_reno_sack();
@@ -864,6 +974,8 @@ impl TcpSender {
             CongState::Disorder => &mut self.stats.timeouts_disorder,
             CongState::Recovery => &mut self.stats.timeouts_recovery,
             CongState::Loss => &mut self.stats.timeouts_loss,
+            // A reduction for an echo is Open as far as the timer is concerned.
+            CongState::Cwr => &mut self.stats.timeouts_open,
         } += 1;
         let in_flight = self.bytes_in_flight();
         let head_already_resent =
