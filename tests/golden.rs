@@ -72,6 +72,8 @@
 //! Added with issue 24: the web-workload, incast, udp-vs-tcp and warbler-mice rows,
 //! measured as above.
 //!
+//! Added with issue 25: the dctcp-vs-cubic rows, measured as above.
+//!
 //! Re-measured when incast became the fixed-block workload (a 1 MB block striped over the
 //! servers, in place of 64 kB from each) with a one-server row, and its rto1 variants
 //! shortened the delayed-ACK timer with the RTO: 200 ms goodput 47 / 32 / 22 → 136 / 37 /
@@ -221,6 +223,11 @@ fn incast_figures_stay_within_their_bands() {
 #[test]
 fn udp_vs_tcp_figures_stay_within_their_bands() {
     check("udp-vs-tcp", |_| true);
+}
+
+#[test]
+fn dctcp_vs_cubic_figures_stay_within_their_bands() {
+    check("dctcp-vs-cubic", |_| true);
 }
 
 #[test]

@@ -194,6 +194,13 @@ pub fn pings_csv(pings: &[super::pings::PingSample]) -> Option<String> {
     Some(out)
 }
 
+/// `<alg>_marks.csv`: every CE mark at the bottleneck as the marked packet left it
+/// (time_s,flow,reason), thinned as the drops are once there are very many; `None` when
+/// nothing was marked.
+pub fn marks_csv(marks: &super::Thinned<DropRecord>) -> Option<String> {
+    (marks.seen() > 0).then(|| String::from(DROPS_HEADER) + &drops_rows(&marks.kept))
+}
+
 /// `<alg>_drops.csv` at once.
 pub fn drops_csv(drops: &[DropRecord]) -> String {
     String::from(DROPS_HEADER) + &drops_rows(drops)

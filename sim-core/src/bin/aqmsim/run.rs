@@ -176,6 +176,9 @@ pub fn write_results(dir: &Path, alg: &str, sim: &Simulation, summary: &Summary)
     if let Some(csv) = export::pings_csv(sim.pings()) {
         files.push((format!("{alg}_pings.csv"), csv));
     }
+    if let Some(csv) = export::marks_csv(&rec.marks) {
+        files.push((format!("{alg}_marks.csv"), csv));
+    }
     for (source, body) in export::log_csvs(&rec.log.kept) {
         files.push((format!("{alg}_{source}.csv"), body));
     }

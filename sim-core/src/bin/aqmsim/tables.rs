@@ -77,6 +77,18 @@ pub fn run_tables(s: &Summary, alg: &str) -> String {
         "early / forced / overflow",
         format!("{}/{}/{}", d.early, d.forced, d.overflow)
     );
+    if let Some(m) = &s.marks {
+        let _ = writeln!(o, "ECN marks at the bottleneck (CE instead of a drop)");
+        row(&mut o, "total after warm-up", Some(m.total as f64), None, 0);
+        row(&mut o, "per second", Some(m.per_second), None, 2);
+        row(&mut o, "share of packets marked (%)", m.marked_pct, None, 2);
+        let _ = writeln!(
+            o,
+            "  {:<34} {:>12}",
+            "early / forced / threshold",
+            format!("{}/{}/{}", m.early, m.forced, m.threshold)
+        );
+    }
     o
 }
 

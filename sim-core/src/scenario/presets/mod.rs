@@ -5,6 +5,7 @@
 
 mod ack_congestion;
 mod bufferbloat;
+mod dctcp;
 mod dqn;
 mod incast;
 mod parking_lot;
@@ -267,6 +268,29 @@ ARED and Gentle drop about a third less than published, as ns-3.44 itself does o
             watch: &["The queue chart: a few packets in the disc, the device queue under it nearly full; the delay chart shows where the wait is.", "The EWMA average against the shaded [minTh, maxTh) and [maxTh, 2·maxTh) bands: RED's forced zone starts at maxTh, Gentle's at 2·maxTh.", "The drops: RED's come all the time, ARED's and Gentle's in clusters with pauses."],
         },
         PresetInfo {
+            name: "dctcp-vs-cubic",
+            title: "DCTCP and CUBIC through a step-marking port at {p:bottleneck.rate_bps} Mbit/s",
+            variants: dctcp::VARIANTS,
+            compared: dctcp::COMPARED,
+            default_variant: "dctcp",
+            seeds: 1,
+            setting: "Two long flows share a {p:bottleneck.rate_bps} Mbit/s switch port, base RTT {p:rtt[0]} ms, buffer \
+{p:bottleneck.queue.limit} packets. The port marks an ECN-capable arrival CE when more than {p:bottleneck.queue.k_packets} \
+packets are queued and drops any other (DCTCP's rule). dctcp: two DCTCP flows; cubic-step: two CUBIC flows without ECN \
+through the same port; cubic-fifo: the CUBIC flows through a plain FIFO of the same buffer; mixed: one DCTCP and one \
+CUBIC flow through the marking port.",
+            paper: "No paper figure reproduced here: DCTCP's claim (Alizadeh et al., SIGCOMM 2010; RFC 8257) that the \
+queue stays near the threshold at full throughput, and the unfairness to classic flows that L4S (RFC 9330) was made for.",
+            here: "Two DCTCP flows carry {app:dctcp:mbps} Mbit/s with a mean queue of {app:dctcp:queue_mean} packets \
+and no drop ({app:dctcp:drops}): each echo trims a window by half of α, the marked share, once per round trip. CUBIC through the FIFO carries \
+{app:cubic-fifo:mbps} Mbit/s but keeps {app:cubic-fifo:queue_mean} packets queued; through the marking port it is dropped \
+({app:cubic-step:drops} drops) for a queue of {app:cubic-step:queue_mean}. Together the DCTCP flow takes \
+{app:mixed:flow0_mbps} Mbit/s and the CUBIC flow is left almost nothing (Jain's index {app:mixed:jfi}): CUBIC halves on \
+every drop at the threshold, where DCTCP only trims.",
+            differs: "",
+            watch: &["The queue chart: DCTCP's queue hovers at the threshold, CUBIC's fills the FIFO.", "The flows table: who gets the link in mixed.", "Switch a flow group's ECN on in the editor: CUBIC is then marked, not dropped, and halves on each echo."],
+        },
+        PresetInfo {
             name: "rtt-unfair",
             title: "Two NewReno flows, RTT {p:rtt[0]} vs {p:rtt[1]} ms, at {p:bottleneck.rate_bps} Mbit/s (Warbler §5.3)",
             variants: warbler::RTT_UNFAIR_VARIANTS,
@@ -442,6 +466,7 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
         "web-workload" => web_workload::build(v),
         "incast" => incast::build(v),
         "udp-vs-tcp" => udp_vs_tcp::build(v),
+        "dctcp-vs-cubic" => dctcp::build(v),
         _ => unreachable!("listed presets are built above"),
     })
 }
