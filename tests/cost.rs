@@ -45,6 +45,7 @@ fn measure(sc: &Scenario) -> Measured {
     let rec = sim.recorder();
     disk += export::backlog_kde_csv(rec).len() + export::delay_kde_csv(rec).len();
     disk += export::log_csvs(&rec.log.kept).iter().map(|(_, b)| b.len()).sum::<usize>();
+    disk += export::marks_csv(&rec.marks).map_or(0, |c| c.len());
     let mut v = serde_json::to_value(&summary).unwrap();
     v["log"] = serde_json::to_value(&rec.log.kept).unwrap();
     disk += 2 * serde_json::to_string_pretty(&v).unwrap().len(); // <alg>_summary.json and summary.json

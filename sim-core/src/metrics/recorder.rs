@@ -84,6 +84,9 @@ pub struct Update {
 pub const TRACE_FLOW_SAMPLES: f64 = 4e6;
 /// Drop records the history keeps before thinning.
 pub const TRACE_DROPS: usize = 500_000;
+/// CE marks kept: a marking queue signals far more often than a dropping one (DCTCP marks
+/// a sixth of its packets), so fewer are kept, thinned evenly over the run.
+pub const TRACE_MARKS: usize = 100_000;
 /// Log records kept (a Warbler decision per period: ten hours at 1 s)...
 pub const TRACE_LOG: usize = 36_000;
 /// ...and values over all of them (a JSON value is 32 bytes: about 50 MB), so records of
@@ -169,7 +172,7 @@ impl Recorder {
             series_info: Vec::new(),
             samples: Thinned::new((TRACE_FLOW_SAMPLES / flows.max(1) as f64) as usize),
             drops: Thinned::new(TRACE_DROPS),
-            marks: Thinned::new(TRACE_DROPS),
+            marks: Thinned::new(TRACE_MARKS),
             log: Thinned::new(TRACE_LOG),
             window,
             redeclared: Vec::new(),

@@ -129,7 +129,7 @@ pub fn estimate(sc: &Scenario) -> Cost {
 }
 
 fn estimate_one(sc: &Scenario) -> Cost {
-    use crate::metrics::{TRACE_DROPS, TRACE_FLOW_SAMPLES, TRACE_LOG, TRACE_LOG_VALUES};
+    use crate::metrics::{TRACE_DROPS, TRACE_FLOW_SAMPLES, TRACE_LOG, TRACE_LOG_VALUES, TRACE_MARKS};
     let flows = f64::from(sc.total_flows());
     let d = sc.duration_s;
     let pkt_bits = 8.0 * f64::from(sc.full_packet_bytes().max(1));
@@ -147,6 +147,10 @@ fn estimate_one(sc: &Scenario) -> Cost {
     // Drops: what the first windows and the timeouts send beyond what is carried, and a
     // few per cent of the rest (congestion control's probing).
     let drops = 0.02 * packets + timeouts + first_windows + datagram_losses(sc);
+    // CE marks, where a flow uses ECN: DCTCP through a step threshold marks about a sixth
+    // of its packets; a fifth bounds it.
+    let uses_ecn = sc.flows.iter().any(|g| g.ecn || g.cca.build().ecn_codepoint().is_some());
+    let marks = if uses_ecn { 0.2 * packets } else { 0.0 };
     let held = outstanding_segments(sc);
     let pending_events = 4.0 * flows + held;
     let switch = matches!(sc.bottleneck().queue, crate::aqm::QueueDiscSpec::Switch(_));
@@ -159,6 +163,7 @@ fn estimate_one(sc: &Scenario) -> Cost {
         + pending_events * BYTES_PER_EVENT
         + TRACE_FLOW_SAMPLES.min(samples * flows.max(1.0)) * BYTES_PER_FLOW_SAMPLE
         + (TRACE_DROPS as f64).min(drops) * BYTES_PER_DROP
+        + (TRACE_MARKS as f64).min(marks) * BYTES_PER_DROP
         + (TRACE_LOG_VALUES as f64).min(log_values).min(TRACE_LOG as f64 * decision_values)
             * BYTES_PER_LOG_VALUE;
     let kept_log_values = (TRACE_LOG_VALUES as f64).min(log_values);
@@ -166,6 +171,7 @@ fn estimate_one(sc: &Scenario) -> Cost {
         + flows * DISK_PER_FLOW
         + samples * (flows * DISK_PER_FLOW_ROW + DISK_PER_SAMPLE_ROW)
         + drops * DISK_PER_DROP
+        + (TRACE_MARKS as f64).min(marks) * DISK_PER_DROP
         + transfers * DISK_PER_TRANSFER
         + pings * DISK_PER_PING
         // The log's CSV and summary.json's copy of it.
