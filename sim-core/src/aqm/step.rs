@@ -72,8 +72,10 @@ pub struct Step {
 impl QueueDisc for Step {
     fn enqueue(&mut self, mut item: QItem, cx: &mut QdiscCtx) -> bool {
         let above = self.occ.packets > self.cfg.k_packets;
+        // What cannot be marked is dropped as RED drops in its hard zone (ns-3's forced
+        // drop with MinTh = MaxTh = K).
         if above && !item.mark(DropReason::Threshold) {
-            cx.drop(item, DropReason::Threshold, false);
+            cx.drop(item, DropReason::Forced, false);
             return false;
         }
         if !self.cfg.limit.admits(&self.occ, item.bytes) {
@@ -125,6 +127,6 @@ mod tests {
         let out: Vec<_> = std::iter::from_fn(|| s.dequeue(&mut cx)).map(|q| q.marked).collect();
         assert_eq!(out, vec![None, None, None, Some(DropReason::Threshold)]);
         assert_eq!(drops.len(), 1);
-        assert_eq!(drops[0].reason, DropReason::Threshold);
+        assert_eq!(drops[0].reason, DropReason::Forced);
     }
 }

@@ -93,8 +93,8 @@ pub enum DropReason {
     Forced,
     /// The buffer was full.
     Overflow,
-    /// A step threshold on the instantaneous queue (CoDel's `ce_threshold`, DualPI2's L4S
-    /// step): marks only.
+    /// A step threshold on the instantaneous queue (the step disc, CoDel's `ce_threshold`,
+    /// DualPI2's L4S step): a reason to mark, never to drop.
     Threshold,
 }
 

@@ -14,7 +14,7 @@ use crate::trace::SeriesInfo;
 #[derive(Clone, Copy, Debug, Default)]
 struct Tally {
     /// By [`DropReason`], in its order.
-    drops: [u64; 3],
+    drops: [u64; 4],
     /// Queueing waits (disc and device queue) of the packets that started on the wire, s.
     wait_s: f64,
     sent: u64,
@@ -234,7 +234,8 @@ impl Simulation {
                     .collect();
                 let rate = l.spec().rate.0 as f64;
                 let sent = (l.sent_bytes_at(now) - m.sent_at_open).max(0.0) * 8.0;
-                let [early, forced, overflow] = m.window.drops;
+                // Threshold is a reason to mark, never to drop.
+                let [early, forced, overflow, _] = m.window.drops;
                 LinkSummary {
                     name: name.to_string(),
                     rate_bps: rate,
