@@ -115,21 +115,9 @@ impl CongestionControl for Dctcp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cc::CongState;
 
     fn tcb(cwnd_segs: u32) -> Tcb {
-        Tcb {
-            cwnd: cwnd_segs * 1000,
-            ssthresh: u32::MAX,
-            mss: 1000,
-            state: CongState::Open,
-            bytes_in_flight: cwnd_segs * 1000,
-            high_tx: 0,
-            last_acked: 0,
-            cwnd_limited: true,
-            srtt: None,
-            min_rtt: None,
-        }
+        crate::cc::new_reno::tests::tcb(cwnd_segs, u32::MAX / 1000)
     }
 
     fn ack(segs: u32, ece: bool) -> AckSample {

@@ -147,6 +147,12 @@ impl CcaSpec {
         self.datagrams_per_s().is_some()
     }
 
+    /// Whether its flows use ECN whatever their group says (a scalable congestion control:
+    /// DCTCP), read from the spec without building one.
+    pub fn is_scalable(&self) -> bool {
+        matches!(self, CcaSpec::Dctcp(_))
+    }
+
     /// Whether its flows are probes (ping): measured, but left out of goodput, shares and
     /// Jain's index.
     pub fn is_probe(&self) -> bool {

@@ -149,7 +149,7 @@ fn estimate_one(sc: &Scenario) -> Cost {
     let drops = 0.02 * packets + timeouts + first_windows + datagram_losses(sc);
     // CE marks, where a flow uses ECN: DCTCP through a step threshold marks about a sixth
     // of its packets; a fifth bounds it.
-    let uses_ecn = sc.flows.iter().any(|g| g.ecn || g.cca.build().ecn_codepoint().is_some());
+    let uses_ecn = sc.flows.iter().any(|g| g.ecn || g.cca.is_scalable());
     let marks = if uses_ecn { 0.2 * packets } else { 0.0 };
     let held = outstanding_segments(sc);
     let pending_events = 4.0 * flows + held;

@@ -10,7 +10,7 @@ use super::scoreboard::{NextSeg, Scoreboard};
 use super::timer::Timer;
 use super::TcpConfig;
 use crate::cc::{AckSample, CcaSpec, CongState, CongestionControl, CongestionKind, Tcb};
-use crate::net::{Ecn, Packet, PacketKind, SackBlock, TcpEcnFlags, MAX_SACK_BLOCKS};
+use crate::net::{Packet, PacketKind, SackBlock, TcpEcnFlags, MAX_SACK_BLOCKS};
 use crate::time::{SimDuration, SimTime};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,22 +178,6 @@ impl TcpSender {
             cwr_pending: false,
             ece: false,
         }
-    }
-
-    /// Asks for classic ECN at the handshake (its flow group's switch).
-    pub fn set_classic_ecn(&mut self, on: bool) {
-        self.classic_ecn = on;
-    }
-
-    /// The codepoint its data would carry on an ECN connection: the congestion control's
-    /// own (DCTCP ECT(0), Prague ECT(1)), else ECT(0) for classic ECN; `None` = not asked.
-    fn ecn_codepoint(&self) -> Option<Ecn> {
-        self.cc.ecn_codepoint().or(self.classic_ecn.then_some(Ecn::Ect0))
-    }
-
-    /// Whether ECN was agreed at the handshake.
-    pub fn ecn_on(&self) -> bool {
-        self.ecn_on
     }
 
     /// Makes ready the flow's next connection, for a new transfer of `size_bytes` with a
@@ -496,19 +480,7 @@ impl TcpSender {
         // The application closed when it wrote its last byte: the FIN rides on the last
         // segment, and on its retransmissions (ns-3.44 `SendDataPacket`, Linux `tcp_send_fin`).
         segment.fin = self.total_segments.is_some_and(|n| seq + 1 == n);
-        if self.ecn_on {
-            // RFC 3168 §6.1.5: classic ECN leaves retransmissions Not-ECT; DCTCP and Prague
-            // send every segment ECT (Linux `INET_ECN_xmit` for `tcp_ca_needs_ecn`).
-            let scalable = self.cc.ecn_codepoint().is_some();
-            if let Some(cp) = self.ecn_codepoint().filter(|_| scalable || !retransmission) {
-                segment.ecn = cp;
-            }
-            // §6.1.2: CWR on the first new segment after the reduction.
-            if self.cwr_pending && !retransmission {
-                segment.tcp_ecn = TcpEcnFlags::new(false, true);
-                self.cwr_pending = false;
-            }
-        }
+        self.stamp_ecn(&mut segment, retransmission);
         out.push(segment);
         self.stats.segments_sent += 1;
         self.tcb.high_tx = self.sb.nxt();
@@ -817,25 +789,16 @@ impl TcpSender {
         }
     }
 
-    /// RFC 3168 §6.1.2: an echo of congestion reduces the window as a loss would, once
-    /// per round trip, with no retransmission: ssthresh from the congestion control, PRR
-    /// down to it until everything sent so far is acknowledged (ns-3.44 `EnterCwr`, Linux
-    /// `tcp_enter_cwr`), and CWR on the next new segment.
-    fn enter_cwr(&mut self, now: SimTime) {
-        let in_flight = self.bytes_in_flight();
-        self.recover = self.sb.nxt();
-        self.stats.ecn_reductions += 1;
-        self.tcb.ssthresh = self.cc.on_congestion(&self.tcb, in_flight, CongestionKind::Ecn);
-        self.set_state(CongState::Cwr, now);
+    /// PRR starts a reduction from what is in flight (a recovery's or an echo's).
+    fn prr_enter(&mut self, in_flight: u32, delivered_segs: u32) {
         let mss = u64::from(self.tcb.mss);
         self.prr.enter(
             u64::from(in_flight),
             u64::from(self.sb.outstanding()) * mss,
             u64::from(self.sb.sacked()) * mss,
-            0,
+            u64::from(delivered_segs) * mss,
             self.tcb.mss,
         );
-        self.cwr_pending = true;
     }
 
     /// ns-3 `DupAck` with RFC 6675 §5 steps (1)-(2).
@@ -916,14 +879,7 @@ impl TcpSender {
         self.set_state(CongState::Recovery, now);
         let in_flight = self.bytes_in_flight();
         self.tcb.ssthresh = self.cc.on_congestion(&self.tcb, in_flight, CongestionKind::DupAck);
-        let mss = u64::from(self.tcb.mss);
-        self.prr.enter(
-            u64::from(in_flight),
-            u64::from(self.sb.outstanding()) * mss,
-            u64::from(self.sb.sacked()) * mss,
-            u64::from(delivered_segs) * mss,
-            self.tcb.mss,
-        );
+        self.prr_enter(in_flight, delivered_segs);
         self.prr_update(delivered_segs, false, true);
         // (4.3) Retransmit the first segment presumed lost now, whatever the window says.
         let head = self.sb.una();
@@ -931,71 +887,12 @@ impl TcpSender {
             self.transmit(Some(head), now, out);
         }
     }
-
-    fn restart_rto(&mut self, now: SimTime) {
-        // RFC 6298 (5.3): restart on an ACK of new data; (5.2) stop when all is acknowledged.
-        if self.sb.outstanding() == 0 {
-            self.rto_timer.disarm();
-        } else {
-            self.rto_timer.arm(now + self.rtt.rto());
-        }
-    }
-
-    /// Pacing allows the next segment now.
-    pub fn on_pace_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
-        if self.pace_timer.on_wake(now) {
-            match self.cc.datagrams() {
-                Some(d) => self.send_datagram(d, now, out),
-                None => self.send_pending(now, out),
-            }
-        }
-    }
-
-    /// The retransmission (or SYN) timer fired.
-    pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
-        if !self.rto_timer.on_wake(now) {
-            return;
-        }
-        match self.phase {
-            Phase::SynSent => {
-                self.syn_retries += 1;
-                self.send_syn(now, out);
-            }
-            Phase::Established if self.sb.outstanding() > 0 => self.on_rto(now, out),
-            _ => {}
-        }
-    }
-
-    /// RFC 6298 (5.4)-(5.6) and RFC 5681 §3.1 on a retransmission timeout.
-    fn on_rto(&mut self, now: SimTime, out: &mut Vec<Packet>) {
-        self.stats.timeouts += 1;
-        *match self.tcb.state {
-            CongState::Open => &mut self.stats.timeouts_open,
-            CongState::Disorder => &mut self.stats.timeouts_disorder,
-            CongState::Recovery => &mut self.stats.timeouts_recovery,
-            CongState::Loss => &mut self.stats.timeouts_loss,
-            // A reduction for an echo is Open as far as the timer is concerned.
-            CongState::Cwr => &mut self.stats.timeouts_open,
-        } += 1;
-        let in_flight = self.bytes_in_flight();
-        let head_already_resent =
-            self.tcb.state == CongState::Loss && self.sb.is_retransmitted(self.sb.una());
-        self.dupacks = 0;
-        self.sb.mark_all_lost(!self.cfg.sack);
-        self.recover = self.sb.nxt();
-        self.recover_active = true;
-        self.rtt_history_from = self.sb.nxt();
-        self.rtt.back_off();
-        // A segment already resent by the timer does not reduce ssthresh again.
-        if !head_already_resent {
-            self.tcb.ssthresh = self.cc.on_congestion(&self.tcb, in_flight, CongestionKind::Rto);
-        }
-        self.set_state(CongState::Loss, now);
-        self.tcb.cwnd = self.tcb.mss;
-        self.send_pending(now, out);
-        self.rto_timer.arm(now + self.rtt.rto());
-    }
 }
+
+#[path = "sender_ecn.rs"]
+mod ecn;
+#[path = "sender_timers.rs"]
+mod timers;
 
 #[cfg(test)]
 #[path = "sender_tests.rs"]
