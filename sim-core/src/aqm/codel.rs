@@ -10,6 +10,12 @@
 //! - MTU rule: no drop while the backlog is ≤ `mtu_bytes` (RFC §5.4 `bytes() <= MAXPACKET`,
 //!   Linux `backlog <= mtu`); ns-3 tests `bytes < MinBytes` with MinBytes = 1500.
 //! - time in nanoseconds; Linux and ns-3 count in 1.024 µs units.
+//!
+//! ECN (Linux `codel_dequeue`, ns-3.44 `CoDelQueueDisc::DoDequeue` with `UseEcn`): where the
+//! control law would drop an ECN-capable packet it marks it CE and sends it; the count and
+//! the next signal's time move as for a drop. `ce_threshold_ms` (Linux `ce_threshold`, ns-3
+//! `CeThreshold`) marks every ECN-capable packet whose sojourn exceeds it, a step for DCTCP
+//! whatever the control law does.
 
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::params::{fmt_num, Algorithm, Checker, Described, Field, Kind, Range};
@@ -21,7 +27,8 @@ use std::collections::VecDeque;
 
 /// CoDel parameters. Defaults are Linux `sch_codel`'s: 1000-packet limit (ns-3.44's
 /// `CoDelQueueDisc` defaults to 1 500 000 bytes), target 5 ms, interval 100 ms, MTU 1514
-/// bytes (Linux `psched_mtu` of an Ethernet device; ns-3.44's `MinBytes` is 1500).
+/// bytes (Linux `psched_mtu` of an Ethernet device; ns-3.44's `MinBytes` is 1500), no ECN
+/// (Linux and ns-3.44 alike).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CodelConfig {
@@ -33,11 +40,23 @@ pub struct CodelConfig {
     pub interval_ms: f64,
     /// No drop while the queue holds at most this many bytes (RFC 8289 §5.4 MAXPACKET).
     pub mtu_bytes: u32,
+    /// Mark ECN-capable packets CE instead of dropping them (Linux `ecn`, ns-3 `UseEcn`).
+    pub ecn: bool,
+    /// Mark every ECN-capable packet that waited longer than this, ms; `None` = off (Linux
+    /// `ce_threshold`, ns-3 `CeThreshold`).
+    pub ce_threshold_ms: Option<f64>,
 }
 
 impl Default for CodelConfig {
     fn default() -> Self {
-        CodelConfig { limit: QueueLimit::Packets(1000), target_ms: 5.0, interval_ms: 100.0, mtu_bytes: 1514 }
+        CodelConfig {
+            limit: QueueLimit::Packets(1000),
+            target_ms: 5.0,
+            interval_ms: 100.0,
+            mtu_bytes: 1514,
+            ecn: false,
+            ce_threshold_ms: None,
+        }
     }
 }
 
@@ -64,6 +83,22 @@ pub const MTU_BYTES: Field = Field::new(
     "No drop while at most this many bytes are queued (Linux: 1514, an Ethernet MTU; ns-3.44's MinBytes: 1500).",
 );
 
+/// Marking instead of dropping, as CoDel and FQ-CoDel describe it.
+pub const ECN: Field = Field::new(
+    "ecn",
+    "ECN",
+    "",
+    Kind::Bool,
+    "Mark ECN-capable packets CE where the control law would drop them (CoDel: off; FQ-CoDel: on, as Linux and ns-3.44).",
+);
+pub const CE_THRESHOLD_MS: Field = Field::new(
+    "ce_threshold_ms",
+    "CE threshold",
+    "ms",
+    Kind::OptFloat(Range::closed(0.0, 60_000.0)),
+    "Mark every ECN-capable packet that waited longer than this (a step for DCTCP); empty = off.",
+);
+
 /// RFC 8289 §4.4: the target is a fraction of the interval (5-10 %), never above it.
 pub fn check_target_below_interval(c: &mut Checker, target_ms: f64, interval_ms: f64) {
     if target_ms.is_finite() && interval_ms.is_finite() && target_ms >= interval_ms {
@@ -85,6 +120,8 @@ impl Described for CodelConfig {
             TARGET_MS,
             INTERVAL_MS,
             MTU_BYTES,
+            ECN,
+            CE_THRESHOLD_MS,
         ],
         flavours: &[],
     };
@@ -112,12 +149,16 @@ impl DiscConfig for CodelConfig {
     }
 }
 
-/// The three numbers the state machine needs, in simulator units.
+/// What the state machine needs, in simulator units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CodelParams {
     pub target: SimDuration,
     pub interval: SimDuration,
     pub mtu_bytes: u64,
+    /// Mark instead of drop where the packet can be marked.
+    pub ecn: bool,
+    /// Mark what waited longer than this.
+    pub ce_threshold: Option<SimDuration>,
 }
 
 impl CodelParams {
@@ -126,7 +167,19 @@ impl CodelParams {
             target: SimDuration::from_secs_f64(target_ms / 1e3),
             interval: SimDuration::from_secs_f64(interval_ms / 1e3),
             mtu_bytes: u64::from(mtu_bytes),
+            ecn: false,
+            ce_threshold: None,
         }
+    }
+
+    /// With ECN marking and an optional CE threshold, ms.
+    pub fn with_ecn(self, ecn: bool, ce_threshold_ms: Option<f64>) -> CodelParams {
+        let ce_threshold = ce_threshold_ms.map(|ms| SimDuration::from_secs_f64(ms / 1e3));
+        CodelParams { ecn, ce_threshold, ..self }
+    }
+
+    fn of(cfg: &CodelConfig) -> CodelParams {
+        CodelParams::new(cfg.target_ms, cfg.interval_ms, cfg.mtu_bytes).with_ecn(cfg.ecn, cfg.ce_threshold_ms)
     }
 }
 
@@ -230,6 +283,11 @@ impl CodelState {
             // Time for the next drop(s); a large backlog may make the next one due now too.
             while self.dropping && now >= self.drop_next {
                 self.count = self.count.saturating_add(1);
+                // ECN: mark this one in place of the drop and schedule the next signal.
+                if p.ecn && item.as_mut().is_some_and(|it| it.mark(DropReason::Early)) {
+                    self.drop_next = Self::control_law(self.drop_next, p.interval, self.count);
+                    break;
+                }
                 on_drop(item.take().expect("a packet to drop"));
                 let (next, ok) = self.pop_and_check(p, q, now);
                 item = next;
@@ -240,9 +298,11 @@ impl CodelState {
                 }
             }
         } else if ok_to_drop {
-            // Above target for a whole interval: drop and enter the dropping state.
-            on_drop(item.take().expect("a packet to drop"));
-            (item, _) = self.pop_and_check(p, q, now);
+            // Above target for a whole interval: drop (or mark) and enter the dropping state.
+            if !(p.ecn && item.as_mut().is_some_and(|it| it.mark(DropReason::Early))) {
+                on_drop(item.take().expect("a packet to drop"));
+                (item, _) = self.pop_and_check(p, q, now);
+            }
             self.dropping = true;
             // §5.5 (Linux version): re-entering soon after the last dropping period, resume
             // from the drop rate that controlled the queue then. `now - drop_next` is signed.
@@ -251,6 +311,12 @@ impl CodelState {
             self.count = if delta > 1 && recent { delta } else { 1 };
             self.lastcount = self.count;
             self.drop_next = Self::control_law(now, p.interval, self.count);
+        }
+        // The step: whatever the control law did, what waited too long is marked.
+        if let (Some(it), Some(th)) = (item.as_mut(), p.ce_threshold) {
+            if self.ldelay > th {
+                it.mark(DropReason::Threshold);
+            }
         }
         item
     }
@@ -302,7 +368,7 @@ impl Codel {
     pub fn new(cfg: &CodelConfig) -> Codel {
         Codel {
             cfg: cfg.clone(),
-            params: CodelParams::new(cfg.target_ms, cfg.interval_ms, cfg.mtu_bytes),
+            params: CodelParams::of(cfg),
             fifo: PacketFifo::default(),
             state: CodelState::default(),
             stats: CodelStats::default(),
@@ -365,7 +431,7 @@ impl QueueDisc for Codel {
     fn retune(&mut self, cfg: &dyn Any, _link_rate: Rate, _now: SimTime) -> Result<(), String> {
         self.cfg.retune_check(cfg)?;
         let cfg: &CodelConfig = config_of(cfg)?;
-        self.params = CodelParams::new(cfg.target_ms, cfg.interval_ms, cfg.mtu_bytes);
+        self.params = CodelParams::of(cfg);
         self.cfg = cfg.clone();
         Ok(())
     }
@@ -374,6 +440,7 @@ impl QueueDisc for Codel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::Ecn;
     use crate::rng::{SimRng, StreamId};
 
     const MS: u64 = 1_000_000;
@@ -384,13 +451,14 @@ mod tests {
         sojourn: SimDuration,
         backlog: u64,
         next_id: u32,
+        ecn: Ecn,
     }
 
     impl CodelQueue for Mock {
         fn pop_head(&mut self) -> Option<QItem> {
             self.next_id += 1;
             let enqueued_at = SimTime(self.now.0.saturating_sub(self.sojourn.0));
-            Some(QItem { id: self.next_id, bytes: 1000, flow: 0, enqueued_at, conn: 0, ..QItem::default() })
+            Some(QItem { id: self.next_id, bytes: 1000, enqueued_at, ecn: self.ecn, ..QItem::default() })
         }
         fn backlog_bytes(&self) -> u64 {
             self.backlog
@@ -398,7 +466,13 @@ mod tests {
     }
 
     fn mock() -> Mock {
-        Mock { now: SimTime::ZERO, sojourn: SimDuration::ZERO, backlog: 100_000, next_id: 0 }
+        Mock {
+            now: SimTime::ZERO,
+            sojourn: SimDuration::ZERO,
+            backlog: 100_000,
+            next_id: 0,
+            ecn: Ecn::NotEct,
+        }
     }
 
     fn params() -> CodelParams {
@@ -459,6 +533,55 @@ mod tests {
             assert!((d as f64 - scheduled).abs() <= (tick + n as u64) as f64, "drop {n}: {d} vs {scheduled}");
         }
         assert_eq!(s.count() as usize, drop_times.len());
+    }
+
+    /// Dequeues every 10 µs for 3 s with the head 20 ms old; returns (signal times, the
+    /// marks among the packets sent, drops).
+    fn signals(p: &CodelParams, ecn: Ecn) -> (Vec<u64>, usize, usize) {
+        let (mut s, mut q) = (CodelState::default(), mock());
+        q.ecn = ecn;
+        q.sojourn = SimDuration(20 * MS);
+        let (mut times, mut marks, mut drops) = (Vec::new(), 0, 0);
+        for t in (0..3_000 * MS).step_by(10_000) {
+            q.now = SimTime(t);
+            let mut dropped = 0;
+            let now = q.now;
+            let it = s.dequeue(p, &mut q, now, &mut |_| dropped += 1).unwrap();
+            if dropped > 0 || it.marked.is_some() {
+                times.push(t);
+            }
+            marks += usize::from(it.marked.is_some());
+            drops += dropped;
+        }
+        (times, marks, drops)
+    }
+
+    #[test]
+    fn with_ecn_the_control_law_marks_where_it_would_drop() {
+        let ecn = params().with_ecn(true, None);
+        let (dropped_at, _, drops) = signals(&params(), Ecn::Ect0);
+        let (marked_at, marks, none) = signals(&ecn, Ecn::Ect0);
+        assert_eq!((none, marks), (0, drops), "every drop became a mark");
+        // Same count, same spacing: interval / √count from the first signal on.
+        assert_eq!(marked_at, dropped_at);
+        // A packet that cannot be marked is still dropped.
+        let (_, marks, not_ect_drops) = signals(&ecn, Ecn::NotEct);
+        assert_eq!((marks, not_ect_drops), (0, drops));
+    }
+
+    #[test]
+    fn the_ce_threshold_marks_every_packet_that_waited_longer() {
+        let p = params().with_ecn(false, Some(1.0));
+        let (mut s, mut q) = (CodelState::default(), mock());
+        (q.ecn, q.now) = (Ecn::Ect1, SimTime(10 * MS));
+        for (sojourn_us, marked) in [(500, false), (1_000, false), (1_001, true), (3_000, true)] {
+            q.sojourn = SimDuration(sojourn_us * 1_000);
+            let it =
+                s.dequeue(&p, &mut q, SimTime(10 * MS), &mut |_| panic!("no drop below target")).unwrap();
+            assert_eq!(it.marked == Some(DropReason::Threshold), marked, "{sojourn_us} µs");
+        }
+        q.ecn = Ecn::NotEct;
+        assert_eq!(s.dequeue(&p, &mut q, SimTime(10 * MS), &mut |_| ()).unwrap().marked, None);
     }
 
     #[test]

@@ -8,13 +8,15 @@
 //!   `sch->qstats.backlog` to `codel_dequeue` (ns-3's per-flow CoDel children check their
 //!   own queue);
 //! - Linux's 32 MB `memory_limit` is not modelled: the limit is `limit` alone;
+//! - ECN is on by default, as in Linux (`fq_codel_init`) and ns-3.44 (`UseEcn`): each flow's
+//!   CoDel marks what it would drop if it can (see `codel.rs`); an overflow still drops;
 //! - the fattest queue is the one Linux's scan finds (most bytes, lowest index), read from a
 //!   lazily updated tournament tree ([`Fattest`]) instead of a scan of every queue, so an
 //!   overflow costs O(log queues), not O(queues).
 
 use super::codel::{
-    check_target_below_interval, CodelParams, CodelQueue, CodelState, PacketFifo, INTERVAL_MS, MTU_BYTES,
-    TARGET_MS,
+    check_target_below_interval, CodelParams, CodelQueue, CodelState, PacketFifo, CE_THRESHOLD_MS, ECN,
+    INTERVAL_MS, MTU_BYTES, TARGET_MS,
 };
 use super::fattest::Fattest;
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
@@ -47,6 +49,10 @@ pub struct FqCodelConfig {
     pub mtu_bytes: u32,
     /// Most packets dropped from the fattest queue per overflow, packets (64).
     pub drop_batch: u32,
+    /// Mark ECN-capable packets CE instead of dropping them (on, as Linux and ns-3.44).
+    pub ecn: bool,
+    /// Mark what waited longer than this, ms; `None` = off (Linux `ce_threshold`).
+    pub ce_threshold_ms: Option<f64>,
 }
 
 impl Default for FqCodelConfig {
@@ -59,6 +65,8 @@ impl Default for FqCodelConfig {
             interval_ms: 100.0,
             mtu_bytes: 1514,
             drop_batch: 64,
+            ecn: true,
+            ce_threshold_ms: None,
         }
     }
 }
@@ -77,12 +85,21 @@ impl Described for FqCodelConfig {
             TARGET_MS,
             INTERVAL_MS,
             MTU_BYTES,
+            ECN,
+            CE_THRESHOLD_MS,
         ],
         flavours: &[],
     };
 
     fn check_more(&self, c: &mut Checker) {
         check_target_below_interval(c, self.target_ms, self.interval_ms);
+    }
+}
+
+impl FqCodelConfig {
+    fn codel_params(&self) -> CodelParams {
+        CodelParams::new(self.target_ms, self.interval_ms, self.mtu_bytes)
+            .with_ecn(self.ecn, self.ce_threshold_ms)
     }
 }
 
@@ -178,7 +195,7 @@ impl FqCodel {
     pub fn new(cfg: &FqCodelConfig, mut rng: SimRng) -> FqCodel {
         FqCodel {
             cfg: cfg.clone(),
-            params: CodelParams::new(cfg.target_ms, cfg.interval_ms, cfg.mtu_bytes),
+            params: cfg.codel_params(),
             seed: rng.next_u64(),
             queues: vec![FlowQueue::default(); cfg.flows.max(1) as usize],
             new_flows: VecDeque::new(),
@@ -354,7 +371,7 @@ impl QueueDisc for FqCodel {
     fn retune(&mut self, cfg: &dyn Any, _link_rate: Rate, _now: SimTime) -> Result<(), String> {
         self.cfg.retune_check(cfg)?;
         let cfg: &FqCodelConfig = config_of(cfg)?;
-        self.params = CodelParams::new(cfg.target_ms, cfg.interval_ms, cfg.mtu_bytes);
+        self.params = cfg.codel_params();
         self.cfg = cfg.clone();
         Ok(())
     }

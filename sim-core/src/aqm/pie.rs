@@ -16,7 +16,11 @@
 //! are ns-3.44's `PieQueueDisc` (the papers this lab reproduces ran ns-3): the delay from the
 //! sojourn time (`UseDequeueRateEstimator` false) and [`PieRules::Ns3`]; `rules = rfc8033`
 //! with `use_dequeue_rate_estimator` gives RFC 8033's Appendix A. ns-3's `ActiveThreshold`
-//! (off by default) and its L4S/ECN marking are not modelled.
+//! (off by default) and its L4S marking of ECT(1) are not modelled.
+//!
+//! ECN (§5.1; Linux `pie_qdisc_enqueue`, ns-3.44 `UseEcn` / `MarkEcnThreshold`): an early
+//! drop of an ECN-capable packet becomes a CE mark while the probability is at most
+//! `mark_ecn_threshold` (10 %); above it PIE drops, so an overload cannot hide behind marks.
 
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::params::{Algorithm, Described, Field, Kind, Range};
@@ -97,6 +101,10 @@ pub struct PieConfig {
     pub derandomize: bool,
     /// MEAN_PKTSIZE: no early drop while the queue holds at most 2 of these (§4.1).
     pub mean_pkt_size_bytes: u32,
+    /// Mark ECN-capable packets CE instead of an early drop (§5.1; off in Linux and ns-3.44).
+    pub ecn: bool,
+    /// Marks only while the drop probability is at most this; above it, drops (§5.1: 10 %).
+    pub mark_ecn_threshold: f64,
 }
 
 impl Default for PieConfig {
@@ -113,6 +121,8 @@ impl Default for PieConfig {
             rules: PieRules::Ns3,
             derandomize: false,
             mean_pkt_size_bytes: 1000,
+            ecn: false,
+            mark_ecn_threshold: 0.1,
         }
     }
 }
@@ -135,6 +145,8 @@ impl Described for PieConfig {
             Field::new("rules", "Rules", "", Kind::Choice(&[("ns3", "ns-3.44"), ("rfc8033", "RFC 8033")]), "Burst allowance, small-queue safeguard and rate average as ns-3.44's PieQueueDisc or as RFC 8033's pseudocode."),
             Field::new("derandomize", "Derandomize", "", Kind::Bool, "RFC 8033 §5.4: accumulate probability to space drops."),
             Field::new("mean_pkt_size_bytes", "Mean packet size", "bytes", Kind::Int(Range::closed(1.0, 65_535.0)), "Used by the small-queue safeguard."),
+            Field::new("ecn", "ECN", "", Kind::Bool, "RFC 8033 §5.1: mark ECN-capable packets CE instead of an early drop while the probability is at most the mark threshold."),
+            Field::new("mark_ecn_threshold", "Mark threshold", "", Kind::Float(Range::closed(0.0, 1.0)), "Above this drop probability PIE drops even ECN-capable packets (10 %)."),
         ],
         flavours: &[],
     };
@@ -244,7 +256,7 @@ impl Pie {
         }
     }
 
-    pub fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
+    pub fn enqueue(&mut self, mut item: QItem, cx: &mut QdiscCtx) -> bool {
         self.catch_up(cx.now);
         // Appendix A: a full queue tail-drops and resets the accumulated probability.
         if !self.cfg.limit.admits(&self.occ, item.bytes) {
@@ -253,8 +265,9 @@ impl Pie {
             cx.drop(item, DropReason::Overflow, false);
             return false;
         }
-        // §4.4: no early drop while burst allowance is left.
-        if self.drop_early(item.bytes) {
+        // §4.4: no early drop while burst allowance is left; §5.1: mark in place of a drop
+        // while p is small.
+        if self.drop_early(item.bytes) && !item.signal(self.ecn_marks(), DropReason::Early) {
             self.accu_prob = 0.0;
             self.stats.early += 1;
             cx.drop(item, DropReason::Early, false);
@@ -278,6 +291,11 @@ impl Pie {
             }
         }
         Some(item)
+    }
+
+    /// Whether an early signal may be a mark now (§5.1).
+    fn ecn_marks(&self) -> bool {
+        self.cfg.ecn && self.drop_prob <= self.cfg.mark_ecn_threshold
     }
 
     /// §4.4 burst allowance, §4.1 random drop with the work-conserving safeguards, §5.4

@@ -336,3 +336,30 @@ fn pie_ns3_byte_limit_scales_p_by_packet_size() {
     let drops = offer(&mut p, 20_000, 500, SimTime::ZERO).len() as f64;
     assert!((drops / 20_000.0 - 0.25).abs() < 0.02, "drop share {}", drops / 20_000.0);
 }
+
+#[test]
+fn pie_with_ecn_marks_below_the_threshold_and_drops_above_it() {
+    use crate::net::Ecn;
+    let cfg = PieConfig { ecn: true, max_burst_ms: 0.0, ..rfc() };
+    let offer_ect = |p: &mut Pie, ecn: Ecn| {
+        let mut drops = Vec::new();
+        let mut cx = QdiscCtx::new(ms(100.0), &mut drops);
+        for i in 0..200 {
+            p.enqueue(QItem { ecn, ..item(i, 1000, ms(100.0)) }, &mut cx);
+        }
+        drops.len()
+    };
+    let marked =
+        |p: &mut Pie| std::iter::from_fn(|| p.dequeue(ms(100.0))).filter(|i| i.marked.is_some()).count();
+    for (prob, ecn, marks, drops) in
+        [(0.1, Ecn::Ect0, true, false), (0.1, Ecn::NotEct, false, true), (0.5, Ecn::Ect0, false, true)]
+    {
+        let mut p = pie(cfg.clone());
+        assert!(offer(&mut p, 50, 1000, SimTime::ZERO).is_empty());
+        p.avg_dq_time = AVG_DQ_TIME_10MBPS;
+        (p.drop_prob, p.qdelay_old) = (prob, 0.04);
+        p.next_update = ms(1e6); // no update: p stays where it was set
+        let dropped = offer_ect(&mut p, ecn);
+        assert_eq!((marked(&mut p) > 0, dropped > 0), (marks, drops), "p = {prob}, {ecn:?}");
+    }
+}
