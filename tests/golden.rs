@@ -74,6 +74,9 @@
 //!
 //! Added with issue 25: the dctcp-vs-cubic rows, measured as above.
 //!
+//! Added with issue 25's discs that mark: the red-ecn and l4s-coexistence rows, measured as
+//! above.
+//!
 //! Re-measured when incast became the fixed-block workload (a 1 MB block striped over the
 //! servers, in place of 64 kB from each) with a one-server row, and its rto1 variants
 //! shortened the delayed-ACK timer with the RTO: 200 ms goodput 47 / 32 / 22 → 136 / 37 /
@@ -92,7 +95,9 @@ const BAND: f64 = 0.10;
 fn floor(figure: &str) -> f64 {
     match figure {
         f if f.ends_with("_pct") && f.starts_with("zone") => 0.5,
-        "drops" | "losses" => 2.0,
+        "drops" | "losses" | "marks" => 2.0,
+        // A queue of well under a millisecond: within 0.05 ms.
+        f if f.ends_with("_p50_ms") => 0.05,
         // A link that never queues: within half a millisecond of none.
         f if f.ends_with("_delay_ms") => 0.5,
         _ => 0.0,
@@ -117,6 +122,10 @@ fn figure(s: &Summary, name: &str) -> f64 {
         "mbps" => Some(s.throughput.mean_bps / 1e6),
         "rtt_ms" => s.flows[0].srtt_ms_mean,
         "flow0_mbps" => Some(s.flows[0].throughput_bps / 1e6),
+        "flow1_mbps" => Some(s.flows[1].throughput_bps / 1e6),
+        "flow0_p50_ms" => s.flows[0].delay_p50_s.map(|d| d * 1e3),
+        "flow1_p50_ms" => s.flows[1].delay_p50_s.map(|d| d * 1e3),
+        "marks" => Some(s.marks.as_ref().map_or(0.0, |m| m.total as f64)),
         "losses" => Some(s.drops.total_all as f64),
         "fetch_s" => s.fct.as_ref().and_then(|f| f.by_group.last()).map(|(_, r)| r.fct_p50_s),
         "ping_ms" => s.pings.first().and_then(|p| p.rtt_p50_ms),
@@ -228,6 +237,16 @@ fn udp_vs_tcp_figures_stay_within_their_bands() {
 #[test]
 fn dctcp_vs_cubic_figures_stay_within_their_bands() {
     check("dctcp-vs-cubic", |_| true);
+}
+
+#[test]
+fn red_ecn_figures_stay_within_their_bands() {
+    check("red-ecn", |_| true);
+}
+
+#[test]
+fn l4s_coexistence_figures_stay_within_their_bands() {
+    check("l4s-coexistence", |_| true);
 }
 
 #[test]

@@ -8,6 +8,7 @@
 
 pub mod cebinae;
 pub mod codel;
+pub mod dualpi2;
 mod fattest;
 pub mod fifo;
 pub mod fq;
@@ -19,6 +20,7 @@ pub mod step;
 pub use crate::queue::{cells_for, DropReason, Dropped, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 pub use cebinae::{Cebinae, CebinaeConfig, CebinaeStats};
 pub use codel::{Codel, CodelConfig, CodelParams, CodelQueue, CodelState, CodelStats};
+pub use dualpi2::{DualPi2, DualPi2Config, DualPi2Stats, L4sId};
 pub use fifo::{Fifo, FifoConfig};
 pub use fq::{Fq, FqConfig};
 pub use fq_codel::{FqCodel, FqCodelConfig, FqCodelStats};
@@ -94,6 +96,7 @@ crate::registry! {
         Cebinae(CebinaeConfig),
         Switch(SwitchConfig),
         Step(StepConfig),
+        DualPi2(DualPi2Config),
     }
     build as build(cx: BuildCx) -> Box<dyn QueueDisc>;
 }

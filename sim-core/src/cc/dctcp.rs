@@ -46,6 +46,9 @@ impl CcaConfig for DctcpConfig {
     fn build(&self, _rng: SimRng) -> Result<Box<dyn CongestionControl>, String> {
         Ok(Box::new(Dctcp::new(self)))
     }
+    fn ecn_codepoint(&self) -> Option<Ecn> {
+        Some(Ecn::Ect0)
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -14,6 +14,7 @@ pub mod dctcp;
 pub mod dqn;
 pub mod new_reno;
 pub mod ping;
+pub mod prague;
 pub mod udp;
 pub mod vegas;
 
@@ -23,6 +24,7 @@ pub use dctcp::{Dctcp, DctcpConfig};
 pub use dqn::{Dqn, DqnCcConfig};
 pub use new_reno::{NewReno, NewRenoConfig};
 pub use ping::PingConfig;
+pub use prague::{Prague, PragueConfig};
 pub use udp::{Datagrams, UdpConfig};
 pub use vegas::{Vegas, VegasConfig};
 
@@ -117,6 +119,13 @@ pub trait CcaConfig: Debug {
     fn build(&self, rng: SimRng) -> Result<Box<dyn CongestionControl>, String>
     where
         Self: Sized;
+    /// The ECN codepoint a scalable algorithm's flows send (DCTCP ECT(0), Prague ECT(1)),
+    /// read without building one: its flows ask for ECN whatever their group says and their
+    /// receivers echo every segment's mark. The running algorithm says the same through
+    /// [`CongestionControl::ecn_codepoint`].
+    fn ecn_codepoint(&self) -> Option<crate::net::Ecn> {
+        None
+    }
 }
 
 crate::registry! {
@@ -130,6 +139,7 @@ crate::registry! {
         Udp(UdpConfig),
         Ping(PingConfig),
         Dctcp(DctcpConfig),
+        Prague(PragueConfig),
     }
     build as build_with(rng: SimRng) -> Result<Box<dyn CongestionControl>, String>;
 }
@@ -148,9 +158,9 @@ impl CcaSpec {
     }
 
     /// Whether its flows use ECN whatever their group says (a scalable congestion control:
-    /// DCTCP), read from the spec without building one.
+    /// DCTCP, Prague), read from the spec without building one.
     pub fn is_scalable(&self) -> bool {
-        matches!(self, CcaSpec::Dctcp(_))
+        self.get().ecn_codepoint().is_some()
     }
 
     /// Whether its flows are probes (ping): measured, but left out of goodput, shares and

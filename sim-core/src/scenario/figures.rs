@@ -9,7 +9,8 @@
 //! `delay_ms` (mean queueing delay), `device_ms` (of it, in the device queue), `jitter_ms`
 //! (P95 − P50), `buffer_cells`, `mbps`, `fetch_s` (the last group's median completion time:
 //! the bufferbloat page's fetch), `ping_ms` (the first ping group's median RTT)
-//! (goodput), `rtt_ms` (flow 0's mean SRTT), `flow0_mbps` (flow 0's goodput); the parking lot's `long_mbps` (flow 0, the long
+//! (goodput), `rtt_ms` (flow 0's mean SRTT), `flow0_mbps` / `flow1_mbps` (flow 0's and 1's goodput), `flow0_p50_ms` /
+//! `flow1_p50_ms` (their median queueing delay), `marks` (CE marks in the window); the parking lot's `long_mbps` (flow 0, the long
 //! flow), `local_mbps` (the others' mean) and `mm_long_mbps` / `pf_long_mbps` (the long
 //! flow's max-min and proportionally fair shares); `LINK_delay_ms` and `LINK_jfi` (the mean
 //! queueing delay at the link named LINK and Jain's index of the flows crossing it, from
@@ -52,6 +53,15 @@ pub const APP_FIGURES: &[Golden] = &[
     ("dctcp-vs-cubic", "cubic-step", &[("mbps", 964.045), ("queue_mean", 16.4953), ("drops", 6828.0), ("jfi", 0.990261)]),
     ("dctcp-vs-cubic", "cubic-fifo", &[("mbps", 964.045), ("queue_mean", 221.085), ("drops", 185.0), ("jfi", 0.972794)]),
     ("dctcp-vs-cubic", "mixed", &[("mbps", 964.042), ("flow0_mbps", 963.728), ("queue_mean", 18.9667), ("jfi", 0.500325)]),
+    ("red-ecn", "red", &[("mbps", 9.63778), ("queue_mean", 14.092), ("delay_ms", 17.062), ("drops", 230.0), ("losses", 490.0), ("marks", 0.0)]),
+    ("red-ecn", "red-ecn", &[("mbps", 9.63579), ("queue_mean", 11.576), ("delay_ms", 13.8304), ("drops", 0.0), ("losses", 203.0), ("marks", 152.0)]),
+    ("red-ecn", "red-ecn-nohard", &[("mbps", 9.63776), ("queue_mean", 11.672), ("delay_ms", 13.9568), ("drops", 0.0), ("losses", 0.0), ("marks", 159.0)]),
+    ("red-ecn", "codel", &[("mbps", 9.62356), ("queue_mean", 7.62), ("delay_ms", 9.02287), ("drops", 404.0), ("losses", 496.0), ("marks", 0.0)]),
+    ("red-ecn", "codel-ecn", &[("mbps", 9.59501), ("queue_mean", 7.1), ("delay_ms", 8.59931), ("drops", 0.0), ("losses", 0.0), ("marks", 210.0)]),
+    ("l4s-coexistence", "dualpi2", &[("flow0_mbps", 58.9954), ("flow1_mbps", 37.3845), ("flow0_p50_ms", 0.0740798), ("flow1_p50_ms", 14.5496), ("marks", 3392.0), ("drops", 17.0)]),
+    ("l4s-coexistence", "fifo", &[("flow0_mbps", 9.50583), ("flow1_mbps", 86.8738), ("flow0_p50_ms", 95.3569), ("flow1_p50_ms", 93.4687), ("marks", 0.0), ("drops", 24.0)]),
+    ("l4s-coexistence", "pie", &[("flow0_mbps", 39.0993), ("flow1_mbps", 57.2607), ("flow0_p50_ms", 14.2615), ("flow1_p50_ms", 13.9791), ("marks", 0.0), ("drops", 22.0)]),
+    ("l4s-coexistence", "pie-ecn", &[("flow0_mbps", 82.4791), ("flow1_mbps", 13.9005), ("flow0_p50_ms", 15.1434), ("flow1_p50_ms", 15.4493), ("marks", 684.0), ("drops", 60.0)]),
     ("red-study", "red", &[("mbps", 1.80857), ("delay_ms", 225.38), ("device_ms", 211.74), ("queue_mean", 5.99831), ("drops", 979.0), ("cv_pct", 50.3746), ("zone0_pct", 37.7966), ("zone1_pct", 57.9661), ("zone2_pct", 4.23729), ("zone3_pct", 0.0)]),
     ("red-study", "ared", &[("delay_ms", 225.366), ("device_ms", 205.845), ("queue_mean", 8.61356), ("drops", 604.0), ("cv_pct", 46.1144), ("zone0_pct", 28.6441), ("zone1_pct", 53.3898), ("zone2_pct", 17.9661), ("zone3_pct", 0.0)]),
     ("red-study", "gentle", &[("delay_ms", 210.709), ("device_ms", 197.558), ("queue_mean", 5.75085), ("drops", 714.0), ("cv_pct", 46.5001), ("zone0_pct", 45.7627), ("zone1_pct", 32.7119), ("zone2_pct", 21.5254), ("zone3_pct", 0.0)]),

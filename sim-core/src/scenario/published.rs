@@ -157,8 +157,9 @@ pub fn expected_jfi(preset: &str, variant: &str) -> Option<(f64, &'static str)> 
 
 /// A published figure by key, for preset texts (`{paper:KEY}`): `red-study/ALG:FIELD`
 /// (Tables 6-9), `table2/without:FIELD` and `table2/with:FIELD` (Warbler §5.2, delays in
-/// ms), `dqn/BASELINE:throughput_pct|rtt_pct`, `dqn/VARIANT:losses`, and the figures the
-/// Warbler paper states in its text (`warbler:…`).
+/// ms), `dqn/BASELINE:throughput_pct|rtt_pct`, `dqn/VARIANT:losses`, the figures the
+/// Warbler paper states in its text (`warbler:…`) and the L4S team's coexistence run
+/// (`l4s:…`).
 pub fn figure(key: &str) -> Option<f64> {
     let (what, field) = key.split_once(':')?;
     if let Some(alg) = what.strip_prefix("red-study/") {
@@ -209,6 +210,14 @@ pub fn figure(key: &str) -> Option<f64> {
         // Fig. 12: clustering time on the switch CPU at n = 10 000, ms.
         ("warbler", "fig12_ms_lo") => Some(300.0),
         ("warbler", "fig12_ms_hi") => Some(700.0),
+        // The L4S team's coexistence run (IETF 109 ICCRG, Nov 2020; l4steam.github.io
+        // iccrg-exp `Prague_Cubic_100_20`): one Prague and one CUBIC flow through Linux's
+        // DualPI2 at 100 Mbit/s, 20 ms base RTT, 40 s. Rates from iperf; each queue as the
+        // flow's mean smoothed RTT less its minimum (Prague 20.3 − 20.1 ms, CUBIC 33.7 − 21.5).
+        ("l4s", "prague_mbps") => Some(65.9),
+        ("l4s", "cubic_mbps") => Some(30.1),
+        ("l4s", "l_queue_ms") => Some(0.2),
+        ("l4s", "c_queue_ms") => Some(12.2),
         _ => None,
     }
 }

@@ -8,7 +8,9 @@ mod bufferbloat;
 mod dctcp;
 mod dqn;
 mod incast;
+mod l4s;
 mod parking_lot;
+mod red_ecn;
 pub(crate) mod red_study;
 pub mod text;
 mod two_bottlenecks;
@@ -291,6 +293,60 @@ every drop at the threshold, where DCTCP only trims.",
             watch: &["The queue chart: DCTCP's queue hovers at the threshold, CUBIC's fills the FIFO.", "The flows table: who gets the link in mixed.", "Switch a flow group's ECN on in the editor: CUBIC is then marked, not dropped, and halves on each echo."],
         },
         PresetInfo {
+            name: "red-ecn",
+            title: "RED and CoDel with and without ECN: four CUBIC uploads at {p:bottleneck.rate_bps} Mbit/s",
+            variants: red_ecn::VARIANTS,
+            compared: red_ecn::COMPARED,
+            default_variant: "red-ecn",
+            seeds: 1,
+            setting: "Four CUBIC uploads (base RTT {p:rtt[0]} ms) through the lecture's {p:bottleneck.rate_bps} Mbit/s router, \
+buffer {p:bottleneck.queue.limit} packets. red: gentle RED with minTh {p:bottleneck.queue.min_th} and maxTh \
+{p:bottleneck.queue.max_th} packets, dropping. red-ecn: the same RED marking ECN-capable packets CE instead of an early drop \
+(ns-3's UseEcn), the senders asking for ECN at the handshake (RFC 3168), and RED still dropping in its hard zone (UseHardDrop, \
+ns-3's default); red-ecn-nohard marks there too. codel and codel-ecn: CoDel at its defaults, dropping or marking.",
+            paper: "No paper figure: RFC 3168's promise that a mark in place of a drop keeps the queue an AQM wants \
+without the losses, the retransmissions and the timeouts.",
+            here: "RED drops {app:red:drops} packets after the warm-up ({app:red:losses} in the whole run) for a mean queue of \
+{app:red:queue_mean} packets. With ECN it marks {app:red-ecn:marks} packets and drops {app:red-ecn:drops} after the warm-up, \
+for a queue of {app:red-ecn:queue_mean}: an echo halves a window as a loss would, once per round trip, and nothing is resent. \
+Its {app:red-ecn:losses} losses all come in slow start, when the average passes the hard zone; without the hard drop no packet \
+is lost ({app:red-ecn-nohard:losses}). CoDel drops {app:codel:drops}, or marks {app:codel-ecn:marks} and loses \
+{app:codel-ecn:losses}. Goodput does not move: {app:red:mbps} Mbit/s with drops, {app:red-ecn:mbps} with marks.",
+            differs: "",
+            watch: &["The drop chart: with ECN the marks take the drops' place, at the same times.", "The flows table: retransmissions and timeouts fall to none with ECN.", "Untick the flow group's ECN in the editor: the senders no longer ask for it, and RED drops again."],
+        },
+        PresetInfo {
+            name: "l4s-coexistence",
+            title: "TCP Prague and CUBIC at {p:bottleneck.rate_bps} Mbit/s: DualPI2 against one queue (L4S)",
+            variants: l4s::VARIANTS,
+            compared: l4s::COMPARED,
+            default_variant: "dualpi2",
+            seeds: 1,
+            setting: "One TCP Prague and one CUBIC flow share a {p:bottleneck.rate_bps} Mbit/s link, base RTT {p:rtt[0]} ms, \
+buffer {p:bottleneck.queue.limit} packets, for {p:duration_s} s: the L4S team's coexistence test. dualpi2: Linux's DualPI2 at \
+its defaults (target {p:bottleneck.queue.target_ms} ms, L4S step {p:bottleneck.queue.step_ms} ms, coupling k = \
+{p:bottleneck.queue.coupling}); Prague's ECT(1) packets wait in the L queue, CUBIC's in the C queue. fifo: one tail-drop FIFO. \
+pie: PIE dropping. pie-ecn: PIE marking ECN-capable packets while its probability is low (RFC 8033 §5.1), as Prague's are; \
+CUBIC does not ask for ECN.",
+            paper: "The L4S team's run of this setting (IETF 109, 2020; their Linux DualPI2 and Prague) measured Prague at \
+{paper:l4s:prague_mbps} and CUBIC at {paper:l4s:cubic_mbps} Mbit/s, Prague's queue about {paper:l4s:l_queue_ms} ms and \
+CUBIC's about {paper:l4s:c_queue_ms} ms. RFC 9330 §1 sets L4S's goal at under a millisecond of queue on average; RFC 9332 \
+Appendix C's model puts the two rates within a small factor at this RTT.",
+            here: "Through DualPI2 Prague gets {app:dualpi2:flow0_mbps} and CUBIC {app:dualpi2:flow1_mbps} Mbit/s; Prague's \
+packets wait {app:dualpi2:flow0_p50_ms} ms (median) in the L queue, CUBIC's {app:dualpi2:flow1_p50_ms} ms in the C queue. \
+The link marks {app:dualpi2:marks} of Prague's packets (p_CL = k·p') and drops {app:dualpi2:drops} of CUBIC's \
+(p_C = p'²). Through one FIFO both wait {app:fifo:flow1_p50_ms} ms, and Prague, never marked, halves on a loss as Reno does \
+while CUBIC grows faster: {app:fifo:flow0_mbps} against {app:fifo:flow1_mbps} Mbit/s. PIE dropping holds both at \
+{app:pie:flow1_p50_ms} ms ({app:pie:flow0_mbps} against {app:pie:flow1_mbps}). PIE marking gives Prague marks where CUBIC \
+gets drops at the same probability: Prague trims by half of α where CUBIC cuts its window, and takes {app:pie-ecn:flow0_mbps} \
+against {app:pie-ecn:flow1_mbps} Mbit/s, the starvation the coupling was made to end (RFC 9332 §1).",
+            differs: "Prague waits less here than in the team's run: this app paces Prague one packet at a time, where \
+Linux sends bursts of segments (TSO) that queue briefly. Prague's lead over CUBIC is smaller than theirs; the ratio follows \
+Prague's growth scaling and its exit from slow start, which this model takes from the team's code with the simplifications \
+listed in cc/prague.rs.",
+            watch: &["The queue chart: the L queue stays near empty while the C queue holds about the target.", "The DualPI2 delay chart: each queue's head delay; the probability chart: p_CL marks Prague, p_C hits CUBIC.", "The flows table: the marks go to Prague, the drops to CUBIC; switch to pie-ecn and CUBIC starves."],
+        },
+        PresetInfo {
             name: "rtt-unfair",
             title: "Two NewReno flows, RTT {p:rtt[0]} vs {p:rtt[1]} ms, at {p:bottleneck.rate_bps} Mbit/s (Warbler §5.3)",
             variants: warbler::RTT_UNFAIR_VARIANTS,
@@ -467,6 +523,8 @@ pub fn preset(name: &str, variant: Option<&str>) -> Result<Scenario, String> {
         "incast" => incast::build(v),
         "udp-vs-tcp" => udp_vs_tcp::build(v),
         "dctcp-vs-cubic" => dctcp::build(v),
+        "l4s-coexistence" => l4s::build(v),
+        "red-ecn" => red_ecn::build(v),
         _ => unreachable!("listed presets are built above"),
     })
 }

@@ -119,7 +119,7 @@ pub fn loose_numbers(template: &str) -> Vec<String> {
             _ => {}
         }
     }
-    const REFERENCES: [&str; 8] = ["RFC ", "§", "Fig. ", "Figs. ", "Table ", "Tables ", "ns-", "Tofino "];
+    const REFERENCES: [&str; 9] = ["RFC ", "§", "Fig. ", "Figs. ", "Table ", "Tables ", "ns-", "Tofino ", "IETF "];
     let chars: Vec<char> = plain.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -144,8 +144,13 @@ pub fn loose_numbers(template: &str) -> Vec<String> {
         // Part of a name (nic1, 7v1n, L4S, 2·maxTh), not a quantity.
         let named = |c: Option<&char>| c.is_some_and(|c| c.is_alphabetic() || *c == '·');
         let in_name = named(start.checked_sub(1).and_then(|k| chars.get(k))) || named(chars.get(i));
-        let reference =
-            is_year || in_name || after_reference || REFERENCES.iter().any(|r| before.ends_with(r));
+        // ECT(0), ECT(1): the ECN codepoints' names.
+        let codepoint = before.ends_with("ECT(");
+        let reference = is_year
+            || in_name
+            || codepoint
+            || after_reference
+            || REFERENCES.iter().any(|r| before.ends_with(r));
         if !reference {
             out.push(token);
         }
@@ -171,7 +176,7 @@ mod tests {
     #[test]
     fn only_references_may_carry_numbers_by_hand() {
         assert_eq!(
-            loose_numbers("RFC 8290 §5.1, Figs. 9-10, Table 2, ns-3.44 (2012) v1 L4S ared-nic1 7v1n 2·maxTh"),
+            loose_numbers("RFC 8290 §5.1, Figs. 9-10, Table 2, ns-3.44 (2012) v1 L4S ared-nic1 7v1n 2·maxTh ECT(1)"),
             Vec::<String>::new()
         );
         assert_eq!(loose_numbers("CV 18.7 % and {app:red:cv_pct} %"), vec!["18.7".to_string()]);
