@@ -20,10 +20,15 @@ if ! trunk --version 2>/dev/null | grep -q '0\.21\.14'; then
   cargo install trunk --version 0.21.14 --locked
 fi
 
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v python3 >/dev/null \
-  || ! command -v npm >/dev/null; then
+# Only what is missing: Debian's npm conflicts with a Node.js that ships its own npm.
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v chromedriver >/dev/null || missing+=(chromium-driver)
+command -v python3 >/dev/null || missing+=(python3)
+command -v npm >/dev/null || missing+=(npm)
+if [ "${#missing[@]}" -gt 0 ]; then
   $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium chromium-driver python3 npm
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
 WASM_OPT="$(dirname "$0")/../target/tools/node_modules/.bin/wasm-opt"

@@ -93,9 +93,12 @@ pub struct Scatter {
     pub x_max: f64,
     /// Names of the rows (flows or variants), bottom to top.
     pub rows: Vec<String>,
-    /// (time, row, colour)
+    /// (time, row, colour), drawn as dots
     pub points: Vec<(f64, usize, usize)>,
     pub legend: Vec<(String, usize)>,
+    /// (time, row, colour), drawn as rings over the dots (CE marks beside the drops)
+    pub rings: Vec<(f64, usize, usize)>,
+    pub ring_legend: Vec<(String, usize)>,
     pub markers: Vec<Marker>,
     pub cursor: Option<f64>,
     pub note: Option<String>,
@@ -189,7 +192,9 @@ impl ChartData {
                 ) + &notes(coincide)
             }
             ChartData::Scatter(c) => {
-                format!("{}: {} events over {} rows", c.title, c.points.len(), c.rows.len())
+                let rings =
+                    if c.rings.is_empty() { String::new() } else { format!(" and {} rings", c.rings.len()) };
+                format!("{}: {} dots{rings} over {} rows", c.title, c.points.len(), c.rows.len())
             }
             ChartData::Density(c) => {
                 format!("{}: {} distributions of {}", c.title, c.curves.len(), c.x_label) + &notes(coincide)
@@ -333,6 +338,13 @@ pub fn queue_chart(s: &Series, f: &Frame) -> TimeChart {
     {
         lines.push(line(&info.label, 1, &s.t, avg));
         y_max = y_max.max(max_of(avg.iter()));
+    }
+    // The disc's own queues, where it has several (DualPI2's L and C), under its total.
+    let sub = s.group("queue").into_iter().filter(|(i, _)| i.unit == "packets" && i.thresholds.is_empty());
+    for (k, (info, v)) in sub.enumerate() {
+        let mut l = line(&info.label, 4 + k, &s.t, v);
+        l.dashed = true;
+        lines.push(l);
     }
     let title = match (&s.charted_link, s.device_queue) {
         (Some(l), true) => format!("Queues at {l}: the disc and the device queue under it"),
@@ -500,10 +512,12 @@ pub fn reason_color(r: DropReason) -> usize {
     }
 }
 
-fn reason_legend() -> Vec<(String, usize)> {
+/// The reasons in `of`, in a fixed order, each with its colour and `label`'s wording.
+fn reason_legend(of: &[(f64, u32, DropReason)], label: impl Fn(&str) -> String) -> Vec<(String, usize)> {
     [DropReason::Early, DropReason::Forced, DropReason::Overflow, DropReason::Threshold]
         .into_iter()
-        .map(|r| (r.as_str().to_string(), reason_color(r)))
+        .filter(|r| of.iter().any(|d| d.2 == *r))
+        .map(|r| (label(r.as_str()), reason_color(r)))
         .collect()
 }
 
@@ -512,19 +526,31 @@ fn thinned(drops: &[(f64, u32, DropReason)], cap: usize) -> impl Iterator<Item =
     drops.iter().step_by(drops.len().div_ceil(cap.max(1)).max(1))
 }
 
-/// Each drop at the bottleneck: time × flow, coloured by reason.
+/// Each drop at the bottleneck (a dot) and each CE mark (a ring): time × flow, coloured by
+/// reason.
 pub fn drops_chart(s: &Series, f: &Frame) -> Scatter {
-    let shown = s.drops.len().min(MAX_DROPS);
+    let at = s.charted_link.as_ref().map_or(String::new(), |l| format!(" at {l}"));
+    let title = if s.marks.is_empty() { format!("Drops{at}") } else { format!("Drops and ECN marks{at}") };
+    let shown = |v: &[(f64, u32, DropReason)], what: &str| {
+        let n = v.len().min(MAX_DROPS);
+        (n < v.len()).then(|| format!("{n} of {} {what} shown, evenly spread", v.len()))
+    };
+    let points = |v: &[(f64, u32, DropReason)]| -> Vec<(f64, usize, usize)> {
+        thinned(v, MAX_DROPS).map(|&(t, fl, r)| (t, fl as usize, reason_color(r))).collect()
+    };
+    let notes: Vec<String> =
+        [shown(&s.drops, "drops"), shown(&s.marks, "marks")].into_iter().flatten().collect();
     Scatter {
-        title: s.charted_link.as_ref().map_or("Drops".into(), |l| format!("Drops at {l}")),
+        title,
         x_max: f.x_max,
         rows: (0..s.flows()).map(|i| format!("flow {i}")).collect(),
-        points: thinned(&s.drops, MAX_DROPS).map(|&(t, fl, r)| (t, fl as usize, reason_color(r))).collect(),
-        legend: reason_legend(),
+        points: points(&s.drops),
+        legend: reason_legend(&s.drops, |r| format!("dropped: {r}")),
+        rings: points(&s.marks),
+        ring_legend: reason_legend(&s.marks, |r| format!("marked CE: {r}")),
         markers: f.markers.clone(),
         cursor: f.cursor,
-        note: (shown < s.drops.len())
-            .then(|| format!("{shown} of {} drops shown, evenly spread", s.drops.len())),
+        note: (!notes.is_empty()).then(|| notes.join("; ")),
     }
 }
 
@@ -667,24 +693,28 @@ pub fn group_chart(s: &Series, group: &str, f: &Frame) -> TimeChart {
         "link-delay" => "Queueing delay at each link (ms)".to_string(),
         "link-utilisation" => "Utilisation of each link (%)".to_string(),
         "link-drops" => "Drops at each link (per s)".to_string(),
+        "dualpi2-delay" => "DualPI2: how long the head packet of each queue has waited (ms)".to_string(),
+        "aqm" if unit == "probability" => "The AQM's probabilities".to_string(),
+        "aqm" => format!("The AQM's state ({unit})"),
         other => format!("{} ({unit})", other),
     };
     let mut c = time(&title, unit, f, lines, y_max);
-    c.note = link_note(group).map(String::from);
+    c.note = group_note(group).map(String::from);
     if group == "link-utilisation" {
         c.y_max = 100.0;
     }
     c
 }
 
-/// What a per-link chart's values are, under its title: the queue builds where a route's
-/// slowest link is, and only that link's disc then matters.
-fn link_note(group: &str) -> Option<&'static str> {
+/// What a group chart's values are, under its title (per link: the queue builds where a route's
+/// slowest link is, and only that link's disc then matters).
+fn group_note(group: &str) -> Option<&'static str> {
     Some(match group {
         "link-queue" => "At each sample; the queue builds at the slowest link of a route",
         "link-delay" => "Mean wait of the packets that started on its wire in each interval (0 if none did)",
         "link-utilisation" => "Bytes it sent in each interval over what its rate allows",
         "link-drops" => "Drops by its disc in each interval, every reason",
+        "dualpi2-delay" => "At each probability update (every Tupdate): the PI controller steers the larger of the two towards its target; the L queue's own step marks above 1 ms",
         _ => return None,
     })
 }

@@ -108,15 +108,29 @@ fn loads(sc: &Scenario) -> String {
     each.join(", ")
 }
 
+/// "marking": the disc marks instead of dropping and some flow can be marked (it asked
+/// for ECN, or its congestion control is scalable); ", no hard drop" for RED marking in its
+/// hard zone too.
+fn marking(sc: &Scenario) -> String {
+    let disc = sc.bottleneck().queue.to_value();
+    let on = |k: &str| disc.get(k).and_then(|v| v.as_bool()) == Some(true);
+    let ecn_flows = sc.flows.iter().any(|g| g.ecn || g.cca.is_scalable());
+    if !(ecn_flows && (on("ecn") || on("use_ecn"))) {
+        return String::new();
+    }
+    let soft = disc.get("use_hard_drop").and_then(|v| v.as_bool()) == Some(false);
+    format!("marking{}", if soft { ", no hard drop" } else { "" })
+}
+
 fn min_rto(sc: &Scenario) -> String {
     format!("{} ms minimum RTO", sc.tcp.min_rto_ms)
 }
 
 /// Each variant of `p` with a label saying what sets it apart from the others: its disc,
 /// its flows, its device queue, its timed changes, its buffer, its load, its minimum RTO,
-/// whichever differ within the preset.
+/// whether it marks, whichever differ within the preset.
 pub fn variants(p: &PresetInfo) -> Vec<(&'static str, String)> {
-    const PARTS: usize = 7;
+    const PARTS: usize = 8;
     let parts: Vec<(&'static str, [String; PARTS])> = p
         .variants
         .iter()
@@ -131,6 +145,7 @@ pub fn variants(p: &PresetInfo) -> Vec<(&'static str, String)> {
                         buffer(&sc),
                         loads(&sc),
                         min_rto(&sc),
+                        marking(&sc),
                     ]
                 })
                 .unwrap_or_else(|_| {
@@ -199,6 +214,20 @@ mod tests {
         assert_eq!(of("isp-fq-codel"), "home FIFO at 100 Mbit/s → modem FQ-CoDel at 10 Mbit/s");
         let lot = preset_list().into_iter().find(|p| p.name == "parking-lot").unwrap();
         assert!(variants(&lot).iter().any(|(_, l)| l == "FQ-CoDel"), "alike links: the disc alone");
+    }
+
+    #[test]
+    fn a_disc_that_marks_flows_that_asked_for_ecn_says_so() {
+        let p = preset_list().into_iter().find(|p| p.name == "red-ecn").unwrap();
+        let labels = variants(&p);
+        let of = |v: &str| labels.iter().find(|(k, _)| *k == v).unwrap().1.clone();
+        assert_eq!(of("red"), "Gentle RED");
+        assert_eq!(of("red-ecn"), "Gentle RED · marking");
+        assert_eq!(of("red-ecn-nohard"), "Gentle RED · marking, no hard drop");
+        assert_eq!(of("codel-ecn"), "CoDel · marking");
+        // FQ-CoDel marks by default, but no flow of the bufferbloat lecture asks for ECN.
+        let bb = preset_list().into_iter().find(|p| p.name == "bufferbloat").unwrap();
+        assert!(variants(&bb).iter().all(|(_, l)| !l.contains("marking")));
     }
 
     #[test]

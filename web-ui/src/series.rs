@@ -6,14 +6,14 @@ use sim_core::aqm::DropReason;
 use sim_core::metrics::fct::Transfer;
 use sim_core::metrics::kde::{kde_binned, kde_histogram, Density};
 use sim_core::metrics::pings::PingSample;
-use sim_core::metrics::{jain_index, LogHistogram, Update};
+use sim_core::metrics::{jain_index, DropRecord, LogHistogram, Update};
 use sim_core::trace::{LogRecord, SeriesInfo};
 
 /// Flows whose delay distribution the delay chart shows.
 pub const DELAY_FLOWS: usize = 12;
 /// Values kept per per-flow array (samples × flows) before thinning: ~10 MB per lane.
 const POINT_BUDGET: usize = 400_000;
-/// Drop markers kept before thinning.
+/// Drop and mark markers kept before thinning (each list).
 const DROP_BUDGET: usize = 50_000;
 /// Completed transfers and answered pings kept before thinning (each list).
 const RECORD_BUDGET: usize = 20_000;
@@ -67,6 +67,8 @@ pub struct Series {
     /// Per flow, the sum of its goodput over the samples of the last second.
     window_sums: Vec<f64>,
     pub drops: Vec<(f64, u32, DropReason)>,
+    /// CE marks at the bottleneck: time, flow, why (thinned as the drops are).
+    pub marks: Vec<(f64, u32, DropReason)>,
     /// Finite flows and transfers that completed, and pings answered, thinned evenly past a
     /// budget (every other one kept, then every fourth...).
     pub transfers: Vec<Transfer>,
@@ -84,33 +86,39 @@ pub struct Series {
     pub now_s: f64,
     stride: usize,
     seen: usize,
-    drop_stride: usize,
-    drops_seen: usize,
+    drops_kept: Thinning,
+    marks_kept: Thinning,
     transfers_kept: Thinning,
     pings_kept: Thinning,
 }
 
-/// Which records of a stream a bounded list keeps: every `stride`-th.
+/// Which records of a stream a bounded list keeps: every `stride`-th, the list halved and
+/// the stride doubled past its budget.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Thinning {
     stride: usize,
     seen: usize,
+    budget: usize,
 }
 
 impl Default for Thinning {
     fn default() -> Self {
-        Thinning { stride: 1, seen: 0 }
+        Thinning::with_budget(RECORD_BUDGET)
     }
 }
 
 impl Thinning {
+    fn with_budget(budget: usize) -> Thinning {
+        Thinning { stride: 1, seen: 0, budget }
+    }
+
     /// Adds the records of `new` that it keeps to `kept`, halving it past the budget.
-    fn extend<T: Copy>(&mut self, kept: &mut Vec<T>, new: &[T]) {
+    fn extend<T: Copy>(&mut self, kept: &mut Vec<T>, new: impl IntoIterator<Item = T>) {
         for r in new {
             self.seen += 1;
             if (self.seen - 1).is_multiple_of(self.stride) {
-                kept.push(*r);
-                if kept.len() > RECORD_BUDGET {
+                kept.push(r);
+                if kept.len() > self.budget {
                     halve(kept);
                     self.stride *= 2;
                 }
@@ -137,6 +145,8 @@ pub struct WindowFigures {
     pub jfi: f64,
     pub queue_mean: f64,
     pub drops: usize,
+    /// CE marks at the bottleneck in the stretch.
+    pub marks: usize,
 }
 
 fn halve<T>(v: &mut Vec<T>) {
@@ -169,7 +179,8 @@ impl Series {
                 .map(|i| vec![(0.0, info[i].thresholds.iter().map(|t| t.value).collect())])
                 .unwrap_or_default(),
             stride: 1,
-            drop_stride: 1,
+            drops_kept: Thinning::with_budget(DROP_BUDGET),
+            marks_kept: Thinning::with_budget(DROP_BUDGET),
             ..Series::default()
         }
     }
@@ -258,18 +269,13 @@ impl Series {
                 self.thin();
             }
         }
-        for d in u.drops.iter().filter(|d| d.at_bottleneck()) {
-            self.drops_seen += 1;
-            if (self.drops_seen - 1).is_multiple_of(self.drop_stride) {
-                self.drops.push((d.t_s, d.flow, d.reason));
-                if self.drops.len() > DROP_BUDGET {
-                    halve(&mut self.drops);
-                    self.drop_stride *= 2;
-                }
-            }
-        }
-        self.transfers_kept.extend(&mut self.transfers, &u.transfers);
-        self.pings_kept.extend(&mut self.pings, &u.pings);
+        let at_bottleneck = |recs: &[DropRecord]| -> Vec<(f64, u32, DropReason)> {
+            recs.iter().filter(|d| d.at_bottleneck()).map(|d| (d.t_s, d.flow, d.reason)).collect()
+        };
+        self.drops_kept.extend(&mut self.drops, at_bottleneck(&u.drops));
+        self.marks_kept.extend(&mut self.marks, at_bottleneck(&u.marks));
+        self.transfers_kept.extend(&mut self.transfers, u.transfers.iter().copied());
+        self.pings_kept.extend(&mut self.pings, u.pings.iter().copied());
         self.log.extend(u.log.iter().cloned());
         for (t, info) in &u.redeclared {
             if let Some(i) = self.avg_index.and_then(|i| info.get(i)) {
@@ -393,7 +399,8 @@ impl Series {
             jfi: jain_index(&flow_mbps),
             flow_mbps,
             queue_mean: idx.iter().map(|&i| self.queue[i]).sum::<f64>() / n,
-            drops: self.drops.iter().filter(|d| d.0 > from_s && d.0 <= to_s).count() * self.drop_stride,
+            drops: self.drops.iter().filter(|d| d.0 > from_s && d.0 <= to_s).count() * self.drops_kept.stride,
+            marks: self.marks.iter().filter(|d| d.0 > from_s && d.0 <= to_s).count() * self.marks_kept.stride,
         }
     }
 }

@@ -68,6 +68,9 @@ pub struct Update {
     pub finished: bool,
     pub samples: Vec<Sample>,
     pub drops: Vec<DropRecord>,
+    /// CE marks, as the history keeps them ([`TRACE_MARKS`], thinned evenly).
+    #[serde(default)]
+    pub marks: Vec<DropRecord>,
     pub log: Vec<LogRecord>,
     /// The series as declared anew during the run (a retuned RED's thresholds), with when.
     #[serde(default)]
@@ -108,8 +111,10 @@ impl<T> Thinned<T> {
         Thinned { kept: Vec::new(), stride: 1, seen: 0, capacity: capacity.max(2) }
     }
 
-    pub fn push(&mut self, x: T) {
-        if self.seen % self.stride == 0 {
+    /// Offers a record; says whether it was kept.
+    pub fn push(&mut self, x: T) -> bool {
+        let keep = self.seen % self.stride == 0;
+        if keep {
             self.kept.push(x);
             if self.kept.len() > self.capacity {
                 let mut i = 0;
@@ -121,6 +126,7 @@ impl<T> Thinned<T> {
             }
         }
         self.seen += 1;
+        keep
     }
 
     /// Records offered so far (kept or not).
@@ -150,8 +156,18 @@ pub struct Recorder {
     /// Everything since the last poll, in full, once someone polls (the CLI streams it to
     /// files, the web app into its charts).
     polled: bool,
-    pending: (Vec<Sample>, Vec<DropRecord>, Vec<LogRecord>),
+    pending: Pending,
     pending_redeclared: usize,
+}
+
+/// What the recorder hands out at each poll: everything since the last one (the marks as
+/// the history keeps them, so a marking queue's thousands a second stay bounded).
+#[derive(Clone, Debug, Default)]
+pub struct Pending {
+    pub samples: Vec<Sample>,
+    pub drops: Vec<DropRecord>,
+    pub marks: Vec<DropRecord>,
+    pub log: Vec<LogRecord>,
 }
 
 impl Recorder {
@@ -209,20 +225,22 @@ impl Recorder {
 
     pub fn push_sample(&mut self, s: Sample) {
         if self.polled {
-            self.pending.0.push(s.clone());
+            self.pending.samples.push(s.clone());
         }
         self.samples.push(s);
     }
 
     pub fn push_drop(&mut self, d: DropRecord) {
         if self.polled {
-            self.pending.1.push(d);
+            self.pending.drops.push(d);
         }
         self.drops.push(d);
     }
 
     pub fn push_mark(&mut self, m: DropRecord) {
-        self.marks.push(m);
+        if self.marks.push(m) && self.polled {
+            self.pending.marks.push(m);
+        }
     }
 
     pub fn push_log(&mut self, r: LogRecord) {
@@ -230,16 +248,21 @@ impl Recorder {
             self.log = Thinned::new(TRACE_LOG.min(TRACE_LOG_VALUES / r.values()));
         }
         if self.polled {
-            self.pending.2.push(r.clone());
+            self.pending.log.push(r.clone());
         }
         self.log.push(r);
     }
 
     /// Everything recorded since the last call; the first call hands out the history.
-    pub fn take_update(&mut self) -> (Vec<Sample>, Vec<DropRecord>, Vec<LogRecord>) {
+    pub fn take_update(&mut self) -> Pending {
         if !self.polled {
             self.polled = true;
-            return (self.samples.kept.clone(), self.drops.kept.clone(), self.log.kept.clone());
+            return Pending {
+                samples: self.samples.kept.clone(),
+                drops: self.drops.kept.clone(),
+                marks: self.marks.kept.clone(),
+                log: self.log.kept.clone(),
+            };
         }
         std::mem::take(&mut self.pending)
     }

@@ -212,7 +212,7 @@ impl Simulation {
 
     /// What was recorded since the previous poll.
     pub fn poll(&mut self) -> Update {
-        let (samples, drops, log) = self.rec.take_update();
+        let new = self.rec.take_update();
         let traffic = &self.hosts.senders.traffic;
         let transfers = traffic.transfers[self.polled.0.min(traffic.transfers.len())..].to_vec();
         let pings = traffic.pings[self.polled.1.min(traffic.pings.len())..].to_vec();
@@ -222,9 +222,10 @@ impl Simulation {
             progress: self.progress(),
             events: self.events_processed(),
             finished: self.finished,
-            samples,
-            drops,
-            log,
+            samples: new.samples,
+            drops: new.drops,
+            marks: new.marks,
+            log: new.log,
             redeclared: self.rec.take_redeclared(),
             transfers,
             pings,

@@ -60,6 +60,10 @@ pub struct SwitchConfig {
     pub compute_latency_ms: f64,
     /// Weight of the newest sample in the registers' backlog moving average (Warbler §4 step 2).
     pub backlog_wma_weight: f64,
+    /// Mark an ECN-capable packet CE when its queue already holds more than this many cells
+    /// as it arrives (a P4 program's test of the traffic manager's enqueue depth, DCTCP's
+    /// step per queue); `None` = no marking.
+    pub ecn_threshold_cells: Option<u32>,
 }
 
 impl Default for SwitchConfig {
@@ -80,6 +84,7 @@ impl Default for SwitchConfig {
             control_period_ms: 1000.0,
             compute_latency_ms: 50.0,
             backlog_wma_weight: 0.5,
+            ecn_threshold_cells: None,
         }
     }
 }
@@ -113,6 +118,7 @@ impl Described for SwitchConfig {
             Field::new("control_period_ms", "Control period", "ms", Kind::Float(Range::closed(1.0, 3_600_000.0)), "How often the control plane reads the registers (a CPU: at least 1 ms)."),
             Field::new("compute_latency_ms", "Compute latency", "ms", Kind::Float(Range::closed(0.0, 3_600_000.0)), "Delay before the control plane's table writes take effect."),
             Field::new("backlog_wma_weight", "Backlog WMA weight", "", Kind::Float(Range::closed(0.0, 1.0)), "Weight of the newest backlog sample in the registers' moving average."),
+            Field::new("ecn_threshold_cells", "ECN threshold", "cells", Kind::OptInt(Range::closed(0.0, 1e8)), "Mark an ECN-capable arrival CE when its queue holds more cells than this (per queue, at enqueue); empty = no marking."),
         ],
         flavours: &[],
     };

@@ -161,7 +161,7 @@ impl MultiQueuePort {
 }
 
 impl QueueDisc for MultiQueuePort {
-    fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
+    fn enqueue(&mut self, mut item: QItem, cx: &mut QdiscCtx) -> bool {
         // The sketch counts connections (a 5-tuple each): a flow's next connection is a
         // new key, and a new flow to classify.
         let est = self.cms.add(item.flow | (u32::from(item.conn) << 24));
@@ -192,6 +192,11 @@ impl QueueDisc for MultiQueuePort {
         if !(fits_queue && fits_buffer) {
             cx.drop(item, DropReason::Overflow, false);
             return false;
+        }
+        // The queue's depth as the packet joins it, against the threshold; what is not
+        // ECN-capable passes unmarked (the step is a mark, not a drop, on a switch).
+        if self.cfg.ecn_threshold_cells.is_some_and(|t| self.queue_cells[q] > u64::from(t)) {
+            item.mark(DropReason::Threshold);
         }
         st.backlog_cells += cells;
         st.packets_in_period += 1;
@@ -302,6 +307,38 @@ mod tests {
         let mut cx = QdiscCtx::new(SimTime::ZERO, &mut drops);
         let ok = p.enqueue(it, &mut cx);
         (ok, drops)
+    }
+
+    #[test]
+    fn an_ecn_threshold_marks_arrivals_to_a_queue_deeper_than_it_and_drops_none() {
+        use crate::net::Ecn;
+        // Two queues, flows 0 and 1 in queue 0, flow 2 in queue 1; 10 cells a packet.
+        let cfg = SwitchConfig {
+            long_flow_threshold_packets: 0,
+            initial_mapping: vec![0, 0, 1],
+            ecn_threshold_cells: Some(20),
+            ..SwitchConfig::default()
+        };
+        let mut p = port(cfg);
+        let ect = |id, flow| QItem { ecn: Ecn::Ect0, ..item(id, flow, 1500) };
+        let mut taken = Vec::new();
+        for id in 0..4 {
+            taken.push(offer(&mut p, ect(id, 0)).0);
+        }
+        // Queue 0 holds 30 cells: flow 1's Not-ECT packet passes unmarked, and queue 1,
+        // still empty, marks nothing.
+        taken.push(offer(&mut p, item(4, 1, 1500)).0);
+        taken.push(offer(&mut p, ect(5, 2)).0);
+        assert!(taken.iter().all(|&t| t));
+        let mut marks: Vec<(u32, bool)> = Vec::new();
+        let mut drops = Vec::new();
+        let mut cx = QdiscCtx::new(SimTime::ZERO, &mut drops);
+        while let Some(it) = p.dequeue(&mut cx) {
+            marks.push((it.id, it.marked.is_some()));
+        }
+        marks.sort();
+        // Packets 0-2 found 0, 10 and 20 cells (not above 20); packet 3 found 30.
+        assert_eq!(marks, vec![(0, false), (1, false), (2, false), (3, true), (4, false), (5, false)]);
     }
 
     #[test]

@@ -122,6 +122,8 @@ pub enum Swatch {
     Faint(usize),
     Box(usize),
     Dot(usize),
+    /// A hollow marker: an event of another kind beside the dots (a CE mark beside drops).
+    Ring(usize),
     Note,
 }
 
@@ -173,6 +175,10 @@ fn legend(area: &Area, l: &Layout, entries: &[(String, Swatch)]) -> Result<Area,
             }
             Swatch::Dot(k) => {
                 leg.draw(&Circle::new((x + w / 2, y), (l.px(4.0)) as i32, color(k).filled())).map_err(err)?;
+            }
+            Swatch::Ring(k) => {
+                let style = color(k).stroke_width(l.px(1.5) as u32);
+                leg.draw(&Circle::new((x + w / 2, y), (l.px(4.5)) as i32, style)).map_err(err)?;
             }
         }
         let style = if matches!(sw, Swatch::Note) { &note } else { &font };
@@ -408,7 +414,9 @@ fn time_by_category<'a>(
 pub fn draw_scatter(canvas: &HtmlCanvasElement, c: &Scatter, scale: f64) -> Result<(), String> {
     let (root, l) = prepare(canvas, scale)?;
     let body = titled(&root, &l, &c.title, c.note.as_deref())?;
-    let entries: Vec<(String, Swatch)> = c.legend.iter().map(|(s, k)| (s.clone(), Swatch::Dot(*k))).collect();
+    let entries: Vec<(String, Swatch)> = (c.legend.iter().map(|(s, k)| (s.clone(), Swatch::Dot(*k))))
+        .chain(c.ring_legend.iter().map(|(s, k)| (s.clone(), Swatch::Ring(*k))))
+        .collect();
     let plot = legend(&body, &l, &entries)?;
     let mut chart = time_by_category(&plot, &l, &c.rows, c.x_max)?;
     let r = l.px(if c.points.len() > 1000 { 1.5 } else { 2.5 }) as i32;
@@ -418,6 +426,14 @@ pub fn draw_scatter(canvas: &HtmlCanvasElement, c: &Scatter, scale: f64) -> Resu
                 .iter()
                 .map(|&(t, row, k)| Circle::new((t, row as f64), r.max(1), color(k).mix(0.7).filled())),
         )
+        .map_err(err)?;
+    // Marks as rings a little larger than the dots, so a drop and a mark at one spot both show.
+    let ring = l.px(if c.rings.len() > 1000 { 2.5 } else { 3.5 }) as i32;
+    let stroke = l.px(1.0).max(1.0) as u32;
+    chart
+        .draw_series(c.rings.iter().map(|&(t, row, k)| {
+            Circle::new((t, row as f64), ring.max(2), color(k).mix(0.8).stroke_width(stroke))
+        }))
         .map_err(err)?;
     draw_markers(&mut chart, &l, &c.markers, c.cursor, (-0.5, c.rows.len().max(1) as f64 - 0.5))?;
     root.present().map_err(err)

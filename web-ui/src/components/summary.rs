@@ -76,6 +76,13 @@ fn metric_rows(s: &Summary) -> Vec<Row> {
         ("Jitter: mean P95 − P50 delay (ms)", num(scaled(s.jitter_s, 1e3), 2), "Per flow, the 95th minus the 50th percentile of its queueing delay, averaged over flows."),
         ("Mean queueing delay (ms)", ms(s.delay_mean_s), "Time a packet waits at the bottleneck before it starts on the wire: in the disc and, under it, in the device queue."),
     ];
+    if let Some(m) = &s.marks {
+        rows.extend([
+            ("ECN marks after warm-up / all", format!("{} / {}", m.total, m.total_all), "Packets the disc marked CE in place of a drop: the sender slows down as for a loss, and nothing is resent. Only flows that negotiated ECN can be marked."),
+            ("Packets marked", pct(m.marked_pct), "Of the data packets that left the bottleneck after the warm-up, the share marked CE."),
+            ("Early / forced / threshold marks", format!("{} / {} / {}", m.early, m.forced, m.threshold), "Early: where the AQM would have dropped (RED, CoDel, PIE, DualPI2's coupled probability); forced: RED's hard zone without hard drops; threshold: a step on the queue (DCTCP's K, CoDel's CE threshold, DualPI2's L4S step)."),
+        ]);
+    }
     if let Some(device) = s.delay_device_mean_s {
         rows.push((
             "  of which in the queue disc (ms)",
@@ -215,11 +222,12 @@ pub fn summary_panel(p: &SummaryProps) -> Html {
 fn window_table(run: &RunView, t: f64) -> Html {
     html! {
         <table class="window" data-testid="window-table">
-            <tr><th>{ format!("up to t = {t:.1} s") }</th><th>{ "goodput (Mbit/s)" }</th><th>{ "Jain's index" }</th><th>{ "mean queue (pkt)" }</th><th>{ "drops" }</th></tr>
+            <tr><th>{ format!("up to t = {t:.1} s") }</th><th>{ "goodput (Mbit/s)" }</th><th>{ "Jain's index" }</th><th>{ "mean queue (pkt)" }</th><th>{ "drops" }</th>
+                <th title="CE marks at the bottleneck in place of drops">{ "marks" }</th></tr>
             { for run.lanes.iter().enumerate().map(|(i, l)| {
                 let w = l.series.window(l.scenario.warmup_s, t);
                 html! { <tr><td>{ run.title(i) }</td><td class="num">{ num(w.goodput_mbps, 3) }</td><td class="num">{ num(w.jfi, 3) }</td>
-                    <td class="num">{ num(w.queue_mean, 2) }</td><td class="num">{ w.drops }</td></tr> }
+                    <td class="num">{ num(w.queue_mean, 2) }</td><td class="num">{ w.drops }</td><td class="num">{ w.marks }</td></tr> }
             }) }
         </table>
     }
@@ -314,7 +322,9 @@ fn flows_table(s: &Summary) -> Html {
     let finite = s.flows.iter().take(FLOW_ROWS).any(|f| f.completion_time_s.is_some());
     // With links: what max-min and proportional fairness would give each flow.
     let fair = s.flows.iter().any(|f| f.max_min_bps.is_some());
-    let columns = if finite { 11 } else { 9 } + if fair { 2 } else { 0 };
+    // Where anything was marked: each flow's marks.
+    let marked = s.marks.is_some();
+    let columns = if finite { 11 } else { 9 } + if fair { 2 } else { 0 } + usize::from(marked);
     html! {
         <div class="table-wrap"><table class="flows-table" data-testid="flows-table">
             <tr><th>{ "flow" }</th><th>{ "CCA" }</th><th>{ "goodput (Mbit/s)" }</th>
@@ -330,6 +340,9 @@ fn flows_table(s: &Summary) -> Html {
                 <th title={charted_title(s, "its packets' queueing delay, median and 95th percentile")}>{ "delay P50 / P95 (ms)" }</th>
                 if fair {
                     <th title="Its packets' mean queueing delay at each link of its route, in order: where its delay comes from">{ "delay hop by hop (ms)" }</th>
+                }
+                if marked {
+                    <th title={charted_title(s, "its packets marked CE after the warm-up, in place of drops")}>{ "ECN marks" }</th>
                 }
                 <th title="Segments sent again; for a UDP source or a ping, the share of its datagrams that did not arrive (or were not answered)">{ "retransmits" }</th><th>{ "timeouts" }</th><th>{ "fast recoveries" }</th></tr>
             { for s.flows.iter().take(FLOW_ROWS).map(|f| html! {
@@ -348,6 +361,9 @@ fn flows_table(s: &Summary) -> Html {
                     <td class="num">{ format!("{} / {}", num(scaled(f.delay_p50_s, 1e3), 1), num(scaled(f.delay_p95_s, 1e3), 1)) }</td>
                     if fair {
                         <td>{ hop_delays(f) }</td>
+                    }
+                    if marked {
+                        <td class="num">{ f.marks }</td>
                     }
                     <td class="num">{ f.loss_pct.map_or(f.retransmissions.to_string(), |l| format!("{l:.1} % lost")) }</td>
                     <td class="num">{ f.timeouts }</td><td class="num">{ f.fast_recoveries }</td>

@@ -119,7 +119,8 @@ pub fn loose_numbers(template: &str) -> Vec<String> {
             _ => {}
         }
     }
-    const REFERENCES: [&str; 9] = ["RFC ", "§", "Fig. ", "Figs. ", "Table ", "Tables ", "ns-", "Tofino ", "IETF "];
+    const REFERENCES: [&str; 9] =
+        ["RFC ", "§", "Fig. ", "Figs. ", "Table ", "Tables ", "ns-", "Tofino ", "IETF "];
     let chars: Vec<char> = plain.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -176,7 +177,9 @@ mod tests {
     #[test]
     fn only_references_may_carry_numbers_by_hand() {
         assert_eq!(
-            loose_numbers("RFC 8290 §5.1, Figs. 9-10, Table 2, ns-3.44 (2012) v1 L4S ared-nic1 7v1n 2·maxTh ECT(1)"),
+            loose_numbers(
+                "RFC 8290 §5.1, Figs. 9-10, Table 2, ns-3.44 (2012) v1 L4S ared-nic1 7v1n 2·maxTh ECT(1)"
+            ),
             Vec::<String>::new()
         );
         assert_eq!(loose_numbers("CV 18.7 % and {app:red:cv_pct} %"), vec!["18.7".to_string()]);
