@@ -174,7 +174,8 @@ struct DiscArgs
     }
 };
 
-// `d` as the root disc `tch` installs; RED also takes the link's rate and one-way delay.
+// `d` as the root disc `tch` installs; RED also takes the link's rate and one-way delay
+// (in ns: MilliSeconds() takes a whole number, so 0.05 ms would be 0).
 void
 SetRootDisc(TrafficControlHelper& tch, const DiscArgs& d, uint64_t rateBps, double delayMs)
 {
@@ -196,7 +197,7 @@ SetRootDisc(TrafficControlHelper& tch, const DiscArgs& d, uint64_t rateBps, doub
                              "ARED", BooleanValue(d.ared),
                              "MeanPktSize", UintegerValue(d.meanPktSize),
                              "LinkBandwidth", DataRateValue(DataRate(rateBps)),
-                             "LinkDelay", TimeValue(MilliSeconds(delayMs)),
+                             "LinkDelay", TimeValue(NanoSeconds(std::llround(delayMs * 1e6))),
                              "UseEcn", BooleanValue(d.useEcn),
                              "UseHardDrop", BooleanValue(d.useHardDrop));
     }
@@ -220,7 +221,7 @@ SetRootDisc(TrafficControlHelper& tch, const DiscArgs& d, uint64_t rateBps, doub
                              "UseHardDrop", BooleanValue(false),
                              "MeanPktSize", UintegerValue(d.meanPktSize),
                              "LinkBandwidth", DataRateValue(DataRate(rateBps)),
-                             "LinkDelay", TimeValue(MilliSeconds(delayMs)));
+                             "LinkDelay", TimeValue(NanoSeconds(std::llround(delayMs * 1e6))));
     }
     else if (d.qdisc == "codel")
     {

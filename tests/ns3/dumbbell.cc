@@ -45,7 +45,12 @@
 // without hard drops, the step's every mark), per second, and as a share of the packets
 // that left the disc after the warm-up (`marked_pct`, every packet the bottleneck device
 // started sending: data, and the few handshake ACKs and FINs); each flow has its own window
-// `marks` and `cwr_entries` (entries into CA_CWR over the whole run: ECN reductions).
+// `marks`, `cwr_entries` (entries into CA_CWR over the whole run: ECN reductions) with
+// `cwr_from` (the state each left: ns-3.44's EnterCwr leaves Recovery and Loss too),
+// `timeouts_by_state.cwr` (timer expiries that found CA_CWR, also counted in `open`), and
+// for a DCTCP flow `dctcp` (TcpDctcp's "CongestionEstimate" after the warm-up: windows, mean
+// alpha, the share of acknowledged bytes echoed as marked). `--recovery=classic` swaps ns-3's
+// PRR for TcpClassicRecovery (cwnd = ssthresh at once), to tell what PRR does in CWR.
 //
 // Build with build.sh beside this file; runs take about a second.
 
@@ -697,7 +702,7 @@ main(int argc, char* argv[])
     stack.InstallAll();
 
     PointToPointHelper bottleneck =
-        P2pLinks(DataRate(bottleneckRate), MilliSeconds(bottleneckDelayMs), nicQueue);
+        P2pLinks(DataRate(bottleneckRate), NanoSeconds(std::llround(bottleneckDelayMs * 1e6)), nicQueue);
     NetDeviceContainer bnDev = bottleneck.Install(router.Get(0), receiver.Get(0));
     // The reverse direction (receiver -> router) gets a host-sized device queue.
     bnDev.Get(1)->GetObject<PointToPointNetDevice>()->GetQueue()->SetMaxSize(
