@@ -135,15 +135,19 @@ struct TcpArgs
 
 // The studied disc (`--qdisc` and its parameters). Each program puts its own parameters on
 // its command line; the ones with a default here are ns-3.44's defaults, for the program that
-// does not take them (the dumbbell: wait, fqFlows, dropBatch; the parking lot: ared).
+// does not take them (the dumbbell: wait, fqFlows, dropBatch; the parking lot: ared; both:
+// useEcn, useHardDrop, stepK).
 struct DiscArgs
 {
-    std::string qdisc; // fifo, red, codel, fqcodel or pie
+    std::string qdisc; // fifo, red, step, codel, fqcodel or pie
     uint32_t limit;    // packets
     double minTh, maxTh, qW, maxP;
     bool gentle;
     bool wait = true;
     bool ared = false;
+    bool useEcn = false;     // RED UseEcn: mark an ECN-capable packet instead of an early drop
+    bool useHardDrop = true; // RED UseHardDrop: with ECN, still drop in the forced zone
+    double stepK = 20;       // step: RED with MinTh = MaxTh = K, QW = 1 (see SetRootDisc)
     uint32_t meanPktSize; // RED and PIE
     double codelTargetMs, codelIntervalMs;
     uint32_t fqFlows = 1024, dropBatch = 64;
@@ -159,6 +163,9 @@ struct DiscArgs
         cmd.AddValue("gentle", "RED Gentle", gentle);
         cmd.AddValue("wait", "RED Wait", wait);
         cmd.AddValue("ared", "RED ARED", ared);
+        cmd.AddValue("useEcn", "RED UseEcn", useEcn);
+        cmd.AddValue("useHardDrop", "RED UseHardDrop", useHardDrop);
+        cmd.AddValue("stepK", "step: marking threshold K (packets)", stepK);
         cmd.AddValue("meanPktSize", "RED/PIE MeanPktSize (bytes)", meanPktSize);
         cmd.AddValue("codelTarget", "CoDel/FQ-CoDel target (ms)", codelTargetMs);
         cmd.AddValue("codelInterval", "CoDel/FQ-CoDel interval (ms)", codelIntervalMs);
@@ -167,7 +174,8 @@ struct DiscArgs
     }
 };
 
-// `d` as the root disc `tch` installs; RED also takes the link's rate and one-way delay.
+// `d` as the root disc `tch` installs; RED also takes the link's rate and one-way delay
+// (in ns: MilliSeconds() takes a whole number, so 0.05 ms would be 0).
 void
 SetRootDisc(TrafficControlHelper& tch, const DiscArgs& d, uint64_t rateBps, double delayMs)
 {
@@ -189,7 +197,31 @@ SetRootDisc(TrafficControlHelper& tch, const DiscArgs& d, uint64_t rateBps, doub
                              "ARED", BooleanValue(d.ared),
                              "MeanPktSize", UintegerValue(d.meanPktSize),
                              "LinkBandwidth", DataRateValue(DataRate(rateBps)),
-                             "LinkDelay", TimeValue(MilliSeconds(delayMs)));
+                             "LinkDelay", TimeValue(NanoSeconds(std::llround(delayMs * 1e6))),
+                             "UseEcn", BooleanValue(d.useEcn),
+                             "UseHardDrop", BooleanValue(d.useHardDrop));
+    }
+    else if (d.qdisc == "step")
+    {
+        // DCTCP's step marker as ns-3 builds it from RED (the settings of dctcp-example.cc
+        // but for the thresholds: that example runs MinTh 20, MaxTh 60 and the default
+        // Gentle, a ramp): QW = 1 makes the average the instantaneous length at the arrival
+        // (Estimator: qAvg (1 - QW)^m + QW nQueued), MinTh = MaxTh = K and Gentle off make
+        // every arrival that finds nQueued >= K (and more than one packet) a forced one,
+        // which UseEcn without UseHardDrop marks when it is ECN-capable and drops when not
+        // (RedQueueDisc::DoEnqueue). Tail drop at MaxSize.
+        tch.SetRootQueueDisc("ns3::RedQueueDisc",
+                             "MaxSize", QueueSizeValue(qsize),
+                             "MinTh", DoubleValue(d.stepK),
+                             "MaxTh", DoubleValue(d.stepK),
+                             "QW", DoubleValue(1.0),
+                             "Gentle", BooleanValue(false),
+                             "ARED", BooleanValue(false),
+                             "UseEcn", BooleanValue(true),
+                             "UseHardDrop", BooleanValue(false),
+                             "MeanPktSize", UintegerValue(d.meanPktSize),
+                             "LinkBandwidth", DataRateValue(DataRate(rateBps)),
+                             "LinkDelay", TimeValue(NanoSeconds(std::llround(delayMs * 1e6))));
     }
     else if (d.qdisc == "codel")
     {

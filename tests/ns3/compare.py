@@ -10,6 +10,8 @@ warm-up.
     tests/ns3/compare.py --out tests/ns3/out/table.md
     tests/ns3/compare.py --seeds 5 --only parking   # the parking lot (issue 23)
     tests/ns3/compare.py --only ping100             # ping RTTs beside CUBIC (issue 24)
+    tests/ns3/compare.py --only ecn                 # RED with ECN (issue 25)
+    tests/ns3/compare.py --only dctcp               # DCTCP through a step marker (issue 25)
 
 Builds `aqmsim` from the worktree this file lives in (cargo, release, feature `cli`) and the
 ns-3 programs with build.sh (needs the ns3==3.44.post0 wheel, see build.sh). Python standard
@@ -103,7 +105,7 @@ def warbler(name, item, groups, qdisc, duration, metrics, limit=320, extra_ns3=N
                 metrics=metrics)
 
 
-def red_study(variant, nic, metrics):
+def red_study(variant, nic, metrics, ecn=False):
     alg = variant
     ns3 = dict(flows="cubic,10,1000000,2,0", bottleneckRate=2_000_000, bottleneckDelay=10,
                nicQueue=nic, qdisc="red", limit=100, minTh=5, maxTh=10, mss=512,
@@ -114,10 +116,62 @@ def red_study(variant, nic, metrics):
         ns3.update(gentle="true")
     # ns-3.44 acknowledges the first data segment at once (`ProcessSynRcvd` sets
     # m_delAckCount to m_delAckMaxCount); our default delays it (tcp.initial_quick_acks).
-    return dict(name=f"red-study/{variant} (device queue {nic})", item="5, 6", ns3=ns3,
-                preset="red-study", variant=variant,
-                sets=[("links.bottleneck.nic_queue_packets", str(nic)), ("tcp.initial_quick_acks", "1")],
-                metrics=metrics)
+    sets = [("links.bottleneck.nic_queue_packets", str(nic)), ("tcp.initial_quick_acks", "1")]
+    name = f"red-study/{variant} (device queue {nic})"
+    if ecn:
+        # Issue 25: the same row with ECN on both ends and at the disc, the only change.
+        # RED keeps its hard drops above maxTh (ns-3's UseHardDrop, on, as our
+        # `use_hard_drop`): ECN takes the place of the early drops only. (Named without
+        # "red-study", so that `--only red-study` keeps selecting the rows above alone, and
+        # without commas, which `--only` splits at.)
+        ns3.update(ecn="true", useEcn="true", useHardDrop="true")
+        sets += [("links.bottleneck.queue.use_ecn", "true"),
+                 ("links.bottleneck.queue.use_hard_drop", "true"), ("flows[0].ecn", "true")]
+        name = f"ecn/{variant} + ECN (the RED study; device queue {nic})"
+    return dict(name=name, item="25" if ecn else "5, 6", ns3=ns3,
+                preset="red-study", variant=variant, sets=sets, metrics=metrics)
+
+
+# The ns-3.44 TCP rules the Warbler-path rows set on our side (see `warbler`).
+NS3_RULES = [("tcp.karn_with_timestamps", "true"), ("tcp.rtt_history", "true"),
+             ("tcp.rate_snapshot_before_ack", "true"), ("tcp.pace_initial_window", "false"),
+             ("tcp.prr", "ns3"), ("tcp.impatient_rto", "true"),
+             ("tcp.rto_restart_in_disorder", "false"),
+             ("tcp.sacked_retransmissions_in_pipe", "true"), ("tcp.initial_quick_acks", "1")]
+
+
+def dctcp(variant, rules=True, k=20, classic=False):
+    """Issue 25: the preset `dctcp-vs-cubic` (1 Gbit/s, 50 us one-way bottleneck and access
+    delays, 10 Gbit/s access links, a step marker at K = 20 in a 250-packet buffer, 20 s with
+    a 5 s warm-up, samples every 10 ms, the Warbler path's Linux-like TCP: MSS 1448, 200 ms
+    minimum RTO, 6 MiB buffers) against dumbbell.cc's `step` disc: ns-3.44's RedQueueDisc
+    with MinTh = MaxTh = K, QW = 1, Gentle off, UseEcn, no hard drop, MeanPktSize 1500.
+    Our side gets ns-3's 1-packet device queue and, with `rules`, ns-3.44's TCP rules (as the
+    Warbler-path rows). `k` is ns-3's K: it marks an arrival that finds K or more packets
+    in the disc, ours one that finds more than K (see COMPARISON.md), so k=21 is the same
+    rule as our K = 20. `classic` gives ns-3 TcpClassicRecovery (cwnd = ssthresh at the echo)
+    in place of its PRR, whose entry from EnterCwr holds the sending rate for the CWR round
+    (see COMPARISON.md): with k=21 the two differences traced there are out of the way."""
+    groups = {"dctcp": "dctcp,2,10000000000,0.05,0",
+              "mixed": "dctcp,1,10000000000,0.05,0;cubic,1,10000000000,0.05,0"}[variant]
+    ns3 = dict(flows=groups, bottleneckRate=1_000_000_000, bottleneckDelay=0.05, nicQueue=1,
+               qdisc="step", stepK=k, limit=250, meanPktSize=1500, mss=1448, minRto=200,
+               sndBuf=6 << 20, rcvBuf=6 << 20, duration=20, warmup=5, sample=0.01)
+    if classic:
+        ns3["recovery"] = "classic"
+    sets = [("links.bottleneck.nic_queue_packets", "1")] + (NS3_RULES if rules else [])
+    name = f"dctcp-vs-cubic/{variant} (device queue 1"
+    name += " + ns-3.44 TCP rules" if rules else ""
+    name += f"; ns-3 K = {k}" if k != 20 else ""
+    name += " + TcpClassicRecovery)" if classic else ")"
+    metrics = ["goodput", "util", "queue_mean", "queue_std", "queue_p99", "delay_p50", "drops",
+               "marks", "marks_forced", "marked_pct", "jfi", "timeouts", "fast_recoveries"]
+    if variant == "mixed":
+        metrics += ["share_dctcp", "share_cubic", "marks_first"]
+    # The rows with and without our ns-3.44 rules share their ns-3 runs.
+    return dict(name=name, item="25", ns3=ns3, preset="dctcp-vs-cubic", variant=variant,
+                sets=sets, metrics=metrics,
+                ns3_key=f"dctcp-vs-cubic-{variant}-k{k}" + ("-classic" if classic else ""))
 
 
 NS3_TCP = dict(minRto=1000, sndBuf=131072, rcvBuf=131072)
@@ -226,6 +280,18 @@ for _v in ["red", "ared", "gentle"]:
     SCENARIOS.append(red_study(_v, 100, RED_METRICS))
 for _v in ["red", "ared", "gentle"]:
     SCENARIOS.append(red_study(_v, 1, RED_METRICS))
+# ECN (issue 25): the RED-study rows with ECN, and DCTCP through a step marker.
+ECN_METRICS = ["goodput", "util", "queue_mean", "queue_std", "drops", "drops_early",
+               "drops_forced", "marks", "marks_unforced", "marks_forced", "marked_pct",
+               "timeouts", "fast_recoveries"]
+for _nic in [1, 100]:
+    for _v in ["red", "gentle", "ared"]:
+        SCENARIOS.append(red_study(_v, _nic, ECN_METRICS, ecn=True))
+for _v in ["dctcp", "mixed"]:
+    SCENARIOS.append(dctcp(_v))
+    SCENARIOS.append(dctcp(_v, rules=False))
+    SCENARIOS.append(dctcp(_v, k=21))
+SCENARIOS.append(dctcp("dctcp", k=21, classic=True))
 
 # The parking lot (issue 23): three 10 Mbit/s links in series, one long CUBIC flow over all
 # three and one over each, the variant's disc on every link. First as the preset is (no device
@@ -276,6 +342,10 @@ TARGETS = {
     ("ping100", "ping_p90"): 0.10,
     ("ping100", "ping_mean"): 0.10,
 }
+# Issue 25: goodput, mean queue and marks within 10 % of ns-3.44.
+for _p in ["ecn", "dctcp"]:
+    for _m in ["goodput", "queue_mean", "marks"]:
+        TARGETS[(_p, _m)] = 0.10
 for _m in PL_METRICS:
     if _m not in TCP:
         TARGETS[("parking-lot", _m)] = 0.10
@@ -293,6 +363,11 @@ LABELS = {
     "cubic_cut_interval": "s between CUBIC reductions (after warm-up)", "cubic_recoveries": "CUBIC fast recoveries (whole run)",
     "ping_p50": "ping RTT P50 (ms)", "ping_p90": "ping RTT P90 (ms)", "ping_mean": "ping RTT mean (ms)",
     "ping_lost": "pings unanswered (whole run)",
+    "drops_early": "of which early (RED: unforced)", "drops_forced": "of which forced (RED: avg above maxTh)",
+    "marks": "CE marks", "marks_unforced": "of which early (RED: unforced)",
+    "marks_forced": "of which forced (above maxTh; the step's every mark)",
+    "marked_pct": "share of departures marked (%)", "share_dctcp": "DCTCP share",
+    "marks_first": "marks of the first flow (DCTCP)",
     "fct_mean": "flow completion time, mean (ms)", "fct_p50": "FCT P50 (ms)", "fct_p90": "FCT P90 (ms)", "fct_max": "FCT max (ms)",
 }
 LABELS.update({f"pl_goodput_{f}": f"goodput, {f} flow (Mbit/s)" for f in PL_FLOWS})
@@ -374,6 +449,22 @@ def normalise(d, kind, duration):
         counts = d["pings"] if kind == "ours" else [
             {"sent": f["ping_sent"], "answered": f["ping_answered"]} for f in pings]
         m["ping_lost"] = float(sum(c["sent"] - c["answered"] for c in counts))
+    # CE marks after the warm-up (ours: absent when nothing was marked), by reason: ns-3's
+    # "Unforced mark" is our `early`, its "Forced mark" our `forced` (RED above maxTh without
+    # hard drops) or `threshold` (the step disc, which ns-3 builds from RED's forced zone).
+    mk = d.get("marks") or {}
+    m["marks"] = float(mk.get("total", 0))
+    m["marked_pct"] = float(mk.get("marked_pct") or 0.0)
+    if kind == "ours":
+        m["marks_unforced"] = float(mk.get("early", 0))
+        m["marks_forced"] = float(mk.get("forced", 0) + mk.get("threshold", 0))
+        m["drops_early"], m["drops_forced"] = float(d["drops"]["early"]), float(d["drops"]["forced"])
+    else:
+        m["marks_unforced"] = float(mk.get("unforced", 0))
+        m["marks_forced"] = float(mk.get("forced", 0))
+        m["drops_early"], m["drops_forced"] = float(d["drops"]["early"]), float(d["drops"]["forced"])
+    m["marks_first"] = float(flows[0].get("marks", 0))
+    m["share_dctcp"] = sh.get("dctcp", 0.0)
     tp = [f["throughput_bps"] for f in flows]
     m["jfi"] = sum(tp) ** 2 / (len(tp) * sum(t * t for t in tp)) if any(tp) else 0.0
     cubic = [f for f in flows if f["cca"] == "cubic" and "cuts" in f]
@@ -447,7 +538,7 @@ def parking_ns3_args(sj):
 PHASES = ["whole", "start", "window"]
 # Metrics with a figure in every phase; the others are the window's only.
 PHASED = {"goodput", "util", "queue_mean", "queue_std", "empty_pct", "drops", "interdrop_ms",
-          "jfi"}
+          "jfi", "marks"}
 # Counted over the whole run only (shown in the whole-run column).
 WHOLE_ONLY = {"timeouts", "fast_recoveries", "cubic_recoveries", "ping_lost"}
 
@@ -486,7 +577,18 @@ def phases_ns3(d, sc):
     if warmup > 0:
         out["start"] = phase_metrics(d["drop_times"], d["queue_trace"],
                                      [a - b for a, b in zip(total, after)], 0.0, warmup, rate)
+    add_mark_phases(out, d.get("marks"))
     return out
+
+
+def add_mark_phases(out, marks):
+    """CE marks over the whole run and the first seconds, from the totals both sides write
+    (every mark, and those after the warm-up): ns-3 counts a mark as RED makes it (at the
+    arrival), ours as the marked packet leaves the disc, a queue's sojourn later."""
+    total_all, total = (marks["total_all"], marks["total"]) if marks else (0, 0)
+    out["whole"]["marks"] = float(total_all)
+    if "start" in out:
+        out["start"]["marks"] = float(total_all - total)
 
 
 def phases_ours(out, d, sc):
@@ -516,6 +618,7 @@ def phases_ours(out, d, sc):
     res = {"whole": phase_metrics(drops, queue, total, 0.0, duration, rate)}
     if warmup > 0:
         res["start"] = phase_metrics(drops, queue, start, 0.0, warmup, rate)
+    add_mark_phases(res, d.get("marks"))
     return res
 
 
@@ -537,7 +640,7 @@ def build():
 
 
 def run_ns3(ns3, sc, seed, work, reuse, ours):
-    out = os.path.join(work, f"{slug(sc['name'])}.ns3.{seed}.json")
+    out = os.path.join(work, f"{slug(sc.get('ns3_key', sc['name']))}.ns3.{seed}.json")
     parking = sc.get("kind") == "parking"
     if parking:
         # What our side ran, and each flow's start as it drew it.

@@ -8,7 +8,8 @@
 // as AQM Lab's host links (a large tail-drop FIFO).
 //
 // Flows: `--flows="cca,count,accessRateBps,accessDelayMs,startS[,bytes];..."`, cca one of
-// newreno, cubic, vegas, bbr, or udp/RATE: an OnOffApplication over UDP sending 1000-byte
+// newreno, cubic, vegas, bbr, dctcp (TcpDctcp, which turns ECN on for its own socket; its
+// receiver is a TcpDctcp socket too, for DCTCP's per-segment echo), or udp/RATE: an OnOffApplication over UDP sending 1000-byte
 // datagrams at RATE bit/s of payload, always on (AQM Lab's `udp` source, issue 24), or
 // ping/INTERVAL_MS: ns-3's Ping application (ICMP echo requests of 56 data bytes, 86 bytes on
 // the wire, every INTERVAL_MS ms, answered by the receiver's ICMP; AQM Lab's `ping` source),
@@ -34,6 +35,22 @@
 // sent), `ping_answered` (replies received) and `ping_rtts_ms` (the RTT of every answered
 // request sent after the warm-up, in the order the replies came); as in AQM Lab it is left out
 // of the goodput and Jain's index.
+//
+// ECN (issue 25): `--ecn` sets TcpSocketBase::UseEcn = On for every TCP socket, senders and
+// sinks (RFC 3168 negotiation, ECT(0) on new data, ECE/CWR); `--useEcn`/`--useHardDrop` are
+// RED's; `--qdisc=step --stepK=K` is DCTCP's step marker built from RED (see common.h).
+// Marks at the disc come from the QueueDisc "Mark" trace, which fires as the disc marks an
+// arriving packet: `marks` has every mark of the whole run (`total_all`), those after the
+// warm-up (`total`) by reason ("Unforced mark": RED's early zone; "Forced mark": above MaxTh
+// without hard drops, the step's every mark), per second, and as a share of the packets
+// that left the disc after the warm-up (`marked_pct`, every packet the bottleneck device
+// started sending: data, and the few handshake ACKs and FINs); each flow has its own window
+// `marks`, `cwr_entries` (entries into CA_CWR over the whole run: ECN reductions) with
+// `cwr_from` (the state each left: ns-3.44's EnterCwr leaves Recovery and Loss too),
+// `timeouts_by_state.cwr` (timer expiries that found CA_CWR, also counted in `open`), and
+// for a DCTCP flow `dctcp` (TcpDctcp's "CongestionEstimate" after the warm-up: windows, mean
+// alpha, the share of acknowledged bytes echoed as marked). `--recovery=classic` swaps ns-3's
+// PRR for TcpClassicRecovery (cwnd = ssthresh at once), to tell what PRR does in CWR.
 //
 // Build with build.sh beside this file; runs take about a second.
 
@@ -103,6 +120,13 @@ struct FlowStats : FlowCounters
     uint32_t pingSent = 0;      // echo requests sent (whole run)
     uint32_t pingAnswered = 0;  // replies received (whole run)
     std::vector<double> pingRtts; // ms, of the requests sent after the warm-up
+    uint64_t marks = 0;           // CE marks at the disc after the warm-up
+    uint32_t cwrEntries = 0;      // entries into CA_CWR (whole run)
+    uint32_t cwrFrom[5] = {};     // ...by the state left (ns-3.44's EnterCwr leaves any)
+    // DCTCP's "CongestionEstimate" after the warm-up: windows, bytes acknowledged and of
+    // them echoed (ECE), the sum of alpha at each window's end.
+    uint64_t dctcpWindows = 0, dctcpAcked = 0, dctcpEchoed = 0;
+    double dctcpAlphaSum = 0;
 };
 
 std::vector<FlowStats> g_flows;
@@ -119,6 +143,9 @@ std::vector<std::pair<double, uint32_t>> g_queueTrace;     // (time, disc packet
 uint64_t g_dropsAll = 0;
 uint64_t g_dropsEarly = 0, g_dropsForced = 0, g_dropsOverflow = 0, g_dropsOther = 0;
 std::vector<double> g_queueSamples, g_nicSamples;
+uint64_t g_marksAll = 0, g_marks = 0; // whole run; after the warm-up
+uint64_t g_marksUnforced = 0, g_marksForced = 0, g_marksOther = 0; // after the warm-up
+uint64_t g_departed = 0; // packets the bottleneck device started sending after the warm-up
 
 /// Enqueue time and flow, carried by a packet through the bottleneck (packet UIDs are shared
 /// by the segments cut from one application write, so they cannot key a map).
@@ -218,10 +245,44 @@ OnTxBegin(Ptr<const Packet> p)
     {
         return;
     }
+    if (AfterWarmup())
+    {
+        g_departed++;
+    }
     if (AfterWarmup() && tag.flow != UINT32_MAX)
     {
         g_flows[tag.flow].delays.push_back(
             (Simulator::Now() - TimeStep(tag.t)).GetSeconds());
+    }
+}
+
+// QueueDisc "Mark": the disc marked an arriving packet CE (RED: RedQueueDisc::DoEnqueue).
+void
+OnMark(Ptr<const QueueDiscItem> item, const char* reason)
+{
+    g_marksAll++;
+    if (!AfterWarmup())
+    {
+        return;
+    }
+    g_marks++;
+    std::string r(reason);
+    if (r == "Unforced mark")
+    {
+        g_marksUnforced++;
+    }
+    else if (r == "Forced mark")
+    {
+        g_marksForced++;
+    }
+    else
+    {
+        g_marksOther++;
+    }
+    uint32_t flow = FlowOf(item);
+    if (flow != UINT32_MAX)
+    {
+        g_flows[flow].marks++;
     }
 }
 
@@ -283,7 +344,7 @@ OnRto(uint32_t flow, Time old, Time now)
 }
 
 void
-OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t old, TcpSocketState::TcpCongState_t now)
 {
     g_flows[flow].congState = int(now);
     if (g_trace.is_open() && flow == g_traceFlow)
@@ -300,6 +361,11 @@ OnCongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCo
     {
         g_flows[flow].recoveries++;
         g_flows[flow].recoveryTimes.push_back(Simulator::Now().GetSeconds());
+    }
+    else if (now == TcpSocketState::CA_CWR)
+    {
+        g_flows[flow].cwrEntries++;
+        g_flows[flow].cwrFrom[std::min(int(old), 4)]++;
     }
 }
 
@@ -321,6 +387,22 @@ OnHighRxAck(uint32_t flow, SequenceNumber32, SequenceNumber32 now)
     {
         f.fctS = Simulator::Now().GetSeconds() - f.startS;
     }
+}
+
+// TcpDctcp "CongestionEstimate": one window's bytes echoed as marked, bytes acknowledged,
+// and the new alpha.
+void
+OnDctcpEstimate(uint32_t flow, uint32_t echoed, uint32_t acked, double alpha)
+{
+    if (!AfterWarmup())
+    {
+        return;
+    }
+    auto& f = g_flows[flow];
+    f.dctcpWindows++;
+    f.dctcpAcked += acked;
+    f.dctcpEchoed += echoed;
+    f.dctcpAlphaSum += alpha;
 }
 
 // Ping "Tx": one echo request sent.
@@ -458,8 +540,67 @@ CcaType(const std::string& cca)
     {
         return TcpBbr::GetTypeId();
     }
+    if (cca == "dctcp")
+    {
+        return TcpDctcp::GetTypeId();
+    }
     NS_FATAL_ERROR("unknown cca " << cca);
 }
+
+/// A TCP sink whose listening socket is made before the run with a congestion control of
+/// its own (PacketSink takes the node's SocketType when it starts): a DCTCP flow needs a
+/// TcpDctcp receiver, whose CwndEvent answers CE with DCTCP's per-segment echo
+/// (TcpDctcp::CeState0to1/1to0) and whose Init turns ECN on for the listener. It reads
+/// as PacketSink::HandleRead does and counts through OnRx as PacketSink's "Rx".
+class TypedSink : public Application
+{
+  public:
+    void Setup(Ptr<Socket> s, uint16_t port, uint32_t flow)
+    {
+        m_socket = s;
+        m_port = port;
+        m_flow = flow;
+    }
+
+  private:
+    void StartApplication() override
+    {
+        m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
+        m_socket->Listen();
+        m_socket->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                    MakeCallback(&TypedSink::Accept, this));
+        m_socket->SetRecvCallback(MakeCallback(&TypedSink::Read, this));
+    }
+
+    void StopApplication() override
+    {
+    }
+
+    void Accept(Ptr<Socket> s, const Address&)
+    {
+        s->SetRecvCallback(MakeCallback(&TypedSink::Read, this));
+        m_accepted.push_back(s);
+    }
+
+    void Read(Ptr<Socket> s)
+    {
+        Ptr<Packet> p;
+        Address from;
+        while ((p = s->RecvFrom(from)))
+        {
+            if (p->GetSize() == 0)
+            {
+                break;
+            }
+            OnRx(m_flow, p, from);
+        }
+    }
+
+    Ptr<Socket> m_socket;
+    std::vector<Ptr<Socket>> m_accepted;
+    uint16_t m_port{0};
+    uint32_t m_flow{0};
+};
 
 } // namespace
 
@@ -483,6 +624,8 @@ main(int argc, char* argv[])
     int32_t traceFlow = -1;
     std::string bbrTraceFile;
     double bbrTracePeriod = 0.01;
+    bool ecn = false;
+    std::string recovery = "prr";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("flows", "groups: cca,count,accessRateBps,accessDelayMs,startS[,bytes];...", flowsSpec);
@@ -501,12 +644,26 @@ main(int argc, char* argv[])
     cmd.AddValue("traceFile", "...to this CSV file (time_s,name,value)", traceFile);
     cmd.AddValue("bbrTrace", "with traceFlow a BBR flow: sample its BBR state, cwnd, in-flight, pacing rate and the disc's length to this CSV", bbrTraceFile);
     cmd.AddValue("bbrTracePeriod", "...every this many seconds", bbrTracePeriod);
+    cmd.AddValue("ecn", "TCP UseEcn = On for every socket (RFC 3168); DCTCP sockets use ECN anyway", ecn);
+    cmd.AddValue("recovery", "TcpL4Protocol RecoveryType: prr (ns-3's default, TcpPrrRecovery) or classic (TcpClassicRecovery: cwnd = ssthresh at once)", recovery);
     cmd.Parse(argc, argv);
     g_warmup = warmup;
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
 
     tcpArgs.Apply();
+    if (ecn)
+    {
+        Config::SetDefault("ns3::TcpSocketBase::UseEcn", EnumValue(TcpSocketState::On));
+    }
+    if (recovery == "classic")
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TcpClassicRecovery::GetTypeId()));
+    }
+    else
+    {
+        NS_ABORT_MSG_IF(recovery != "prr", "recovery is prr or classic, not " << recovery);
+    }
 
     std::vector<Group> groups;
     {
@@ -545,7 +702,7 @@ main(int argc, char* argv[])
     stack.InstallAll();
 
     PointToPointHelper bottleneck =
-        P2pLinks(DataRate(bottleneckRate), MilliSeconds(bottleneckDelayMs), nicQueue);
+        P2pLinks(DataRate(bottleneckRate), NanoSeconds(std::llround(bottleneckDelayMs * 1e6)), nicQueue);
     NetDeviceContainer bnDev = bottleneck.Install(router.Get(0), receiver.Get(0));
     // The reverse direction (receiver -> router) gets a host-sized device queue.
     bnDev.Get(1)->GetObject<PointToPointNetDevice>()->GetQueue()->SetMaxSize(
@@ -626,7 +783,18 @@ main(int argc, char* argv[])
                 app.Get(0)->TraceConnectWithoutContext("Rtt", MakeBoundCallback(&OnPingRtt, i));
                 continue;
             }
-            InstallSink(receiver.Get(0), port, i);
+            if (g.cca == "dctcp")
+            {
+                Ptr<Socket> rs = receiver.Get(0)->GetObject<TcpL4Protocol>()->CreateSocket(CcaType(g.cca));
+                Ptr<TypedSink> sink = CreateObject<TypedSink>();
+                sink->Setup(rs, port, i);
+                receiver.Get(0)->AddApplication(sink);
+                sink->SetStartTime(Seconds(0));
+            }
+            else
+            {
+                InstallSink(receiver.Get(0), port, i);
+            }
 
             // Only BBR paces (ns-3 requires it for BBR; AQM Lab paces only BBR).
             Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(g.cca == "bbr"));
@@ -637,6 +805,11 @@ main(int argc, char* argv[])
             s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&OnSsThresh, i));
             s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&OnCwnd, i));
             s->TraceConnectWithoutContext("HighestRxAck", MakeBoundCallback(&OnHighRxAck, i));
+            if (g.cca == "dctcp")
+            {
+                TcpGeneralTest::Cc(DynamicCast<TcpSocketBase>(s))
+                    ->TraceConnectWithoutContext("CongestionEstimate", MakeBoundCallback(&OnDctcpEstimate, i));
+            }
             if (traceFlow >= 0)
             {
                 s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&TraceFlowTime, std::string("rto"), i));
@@ -660,6 +833,7 @@ main(int argc, char* argv[])
     qd->TraceConnectWithoutContext("Enqueue", MakeCallback(&OnEnqueue));
     qd->TraceConnectWithoutContext("DropBeforeEnqueue", MakeCallback(&OnDrop));
     qd->TraceConnectWithoutContext("DropAfterDequeue", MakeCallback(&OnDrop));
+    qd->TraceConnectWithoutContext("Mark", MakeCallback(&OnMark));
     Ptr<PointToPointNetDevice> bn = bnDev.Get(0)->GetObject<PointToPointNetDevice>();
     bn->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&OnTxBegin));
     if (!bbrTraceFile.empty() && g_bbrSocket)
@@ -730,6 +904,11 @@ main(int argc, char* argv[])
       << ", \"early\": " << g_dropsEarly << ", \"forced\": " << g_dropsForced
       << ", \"overflow\": " << g_dropsOverflow << ", \"other\": " << g_dropsOther
       << ", \"median_interval_ms\": " << Quantile(gaps, 0.5) << "},\n";
+    o << "  \"marks\": {\"total_all\": " << g_marksAll << ", \"total\": " << g_marks
+      << ", \"per_second\": " << (window > 0 ? g_marks / window : 0)
+      << ", \"marked_pct\": " << (g_departed ? 100.0 * g_marks / g_departed : 0)
+      << ", \"unforced\": " << g_marksUnforced << ", \"forced\": " << g_marksForced
+      << ", \"other\": " << g_marksOther << "},\n";
     // Whole-run traces, from which compare.py takes the first seconds and the whole run.
     o << "  \"drop_times\": [";
     for (size_t k = 0; k < g_dropTimesAll.size(); ++k)
@@ -751,10 +930,21 @@ main(int argc, char* argv[])
           << f.rtoByState[0] + f.rtoByState[1] + f.rtoByState[2] + f.rtoByState[3] + f.rtoByState[4]
           << ", \"timeouts_by_state\": {\"open\": " << f.rtoByState[0] + f.rtoByState[2]
           << ", \"disorder\": " << f.rtoByState[1] << ", \"recovery\": " << f.rtoByState[3]
-          << ", \"loss\": " << f.rtoByState[4] << "}, \"loss_entries\": " << f.timeouts
+          << ", \"loss\": " << f.rtoByState[4] << ", \"cwr\": " << f.rtoByState[2]
+          << "}, \"loss_entries\": " << f.timeouts
           << ", \"fast_recoveries\": " << f.recoveries << ", \"cwnd_mean_bytes\": "
           << (f.cwndSamples ? f.cwndSum / f.cwndSamples : 0) << ", \"start_s\": " << f.startS
-          << ", \"fct_s\": " << f.fctS << ", \"delay_p50_s\": "
+          << ", \"fct_s\": " << f.fctS << ", \"marks\": " << f.marks
+          << ", \"cwr_entries\": " << f.cwrEntries << ", \"cwr_from\": {\"open\": " << f.cwrFrom[0]
+          << ", \"disorder\": " << f.cwrFrom[1] << ", \"recovery\": " << f.cwrFrom[3]
+          << ", \"loss\": " << f.cwrFrom[4] << "}";
+        if (f.cca == "dctcp")
+        {
+            o << ", \"dctcp\": {\"windows\": " << f.dctcpWindows << ", \"alpha_mean\": "
+              << (f.dctcpWindows ? f.dctcpAlphaSum / f.dctcpWindows : 0) << ", \"echoed_pct\": "
+              << (f.dctcpAcked ? 100.0 * f.dctcpEchoed / f.dctcpAcked : 0) << "}";
+        }
+        o << ", \"delay_p50_s\": "
           << Quantile(f.delays, 0.5) << ", \"delay_p95_s\": " << Quantile(f.delays, 0.95)
           << ", \"cuts\": [";
         for (size_t c = 0; c < f.cuts.size(); ++c)
