@@ -512,12 +512,27 @@ pub fn reason_color(r: DropReason) -> usize {
     }
 }
 
+/// A CE mark's colour by why it was marked: flow colours, apart from the drops' greys and
+/// red, so a ring never reads as a drop.
+pub fn mark_color(r: DropReason) -> usize {
+    match r {
+        DropReason::Early => 4,
+        DropReason::Forced => 9,
+        DropReason::Overflow => 7,
+        DropReason::Threshold => 6,
+    }
+}
+
 /// The reasons in `of`, in a fixed order, each with its colour and `label`'s wording.
-fn reason_legend(of: &[(f64, u32, DropReason)], label: impl Fn(&str) -> String) -> Vec<(String, usize)> {
+fn reason_legend(
+    of: &[(f64, u32, DropReason)],
+    colour: fn(DropReason) -> usize,
+    label: impl Fn(&str) -> String,
+) -> Vec<(String, usize)> {
     [DropReason::Early, DropReason::Forced, DropReason::Overflow, DropReason::Threshold]
         .into_iter()
         .filter(|r| of.iter().any(|d| d.2 == *r))
-        .map(|r| (label(r.as_str()), reason_color(r)))
+        .map(|r| (label(r.as_str()), colour(r)))
         .collect()
 }
 
@@ -535,19 +550,20 @@ pub fn drops_chart(s: &Series, f: &Frame) -> Scatter {
         let n = v.len().min(MAX_DROPS);
         (n < v.len()).then(|| format!("{n} of {} {what} shown, evenly spread", v.len()))
     };
-    let points = |v: &[(f64, u32, DropReason)]| -> Vec<(f64, usize, usize)> {
-        thinned(v, MAX_DROPS).map(|&(t, fl, r)| (t, fl as usize, reason_color(r))).collect()
-    };
+    let points =
+        |v: &[(f64, u32, DropReason)], colour: fn(DropReason) -> usize| -> Vec<(f64, usize, usize)> {
+            thinned(v, MAX_DROPS).map(|&(t, fl, r)| (t, fl as usize, colour(r))).collect()
+        };
     let notes: Vec<String> =
         [shown(&s.drops, "drops"), shown(&s.marks, "marks")].into_iter().flatten().collect();
     Scatter {
         title,
         x_max: f.x_max,
         rows: (0..s.flows()).map(|i| format!("flow {i}")).collect(),
-        points: points(&s.drops),
-        legend: reason_legend(&s.drops, |r| format!("dropped: {r}")),
-        rings: points(&s.marks),
-        ring_legend: reason_legend(&s.marks, |r| format!("marked CE: {r}")),
+        points: points(&s.drops, reason_color),
+        legend: reason_legend(&s.drops, reason_color, |r| format!("dropped: {r}")),
+        rings: points(&s.marks, mark_color),
+        ring_legend: reason_legend(&s.marks, mark_color, |r| format!("marked CE: {r}")),
         markers: f.markers.clone(),
         cursor: f.cursor,
         note: (!notes.is_empty()).then(|| notes.join("; ")),
@@ -693,7 +709,7 @@ pub fn group_chart(s: &Series, group: &str, f: &Frame) -> TimeChart {
         "link-delay" => "Queueing delay at each link (ms)".to_string(),
         "link-utilisation" => "Utilisation of each link (%)".to_string(),
         "link-drops" => "Drops at each link (per s)".to_string(),
-        "dualpi2-delay" => "DualPI2: how long the head packet of each queue has waited (ms)".to_string(),
+        "dualpi2-delay" => "DualPI2: head-of-queue delay (ms)".to_string(),
         "aqm" if unit == "probability" => "The AQM's probabilities".to_string(),
         "aqm" => format!("The AQM's state ({unit})"),
         other => format!("{} ({unit})", other),
@@ -714,7 +730,7 @@ fn group_note(group: &str) -> Option<&'static str> {
         "link-delay" => "Mean wait of the packets that started on its wire in each interval (0 if none did)",
         "link-utilisation" => "Bytes it sent in each interval over what its rate allows",
         "link-drops" => "Drops by its disc in each interval, every reason",
-        "dualpi2-delay" => "At each probability update (every Tupdate): the PI controller steers the larger of the two towards its target; the L queue's own step marks above 1 ms",
+        "dualpi2-delay" => "How long each queue's head packet has waited, at each probability update: the PI controller steers the larger towards its target; the L queue's step marks above 1 ms",
         _ => return None,
     })
 }

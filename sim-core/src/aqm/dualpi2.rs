@@ -416,7 +416,7 @@ impl QueueDisc for DualPi2 {
             SeriesInfo::new("dualpi2.l.delay_ms", "L queue head", "ms", "dualpi2-delay"),
             SeriesInfo::new("dualpi2.c.delay_ms", "C queue head", "ms", "dualpi2-delay"),
             SeriesInfo::new("dualpi2.p_cl", "L mark p_CL = k·p'", "probability", "aqm"),
-            SeriesInfo::new("dualpi2.p_c", "C drop/mark p_C = p'²", "probability", "aqm"),
+            SeriesInfo::new("dualpi2.p_c", "C drop/mark p_C = p'² = (p_CL/k)²", "probability", "aqm"),
         ]
     }
     fn sample_series(&self, out: &mut Vec<f64>) {

@@ -1,7 +1,10 @@
 //! Step marking, DCTCP's switch rule (Alizadeh et al., SIGCOMM 2010, §3.1; RFC 8257 §3.1):
 //! a packet that arrives with more than K packets queued is marked CE if its transport is
-//! ECN-capable; one that is not is dropped, as ns-3's `dctcp-example` configures its
-//! RedQueueDisc (MinTh = MaxTh = K, QW = 1, UseEcn, no hard drop). Tail drop at the limit.
+//! ECN-capable; one that is not is dropped. ns-3 builds the step from its RedQueueDisc
+//! (MinTh = MaxTh = K, QW = 1, UseEcn, no hard drop: `tests/ns3/dumbbell.cc --qdisc=step`),
+//! which marks an arrival that finds K or more packets, so its K is this disc's K + 1
+//! (ns-3.44's `dctcp-example.cc` itself runs a gentle RED ramp from 20 to 60 packets, not a
+//! step). Tail drop at the limit.
 
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::params::{Algorithm, Checker, Described, Field, Kind, Range};

@@ -77,7 +77,12 @@ fn metric_rows(s: &Summary) -> Vec<Row> {
         ("Mean queueing delay (ms)", ms(s.delay_mean_s), "Time a packet waits at the bottleneck before it starts on the wire: in the disc and, under it, in the device queue."),
     ];
     if let Some(m) = &s.marks {
-        rows.extend([
+        // Beside the drops they stand in for.
+        let at = rows
+            .iter()
+            .position(|r| r.0.starts_with("Early / forced / overflow"))
+            .map_or(rows.len(), |i| i + 1);
+        rows.splice(at..at, [
             ("ECN marks after warm-up / all", format!("{} / {}", m.total, m.total_all), "Packets the disc marked CE in place of a drop: the sender slows down as for a loss, and nothing is resent. Only flows that negotiated ECN can be marked."),
             ("Packets marked", pct(m.marked_pct), "Of the data packets that left the bottleneck after the warm-up, the share marked CE."),
             ("Early / forced / threshold marks", format!("{} / {} / {}", m.early, m.forced, m.threshold), "Early: where the AQM would have dropped (RED, CoDel, PIE, DualPI2's coupled probability); forced: RED's hard zone without hard drops; threshold: a step on the queue (DCTCP's K, CoDel's CE threshold, DualPI2's L4S step)."),
