@@ -4,7 +4,7 @@
 
 use aqm_tests::run;
 use sim_core::aqm::{
-    CodelConfig, FqCodelConfig, PieConfig, QueueDiscSpec, QueueLimit, RedConfig, StepConfig,
+    CodelConfig, FqCodelConfig, FqPieConfig, PieConfig, QueueDiscSpec, QueueLimit, RedConfig, StepConfig,
 };
 use sim_core::cc::{CcaSpec, DctcpConfig, NewRenoConfig};
 use sim_core::metrics::Summary;
@@ -176,6 +176,26 @@ fn pie_marks_ecn_flows_while_its_probability_is_low() {
     assert!(dropping.drops.early > 0);
     assert!(marks(&marking) > 0);
     assert!(marking.drops.early * 10 < dropping.drops.early, "{:?}", marking.drops);
+}
+
+#[test]
+fn fq_pie_marks_ecn_flows_in_each_flows_queue_and_drops_the_others() {
+    let fq_pie = QueueDiscSpec::FqPie(FqPieConfig {
+        limit: QueueLimit::Packets(250),
+        target_ms: 0.5,
+        ..FqPieConfig::default()
+    });
+    let cubic = CcaSpec::default();
+    let mixed = vec![group(2, cubic.clone(), true), group(2, cubic, false)];
+    let (_, s) = run(&datacentre(fq_pie, mixed));
+    let (ecn, plain) = s.flows.split_at(2);
+    println!("marks {:?}, drops {:?}", s.marks, s.drops);
+    // PIE marks only while p ≤ 10 % and classic ECN resends Not-ECT: the ECN flows lose
+    // some packets too, but fewer than the flows that are only ever dropped.
+    let most_resent = ecn.iter().map(|f| f.retransmissions).max().unwrap();
+    assert!(ecn.iter().all(|f| f.marks > 0), "the ECN flows are marked");
+    assert!(plain.iter().all(|f| f.marks == 0 && f.retransmissions > most_resent), "the others are dropped");
+    assert!(s.jfi > 0.95, "each flow its own queue: Jain's index {:.3}", s.jfi);
 }
 
 #[test]

@@ -121,3 +121,19 @@ fn tcp_defaults_are_ns3_3_44s() {
     assert_eq!((t.sack, t.timestamps), (b["Sack"] == "true", b["Timestamp"] == "true"));
     assert_eq!(f64::from(t.dupack_threshold), num(&b["ReTxThreshold"]));
 }
+
+#[test]
+fn fq_pie_defaults_are_ns3_3_44s() {
+    let all = ns3();
+    let n = &all["FqPieQueueDisc"];
+    let f = sim_core::aqm::FqPieConfig::default();
+    assert_eq!(f.limit, packets(&n["MaxSize"]));
+    assert_eq!(f64::from(f.flows), num(&n["Flows"]));
+    assert_eq!(f64::from(f.drop_batch), num(&n["DropBatchSize"]));
+    assert_eq!((f.target_ms, f.tupdate_ms), (ms(&n["QueueDelayReference"]), ms(&n["Tupdate"])));
+    assert_eq!((f.alpha, f.beta), (num(&n["A"]), num(&n["B"])));
+    assert_eq!(f.max_burst_ms, ms(&n["MaxBurstAllowance"]));
+    assert_eq!(f.ecn, n["UseEcn"] == "true");
+    assert_eq!(f.mark_ecn_threshold, num(&n["MarkEcnThreshold"]));
+    assert_eq!(f.derandomize, n["UseDerandomization"] == "true");
+}

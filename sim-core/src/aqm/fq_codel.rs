@@ -19,6 +19,7 @@ use super::codel::{
     INTERVAL_MS, MTU_BYTES, TARGET_MS,
 };
 use super::fattest::Fattest;
+use super::flow_lists::FlowLists;
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::params::{Algorithm, Checker, Described, Field, Kind, Range};
 use crate::queue::config_of;
@@ -26,7 +27,6 @@ use crate::rng::{splitmix64, SimRng};
 use crate::time::{Rate, SimTime};
 use serde::{Deserialize, Serialize};
 use std::any::Any;
-use std::collections::VecDeque;
 
 /// FQ-CoDel parameters. Defaults are Linux's (RFC 8290 §5.1): 10 240 packets, 1024 flows,
 /// target 5 ms, interval 100 ms, drop batch 64, as ns-3.44's `FqCoDelQueueDisc`; the
@@ -140,20 +140,10 @@ pub struct FqCodelStats {
     pub new_flow_count: u64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum List {
-    New,
-    Old,
-}
-
 #[derive(Clone, Debug, Default)]
 struct FlowQueue {
     fifo: PacketFifo,
     codel: CodelState,
-    /// DRR deficit, bytes; may go negative (Linux `int deficit`).
-    deficit: i64,
-    /// The list this queue is on, if any (Linux: `flowchain` non-empty).
-    list: Option<List>,
 }
 
 /// One flow queue as CoDel sees it: popping also updates the disc's total occupancy.
@@ -183,8 +173,8 @@ pub struct FqCodel {
     /// Hash perturbation (Linux `q->perturbation`).
     seed: u64,
     queues: Vec<FlowQueue>,
-    new_flows: VecDeque<u32>,
-    old_flows: VecDeque<u32>,
+    /// The new and old lists and each queue's deficit (RFC 8290 §4.2).
+    lists: FlowLists,
     /// Which queue holds the most bytes; told of every queue whose bytes change.
     fattest: Fattest,
     occ: Occupancy,
@@ -198,8 +188,7 @@ impl FqCodel {
             params: cfg.codel_params(),
             seed: rng.next_u64(),
             queues: vec![FlowQueue::default(); cfg.flows.max(1) as usize],
-            new_flows: VecDeque::new(),
-            old_flows: VecDeque::new(),
+            lists: FlowLists::new(cfg.flows.max(1) as usize),
             fattest: Fattest::new(cfg.flows.max(1) as usize),
             occ: Occupancy::default(),
             stats: FqCodelStats::default(),
@@ -221,14 +210,7 @@ impl FqCodel {
         fq.fifo.occ.add(item.bytes, cells);
         self.occ.add(item.bytes, cells);
         self.fattest.touch(idx);
-        // §4.1: a queue on neither list joins the new list with a full quantum. One still on
-        // the old list (even if empty) stays there: no new-flow priority (§4.2, anti-gaming).
-        if fq.list.is_none() {
-            fq.list = Some(List::New);
-            fq.deficit = i64::from(self.cfg.quantum_bytes);
-            self.new_flows.push_back(idx as u32);
-            self.stats.new_flow_count += 1;
-        }
+        self.lists.activate(idx, self.cfg.quantum_bytes);
         // §4.1: when full, drop from the head of the fattest queue (Linux enqueues first).
         let mut accepted = true;
         while self.cfg.limit.exceeded_by(&self.occ) {
@@ -272,47 +254,22 @@ impl FqCodel {
     /// RFC 8290 §4.2: serve new flows first, then old ones, each for a quantum of bytes.
     pub fn dequeue(&mut self, cx: &mut QdiscCtx) -> Option<QItem> {
         let now = cx.now;
-        loop {
-            let (idx, from_new) = match (self.new_flows.front(), self.old_flows.front()) {
-                (Some(&i), _) => (i as usize, true),
-                (None, Some(&i)) => (i as usize, false),
-                (None, None) => return None,
-            };
-            self.fattest.touch(idx); // CoDel may pop or drop from it
-            let FlowQueue { fifo, codel, deficit, list } = &mut self.queues[idx];
-            // Deficit spent: top it up and move the queue to the end of the old list.
-            if *deficit <= 0 {
-                *deficit += i64::from(self.cfg.quantum_bytes);
-                self.pop_list(from_new);
-                self.old_flows.push_back(idx as u32);
-                self.queues[idx].list = Some(List::Old);
-                continue;
-            }
-            let mut view = FlowView { fifo, total: &mut self.occ, limit: self.cfg.limit };
-            let stats = &mut self.stats;
-            let item = codel.dequeue(&self.params, &mut view, now, &mut |it| {
-                stats.early += 1;
-                cx.drop(it, DropReason::Early, true);
-            });
-            match item {
-                Some(it) => {
-                    *deficit -= i64::from(it.bytes);
-                    self.prefetch_next();
-                    return Some(it);
-                }
-                None => {
-                    // Empty: a new queue goes to the end of the old list (so it cannot come
-                    // back as new at once), an old one leaves the lists (§4.2; Linux skips
-                    // the detour when the old list is empty).
-                    *list = None;
-                    self.pop_list(from_new);
-                    if from_new && !self.old_flows.is_empty() {
-                        self.old_flows.push_back(idx as u32);
-                        self.queues[idx].list = Some(List::Old);
-                    }
-                }
-            }
-        }
+        let FqCodel { cfg, params, queues, lists, fattest, occ, stats, .. } = self;
+        let item = lists.next(
+            cfg.quantum_bytes,
+            |idx| {
+                fattest.touch(idx); // CoDel may pop or drop from it
+                let FlowQueue { fifo, codel } = &mut queues[idx];
+                let mut view = FlowView { fifo, total: occ, limit: cfg.limit };
+                codel.dequeue(params, &mut view, now, &mut |it| {
+                    stats.early += 1;
+                    cx.drop(it, DropReason::Early, true);
+                })
+            },
+            |it| it.bytes,
+        )?;
+        self.prefetch_next();
+        Some(item)
     }
 
     /// Starts loading what the next dequeues will likely touch (hints; no effect on results).
@@ -321,22 +278,14 @@ impl FqCodel {
     /// after that its struct.
     #[inline]
     fn prefetch_next(&self) {
-        let mut order = self.new_flows.iter().chain(self.old_flows.iter()).skip(1);
-        if let Some(q) = order.next().and_then(|&i| self.queues.get(i as usize)) {
+        let mut order = self.lists.order().skip(1);
+        if let Some(q) = order.next().and_then(|i| self.queues.get(i)) {
             if let Some(head) = q.fifo.q.front() {
                 crate::hint::prefetch(head);
             }
         }
-        if let Some(q) = order.next().and_then(|&i| self.queues.get(i as usize)) {
+        if let Some(q) = order.next().and_then(|i| self.queues.get(i)) {
             crate::hint::prefetch_lines(q, 2);
-        }
-    }
-
-    fn pop_list(&mut self, from_new: bool) {
-        if from_new {
-            self.new_flows.pop_front();
-        } else {
-            self.old_flows.pop_front();
         }
     }
 
@@ -349,7 +298,7 @@ impl FqCodel {
     }
 
     pub fn stats(&self) -> FqCodelStats {
-        self.stats
+        FqCodelStats { new_flow_count: self.lists.new_flow_count, ..self.stats }
     }
 }
 
@@ -424,7 +373,7 @@ mod tests {
         for _ in 0..17 {
             assert_eq!(deq(&mut f, &mut drops).unwrap().flow, a);
         }
-        assert_eq!(f.queues[f.queue_index(a)].list, Some(List::Old));
+        assert!(f.lists.is_old(f.queue_index(a)));
         enq(&mut f, item(100, b, 1000), &mut drops);
         assert_eq!(deq(&mut f, &mut drops).unwrap().id, 100, "the sparse flow jumps the backlog");
         // B emptied while new: it goes to the old list's tail, so a second packet from B gets

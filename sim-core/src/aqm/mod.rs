@@ -11,8 +11,10 @@ pub mod codel;
 pub mod dualpi2;
 mod fattest;
 pub mod fifo;
+mod flow_lists;
 pub mod fq;
 pub mod fq_codel;
+pub mod fq_pie;
 pub mod pie;
 pub mod red;
 pub mod step;
@@ -24,6 +26,7 @@ pub use dualpi2::{DualPi2, DualPi2Config, DualPi2Stats, L4sId};
 pub use fifo::{Fifo, FifoConfig};
 pub use fq::{Fq, FqConfig};
 pub use fq_codel::{FqCodel, FqCodelConfig, FqCodelStats};
+pub use fq_pie::{FqOverflow, FqPie, FqPieConfig};
 pub use pie::{Pie, PieConfig, PieStats};
 pub use red::{Red, RedConfig, RedStats, RedView};
 pub use step::{Step, StepConfig};
@@ -97,6 +100,7 @@ crate::registry! {
         Switch(SwitchConfig),
         Step(StepConfig),
         DualPi2(DualPi2Config),
+        FqPie(FqPieConfig),
     }
     build as build(cx: BuildCx) -> Box<dyn QueueDisc>;
 }

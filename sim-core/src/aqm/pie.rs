@@ -298,6 +298,14 @@ impl Pie {
         self.cfg.ecn && self.drop_prob <= self.cfg.mark_ecn_threshold
     }
 
+    /// Removes the head packet without a departure (an overflow drop from FQ-PIE's fattest
+    /// queue): the delay estimate does not see it leave.
+    pub(crate) fn drop_head(&mut self) -> Option<QItem> {
+        let item = self.q.pop_front()?;
+        self.occ.remove(item.bytes, self.cfg.limit.cells_of(item.bytes));
+        Some(item)
+    }
+
     /// §4.4 burst allowance, §4.1 random drop with the work-conserving safeguards, §5.4
     /// derandomization. Called for a packet that fits under the limit.
     fn drop_early(&mut self, bytes: u32) -> bool {
