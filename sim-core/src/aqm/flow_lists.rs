@@ -5,7 +5,23 @@
 //! queue moves to the old list (so it cannot come back as new at once), an empty old one
 //! leaves.
 
+use crate::rng::splitmix64;
 use std::collections::VecDeque;
+
+/// The queue of `queues` a flow hashes to (RFC 8290 §4.1.1): SplitMix64 of the flow id
+/// perturbed by `seed`, scaled by multiply-shift as Linux's `reciprocal_scale`.
+pub(crate) fn queue_index(flow: u32, seed: u64, queues: usize) -> usize {
+    let h = splitmix64(u64::from(flow) ^ seed) >> 32;
+    ((h * queues as u64) >> 32) as usize
+}
+
+/// A flow-queueing disc's hash table cannot change size under running flows.
+pub(crate) fn check_flows_unchanged(old: u32, new: u32) -> Result<(), String> {
+    if new != old {
+        return Err(format!("flows: the number of flow queues ({old}) cannot change during a run"));
+    }
+    Ok(())
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum List {

@@ -19,11 +19,11 @@ use super::codel::{
     INTERVAL_MS, MTU_BYTES, TARGET_MS,
 };
 use super::fattest::Fattest;
-use super::flow_lists::FlowLists;
+use super::flow_lists::{check_flows_unchanged, queue_index, FlowLists};
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::params::{Algorithm, Checker, Described, Field, Kind, Range};
 use crate::queue::config_of;
-use crate::rng::{splitmix64, SimRng};
+use crate::rng::SimRng;
 use crate::time::{Rate, SimTime};
 use serde::{Deserialize, Serialize};
 use std::any::Any;
@@ -120,13 +120,7 @@ impl DiscConfig for FqCodelConfig {
     fn retune_check(&self, new: &dyn Any) -> Result<(), String> {
         let new: &FqCodelConfig = config_of(new)?;
         self.limit.check_change(&new.limit)?;
-        if new.flows != self.flows {
-            return Err(format!(
-                "flows: the number of flow queues ({}) cannot change during a run",
-                self.flows
-            ));
-        }
-        Ok(())
+        check_flows_unchanged(self.flows, new.flows)
     }
 }
 
@@ -195,11 +189,9 @@ impl FqCodel {
         }
     }
 
-    /// The queue a flow hashes to (RFC 8290 §4.1.1), by multiply-shift like Linux's
-    /// `reciprocal_scale`.
+    /// The queue a flow hashes to (RFC 8290 §4.1.1).
     pub fn queue_index(&self, flow: u32) -> usize {
-        let h = splitmix64(u64::from(flow) ^ self.seed) >> 32;
-        ((h * self.queues.len() as u64) >> 32) as usize
+        queue_index(flow, self.seed, self.queues.len())
     }
 
     pub fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {

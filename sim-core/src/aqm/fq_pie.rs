@@ -12,12 +12,12 @@
 //! makes the flow).
 
 use super::fattest::Fattest;
-use super::flow_lists::FlowLists;
+use super::flow_lists::{check_flows_unchanged, queue_index, FlowLists};
 use super::pie::{Pie, PieConfig, PieRules};
 use super::{BuildCx, DiscConfig, DropReason, Occupancy, QItem, QdiscCtx, QueueDisc, QueueLimit};
 use crate::params::{Algorithm, Described, Field, Kind, Range};
 use crate::queue::config_of;
-use crate::rng::{splitmix64, SimRng, StreamId};
+use crate::rng::{SimRng, StreamId};
 use crate::time::{Rate, SimTime};
 use serde::{Deserialize, Serialize};
 use std::any::Any;
@@ -143,13 +143,7 @@ impl DiscConfig for FqPieConfig {
     fn retune_check(&self, new: &dyn Any) -> Result<(), String> {
         let new: &FqPieConfig = config_of(new)?;
         self.limit.check_change(&new.limit)?;
-        if new.flows != self.flows {
-            return Err(format!(
-                "flows: the number of flow queues ({}) cannot change during a run",
-                self.flows
-            ));
-        }
-        Ok(())
+        check_flows_unchanged(self.flows, new.flows)
     }
 }
 
@@ -179,8 +173,7 @@ impl FqPie {
     }
 
     fn queue_index(&self, flow: u32) -> usize {
-        let h = splitmix64(u64::from(flow) ^ self.seed) >> 32;
-        ((h * self.queues.len() as u64) >> 32) as usize
+        queue_index(flow, self.seed, self.queues.len())
     }
 
     /// Up to `drop_batch` packets or half the bytes from the head of the queue with the most
