@@ -546,16 +546,16 @@ fn thinned(drops: &[(f64, u32, DropReason)], cap: usize) -> impl Iterator<Item =
 pub fn drops_chart(s: &Series, f: &Frame) -> Scatter {
     let at = s.charted_link.as_ref().map_or(String::new(), |l| format!(" at {l}"));
     let title = if s.marks.is_empty() { format!("Drops{at}") } else { format!("Drops and ECN marks{at}") };
-    let shown = |v: &[(f64, u32, DropReason)], what: &str| {
-        let n = v.len().min(MAX_DROPS);
-        (n < v.len()).then(|| format!("{n} of {} {what} shown, evenly spread", v.len()))
-    };
+    // Every drop reaches the page, so their total is known; marks come already thinned by
+    // the simulator's history (the summary counts them all).
+    let drops_note = (s.drops.len() > MAX_DROPS)
+        .then(|| format!("{MAX_DROPS} of {} drops shown, evenly spread", s.drops_seen()));
+    let marks_note = (s.marks.len() > MAX_DROPS).then(|| format!("{MAX_DROPS} marks shown, evenly spread"));
     let points =
         |v: &[(f64, u32, DropReason)], colour: fn(DropReason) -> usize| -> Vec<(f64, usize, usize)> {
             thinned(v, MAX_DROPS).map(|&(t, fl, r)| (t, fl as usize, colour(r))).collect()
         };
-    let notes: Vec<String> =
-        [shown(&s.drops, "drops"), shown(&s.marks, "marks")].into_iter().flatten().collect();
+    let notes: Vec<String> = [drops_note, marks_note].into_iter().flatten().collect();
     Scatter {
         title,
         x_max: f.x_max,

@@ -385,6 +385,11 @@ impl Series {
         self.delays.iter().filter_map(|h| h.quantile(0.99)).fold(0.0, f64::max) * 1.5e3
     }
 
+    /// Drops at the bottleneck so far, kept or not.
+    pub fn drops_seen(&self) -> usize {
+        self.drops_kept.seen
+    }
+
     /// Goodput, fairness, queue and drops between `from_s` and `to_s` (the scrubber).
     pub fn window(&self, from_s: f64, to_s: f64) -> WindowFigures {
         let idx: Vec<usize> =

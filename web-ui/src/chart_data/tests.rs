@@ -145,6 +145,26 @@ fn drops_are_plotted_on_their_flows_row() {
 }
 
 #[test]
+fn marks_are_rings_beside_the_drops_and_dualpi2_shows_both_queues() {
+    let s = run("l4s-coexistence", "dualpi2", 6.0);
+    let c = drops_chart(&s, &frame());
+    assert_eq!(c.title, "Drops and ECN marks");
+    assert!(!c.rings.is_empty() && !c.points.is_empty());
+    // Prague (flow 0) is marked; CUBIC (flow 1) asked for no ECN and is only dropped.
+    assert!(c.rings.iter().all(|&(_, row, _)| row == 0));
+    assert!(c.points.iter().all(|&(_, row, _)| row == 1));
+    assert_eq!(c.ring_legend, vec![("marked CE: early".to_string(), mark_color(DropReason::Early))]);
+    // No ring shares a colour with a drop.
+    assert!(c.rings.iter().all(|r| c.points.iter().all(|p| p.2 != r.2)));
+    let q = queue_chart(&s, &frame());
+    let labels: Vec<&str> = q.lines.iter().map(|l| l.label.as_str()).collect();
+    assert!(labels.contains(&"L queue") && labels.contains(&"C queue"), "{labels:?}");
+    assert!(s.extra_groups().iter().any(|g| g == "dualpi2-delay"));
+    let w = s.window(1.0, 6.0);
+    assert!(w.marks > 0 && w.drops < w.marks);
+}
+
+#[test]
 fn every_density_is_scaled_to_its_own_peak() {
     let s = run("red-study", "gentle", 4.0);
     for c in [delay_chart(&s), backlog_chart(&s)] {
