@@ -124,20 +124,25 @@ def red_study(variant, nic, metrics, ecn=False):
         # `use_hard_drop`): ECN takes the place of the early drops only. (Named without
         # "red-study", so that `--only red-study` keeps selecting the rows above alone, and
         # without commas, which `--only` splits at.)
+        # Our side answers echoes as ns-3.44 does (`tcp.cwr_rules`; the lab's default is
+        # Linux's), as every other TCP rule of these rows is ns-3.44's already.
         ns3.update(ecn="true", useEcn="true", useHardDrop="true")
         sets += [("links.bottleneck.queue.use_ecn", "true"),
-                 ("links.bottleneck.queue.use_hard_drop", "true"), ("flows[0].ecn", "true")]
+                 ("links.bottleneck.queue.use_hard_drop", "true"), ("flows[0].ecn", "true"),
+                 ("tcp.cwr_rules", "ns3")]
         name = f"ecn/{variant} + ECN (the RED study; device queue {nic})"
     return dict(name=name, item="25" if ecn else "5, 6", ns3=ns3,
                 preset="red-study", variant=variant, sets=sets, metrics=metrics)
 
 
-# The ns-3.44 TCP rules the Warbler-path rows set on our side (see `warbler`).
+# The ns-3.44 TCP rules the Warbler-path rows set on our side (see `warbler`), and ns-3.44's
+# answer to an ECN echo (`tcp.cwr_rules`, which only ECE moves).
 NS3_RULES = [("tcp.karn_with_timestamps", "true"), ("tcp.rtt_history", "true"),
              ("tcp.rate_snapshot_before_ack", "true"), ("tcp.pace_initial_window", "false"),
              ("tcp.prr", "ns3"), ("tcp.impatient_rto", "true"),
              ("tcp.rto_restart_in_disorder", "false"),
-             ("tcp.sacked_retransmissions_in_pipe", "true"), ("tcp.initial_quick_acks", "1")]
+             ("tcp.sacked_retransmissions_in_pipe", "true"), ("tcp.initial_quick_acks", "1"),
+             ("tcp.cwr_rules", "ns3")]
 
 
 def dctcp(variant, rules=True, k=20, classic=False):
@@ -151,7 +156,9 @@ def dctcp(variant, rules=True, k=20, classic=False):
     in the disc, ours one that finds more than K (see COMPARISON.md), so k=21 is the same
     rule as our K = 20. `classic` gives ns-3 TcpClassicRecovery (cwnd = ssthresh at the echo)
     in place of its PRR, whose entry from EnterCwr holds the sending rate for the CWR round
-    (see COMPARISON.md): with k=21 the two differences traced there are out of the way."""
+    (see COMPARISON.md): with k=21 the two differences traced there are out of the way, and our
+    side keeps Linux's CWR rules (ns-3's CWR entry with classic recovery sets cwnd = ssthresh
+    at once, nearer Linux's PRR than ns-3's PRR entry, which `tcp.cwr_rules = ns3` mirrors)."""
     groups = {"dctcp": "dctcp,2,10000000000,0.05,0",
               "mixed": "dctcp,1,10000000000,0.05,0;cubic,1,10000000000,0.05,0"}[variant]
     ns3 = dict(flows=groups, bottleneckRate=1_000_000_000, bottleneckDelay=0.05, nicQueue=1,
@@ -159,11 +166,12 @@ def dctcp(variant, rules=True, k=20, classic=False):
                sndBuf=6 << 20, rcvBuf=6 << 20, duration=20, warmup=5, sample=0.01)
     if classic:
         ns3["recovery"] = "classic"
-    sets = [("links.bottleneck.nic_queue_packets", "1")] + (NS3_RULES if rules else [])
+    ours = [r for r in NS3_RULES if not (classic and r[0] == "tcp.cwr_rules")]
+    sets = [("links.bottleneck.nic_queue_packets", "1")] + (ours if rules else [])
     name = f"dctcp-vs-cubic/{variant} (device queue 1"
     name += " + ns-3.44 TCP rules" if rules else ""
     name += f"; ns-3 K = {k}" if k != 20 else ""
-    name += " + TcpClassicRecovery)" if classic else ")"
+    name += " + TcpClassicRecovery; our CWR rules Linux's)" if classic else ")"
     metrics = ["goodput", "util", "queue_mean", "queue_std", "queue_p99", "delay_p50", "drops",
                "marks", "marks_forced", "marked_pct", "jfi", "timeouts", "fast_recoveries"]
     if variant == "mixed":

@@ -284,6 +284,16 @@ OnMark(Ptr<const QueueDiscItem> item, const char* reason)
     {
         g_flows[flow].marks++;
     }
+    // With traceFlow: every mark of that flow's packets (time, "mark", TCP sequence number).
+    if (g_trace.is_open() && flow == g_traceFlow)
+    {
+        TcpHeader tcp;
+        if (item->GetPacket()->PeekHeader(tcp))
+        {
+            g_trace << Simulator::Now().GetSeconds() << ",mark," << tcp.GetSequenceNumber().GetValue()
+                    << "\n";
+        }
+    }
 }
 
 

@@ -3,7 +3,8 @@ use crate::net::HeaderOverhead;
 use crate::params::{fmt_num, Checker, Field, Kind, Range};
 use serde::{Deserialize, Serialize};
 
-/// TCP parameters shared by every flow of a scenario. Defaults are ns-3 3.44's.
+/// TCP parameters shared by every flow of a scenario. Defaults are ns-3 3.44's, but for
+/// `cwr_rules` (Linux's, so that no figure recorded with ECN on these defaults moves).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TcpConfig {
@@ -115,6 +116,10 @@ pub struct TcpConfig {
     /// and with a minimum RTO below the delayed-ACK timeout each next segment times out.
     /// Not in the Linux profile yet ([`super::TcpProfile`] says why).
     pub grow_at_loss_exit: bool,
+    /// How the sender answers an ECN echo: Linux's CWR state (the default, the Linux
+    /// profile) or ns-3.44's (the ns-3.44 profile). Only an ACK with ECE on an ECN
+    /// connection tells them apart. See [`CwrRules`].
+    pub cwr_rules: CwrRules,
     pub headers: HeaderOverhead,
 }
 
@@ -145,9 +150,46 @@ impl Default for TcpConfig {
             sacked_retransmissions_in_pipe: true,
             rtt_history: false,
             grow_at_loss_exit: false,
+            cwr_rules: CwrRules::Linux,
             headers: HeaderOverhead::default(),
         }
     }
+}
+
+/// How the sender answers an echo of congestion (ECE, RFC 3168 §6.1.2): the CWR state's
+/// entry and exit, a loss in it, and the CWR flag. Linux's `tcp_input.c` and ns-3.44's
+/// `TcpSocketBase` (`tcp-socket-base.cc`) part ways on each; ACKs without ECE, and so every
+/// scenario without ECN, run alike under both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CwrRules {
+    /// Linux (`tcp_fastretrans_alert`) and RFC 3168:
+    /// - an echo on an ACK that advances SND.UNA reduces the window only from Open or
+    ///   Disorder (`tcp_enter_cwr` acts below `TCP_CA_CWR`), after the ACK was processed:
+    ///   ssthresh from the congestion control, PRR from the next ACK on;
+    /// - in CWR, duplicate ACKs that show a loss start fast recovery;
+    /// - CWR ends with cwnd = ssthresh once SND.UNA reaches the recovery point (Linux waits
+    ///   for an ACK above it, `snd_una != high_seq`: kept at "reaches" here, which the
+    ///   presets' figures were recorded with);
+    /// - the CWR flag rides on the first new segment after each reduction
+    ///   (`tcp_ecn_queue_cwr`).
+    #[default]
+    Linux,
+    /// ns-3.44 `TcpSocketBase::ReceivedAck`, `ProcessAck`, `EnterCwr`, `DupAck` and
+    /// `SendDataPacket` (`sender_ecn.rs` has the details):
+    /// - CWR ends (cwnd = ssthresh) on an ACK above the recovery point, and an echo on an
+    ///   ACK that advances SND.UNA enters it from any state but CWR (Recovery and Loss
+    ///   too, leaving their recovery), before the ACK is processed: ssthresh from the window
+    ///   and (DCTCP) α as they were before this ACK;
+    /// - `TcpPrrRecovery::EnterRecovery` (RecoverFS = pipe) runs `DoRecovery` for the ACK
+    ///   as a duplicate ACK (a segment more credited, one at least allowed), and the CA_CWR
+    ///   branch of `ProcessAck` runs it again for the same ACK;
+    /// - a duplicate ACK in CWR is only counted: no fast recovery (a segment SACK marks
+    ///   lost still goes out when the window allows, `NextSeg` rule 1, else the timer
+    ///   repairs it);
+    /// - the CWR flag rides on the first new segment after any echo once the last CWR
+    ///   segment is acknowledged, reduction or not (the receiver then stops echoing).
+    Ns3,
 }
 
 /// A timer of at least 1 ms: below it a retransmission or SYN timer would spin in place.
@@ -319,6 +361,13 @@ impl TcpConfig {
             "",
             Kind::Bool,
             "The ACK that ends a timeout's recovery grows the window by every segment it delivered (Linux); off = ns-3.44 (the default), only by those above the recovery point.",
+        ),
+        Field::new(
+            "cwr_rules",
+            "CWR",
+            "",
+            Kind::Choice(&[("linux", "Linux"), ("ns3", "ns-3.44")]),
+            "The reduction for an ECN echo: Linux's (the default: from Open or Disorder only, PRR from the next ACK, a loss in it starts fast recovery) or ns-3.44's (from any state, Recovery and Loss included; PRR credits the echoing ACK twice and a segment more; a loss in it starts no fast recovery; CWR on new data after every echo).",
         ),
         Field::new("headers.ip_bytes", "IP header", "bytes", Kind::Int(HEADER), "IPv4: 20."),
         Field::new("headers.tcp_bytes", "TCP header", "bytes", Kind::Int(HEADER), "Without options: 20."),

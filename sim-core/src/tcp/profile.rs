@@ -1,13 +1,13 @@
 //! Two TCP profiles, each setting the rules where ns-3.44 and Linux part ways at once: a
 //! scenario written from a Warbler preset carries Linux's, and behaving like ns-3 should not
-//! take eight edits. A profile is not stored: it sets the fields, each of which stays
+//! take nine edits. A profile is not stored: it sets the fields, each of which stays
 //! editable after (a scenario then matches neither, and says so).
 
-use super::{PrrRules, TcpConfig};
+use super::{CwrRules, PrrRules, TcpConfig};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TcpProfile {
-    /// ns-3.44's `TcpSocketBase` (the lab's defaults).
+    /// ns-3.44's `TcpSocketBase` (the lab's defaults but for `cwr_rules`, Linux's by default).
     Ns3,
     /// Linux's stack, as the Warbler presets' hosts.
     Linux,
@@ -16,7 +16,7 @@ pub enum TcpProfile {
 impl TcpProfile {
     pub const ALL: [TcpProfile; 2] = [TcpProfile::Ns3, TcpProfile::Linux];
     /// The fields a profile sets (paths under `tcp`).
-    pub const FIELDS: [&'static str; 8] = [
+    pub const FIELDS: [&'static str; 9] = [
         "min_rto_ms",
         "prr",
         "karn_with_timestamps",
@@ -25,6 +25,7 @@ impl TcpProfile {
         "impatient_rto",
         "rto_restart_in_disorder",
         "sacked_retransmissions_in_pipe",
+        "cwr_rules",
     ];
 
     pub fn tag(self) -> &'static str {
@@ -52,7 +53,7 @@ impl TcpProfile {
         })
     }
 
-    /// Sets the eight fields; everything else is left as it is.
+    /// Sets the nine fields; everything else is left as it is.
     pub fn apply(self, t: &mut TcpConfig) {
         let linux = self == TcpProfile::Linux;
         // RFC 6298 §2.4 and ns-3.44: a 1 s minimum RTO; Linux: TCP_RTO_MIN, 200 ms.
@@ -70,12 +71,16 @@ impl TcpProfile {
         // ns-3.44's BytesInFlight keeps a SACKed retransmission; Linux's `tcp_sacktag_one`
         // takes it out of `retrans_out`.
         t.sacked_retransmissions_in_pipe = !linux;
+        // ns-3.44's ReceivedAck / EnterCwr / DupAck answer an echo from any state, credit
+        // PRR twice for it and start no fast recovery in CA_CWR; Linux's tcp_enter_cwr acts
+        // from Open and Disorder, and tcp_fastretrans_alert leaves CWR for Recovery.
+        t.cwr_rules = if linux { CwrRules::Linux } else { CwrRules::Ns3 };
         // Not here yet: `grow_at_loss_exit`, Linux's rule too, moves the Warbler rows (the
         // cubic-bbr-vegas-3q baseline's jitter 26.9 → 39.8 ms; the paper's 26.7); the
         // incast preset sets it, where without it a window of one never grows.
     }
 
-    /// The profile the eight fields match, if one does.
+    /// The profile the nine fields match, if one does.
     pub fn of(t: &TcpConfig) -> Option<TcpProfile> {
         Self::ALL.into_iter().find(|p| {
             let mut probe = t.clone();
@@ -91,14 +96,19 @@ mod tests {
     use crate::scenario::preset;
 
     #[test]
-    fn the_defaults_are_ns3s_and_the_warbler_presets_linuxs() {
-        assert_eq!(TcpProfile::of(&TcpConfig::default()), Some(TcpProfile::Ns3));
+    fn the_defaults_are_ns3s_but_for_the_cwr_rules_and_the_warbler_presets_linuxs() {
+        // Linux's CWR rules are the default, so that no preset's figures move; the rest of
+        // the defaults are ns-3.44's.
+        let mut d = TcpConfig::default();
+        assert_eq!((TcpProfile::of(&d), d.cwr_rules), (None, CwrRules::Linux));
+        d.cwr_rules = CwrRules::Ns3;
+        assert_eq!(TcpProfile::of(&d), Some(TcpProfile::Ns3));
         let w = preset("cubic-vegas-2q", Some("warbler")).unwrap();
         assert_eq!(TcpProfile::of(&w.tcp), Some(TcpProfile::Linux));
     }
 
     #[test]
-    fn a_profile_sets_its_eight_fields_and_nothing_else() {
+    fn a_profile_sets_its_nine_fields_and_nothing_else() {
         let w = preset("cubic-vegas-2q", Some("warbler")).unwrap().tcp;
         let mut t = w.clone();
         TcpProfile::Ns3.apply(&mut t);

@@ -8,7 +8,7 @@ use super::rate::{RateEstimator, RateSample};
 use super::rtt::RttEstimator;
 use super::scoreboard::{NextSeg, Scoreboard};
 use super::timer::Timer;
-use super::TcpConfig;
+use super::{CwrRules, TcpConfig};
 use crate::cc::{AckSample, CcaSpec, CongState, CongestionControl, CongestionKind, Tcb};
 use crate::net::{Packet, PacketKind, SackBlock, TcpEcnFlags, MAX_SACK_BLOCKS};
 use crate::time::{SimDuration, SimTime};
@@ -89,8 +89,14 @@ pub struct TcpSender {
     ecn_on: bool,
     /// The next new data segment carries CWR: the window was reduced for an echo.
     cwr_pending: bool,
-    /// The ACK being processed echoed congestion (ECE, on an ECN connection).
+    /// The ACK being processed echoed congestion (ECE, on an ECN connection; under
+    /// ns-3.44's CWR rules, as its `m_ecnState == ECN_ECE_RCVD` reads).
     ece: bool,
+    /// ns-3.44's sender ECN state (`tcp.cwr_rules = ns3`): `ECN_ECE_RCVD`, the ack of the
+    /// last echo (`m_ecnEchoSeq`) and the last segment sent with CWR (`m_ecnCWRSeq`).
+    ece_rcvd: bool,
+    ecn_echo_seq: u32,
+    ecn_cwr_seq: Option<u32>,
 }
 
 fn ms(v: f64) -> SimDuration {
@@ -177,6 +183,9 @@ impl TcpSender {
             ecn_on: false,
             cwr_pending: false,
             ece: false,
+            ece_rcvd: false,
+            ecn_echo_seq: 0,
+            ecn_cwr_seq: None,
         }
     }
 
@@ -538,7 +547,7 @@ impl TcpSender {
             return; // stale, or acknowledges data never sent
         }
         self.rwnd = p.rwnd;
-        self.ece = self.ecn_on && p.tcp_ecn.ece();
+        self.ece = self.read_echo(p, old_una);
         let prior_in_flight = self.bytes_in_flight();
         let reno_before = self.sb.reno_sacked();
         let (total, last, mss) = (self.total_segments, self.last_segment_bytes, self.tcb.mss);
@@ -664,6 +673,8 @@ impl TcpSender {
         out: &mut Vec<Packet>,
     ) {
         let old_dupacks = self.dupacks;
+        // ns-3.44 ends CWR, and starts it for an echo, before the ACK is processed.
+        let safe = self.ns3_cwr_before_ack(ack, old_una, delivered, safe, now);
         if is_dupack {
             self.on_dupack(delivered, now, out);
         }
@@ -721,9 +732,10 @@ impl TcpSender {
                 self.cc.on_ack(&mut self.tcb, &s);
                 self.cc.grow_window(&mut self.tcb, segs, now);
             }
-            CongState::Cwr if ack < self.recover => {
+            CongState::Cwr if self.cwr_goes_on(ack) => {
                 // The reduction for an echo goes on: PRR, no growth (Linux
-                // `tcp_cwnd_reduction` while `tcp_in_cwnd_reduction`).
+                // `tcp_cwnd_reduction` while `tcp_in_cwnd_reduction`; ns-3.44 `ProcessAck`'s
+                // CA_CWR branch).
                 self.prr_update(delivered, safe, false);
                 let s = self.ack_sample(segs, now);
                 self.cc.on_ack(&mut self.tcb, &s);
@@ -784,7 +796,8 @@ impl TcpSender {
                 }
             }
         }
-        if self.ece && matches!(self.tcb.state, CongState::Open | CongState::Disorder) {
+        let linux_cwr = self.cfg.cwr_rules == CwrRules::Linux;
+        if linux_cwr && self.ece && matches!(self.tcb.state, CongState::Open | CongState::Disorder) {
             self.enter_cwr(now);
         }
     }
@@ -814,8 +827,8 @@ impl TcpSender {
         }
         match self.tcb.state {
             // A loss while reducing for an echo: fast recovery takes over (Linux leaves
-            // CWR for Recovery).
-            CongState::Cwr => {
+            // CWR for Recovery). ns-3.44's `DupAck` only counts it in CA_CWR.
+            CongState::Cwr if self.cfg.cwr_rules == CwrRules::Linux => {
                 let (una, thresh) = (self.sb.una(), self.cfg.dupack_threshold);
                 if self.dupacks >= thresh || (self.cfg.sack && self.sb.is_lost(una, thresh)) {
                     self.enter_recovery(delivered, now, out);

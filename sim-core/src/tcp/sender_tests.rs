@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::cc::CcaSpec;
+use crate::tcp::CwrRules;
 use crate::tcp::TcpReceiver;
 use std::collections::BTreeMap;
 
@@ -16,10 +17,28 @@ struct Loopback {
     order: u64,
     /// segment → how many of its next transmissions to drop
     drops: BTreeMap<u32, u32>,
+    /// segment → how many of its next ECN-capable transmissions to mark CE
+    marks: BTreeMap<u32, u32>,
+    /// The sender after each ACK it took.
+    acks: Vec<AckLog>,
     /// times a retransmission timeout fired
     rto_times: Vec<SimTime>,
     /// The sender just before the ACK that started the first fast recovery.
     before_recovery: Option<Snapshot>,
+}
+
+/// The sender after an ACK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct AckLog {
+    ack: u32,
+    ece: bool,
+    /// The state the ACK found, and the one it left.
+    was: CongState,
+    state: CongState,
+    cwnd: u32,
+    ssthresh: u32,
+    /// Pipe in bytes, before the sender sent what the ACK allowed.
+    pipe: u32,
 }
 
 /// What the sender held before an ACK.
@@ -41,6 +60,8 @@ impl Loopback {
             wire: BTreeMap::new(),
             order: 0,
             drops: BTreeMap::new(),
+            marks: BTreeMap::new(),
+            acks: Vec::new(),
             rto_times: Vec::new(),
             before_recovery: None,
         }
@@ -51,13 +72,24 @@ impl Loopback {
         self
     }
 
+    fn mark_segment(mut self, seq: u32, times: u32) -> Self {
+        self.marks.insert(seq, times);
+        self
+    }
+
     fn put(&mut self, out: Vec<Packet>, to_receiver: bool) {
-        for p in out {
+        for mut p in out {
             if to_receiver && p.kind == PacketKind::Data {
                 if let Some(n) = self.drops.get_mut(&p.seq) {
                     if *n > 0 {
                         *n -= 1;
                         continue;
+                    }
+                }
+                if let Some(n) = self.marks.get_mut(&p.seq) {
+                    if *n > 0 && p.ecn != crate::net::Ecn::NotEct {
+                        *n -= 1;
+                        p.ecn = crate::net::Ecn::Ce;
                     }
                 }
             }
@@ -93,10 +125,27 @@ impl Loopback {
                 } else {
                     let snap = Snapshot { cwnd: self.s.cwnd(), outstanding: self.s.segments_outstanding() };
                     let was = self.s.cong_state();
-                    self.s.on_packet(&p, t, &mut out);
-                    if was != CongState::Recovery && self.s.cong_state() == CongState::Recovery {
+                    // What the ACK leaves, before the sender sends what it allows.
+                    let mut probe = Vec::new();
+                    self.s.on_packet(&p, t, &mut probe);
+                    let state = self.s.cong_state();
+                    if was != CongState::Recovery && state == CongState::Recovery {
                         self.before_recovery.get_or_insert(snap);
                     }
+                    if p.kind == PacketKind::Ack {
+                        let sent: u32 =
+                            probe.iter().filter(|q| q.kind == PacketKind::Data).map(|q| q.payload).sum();
+                        self.acks.push(AckLog {
+                            ack: p.ack,
+                            ece: p.tcp_ecn.ece(),
+                            was,
+                            state,
+                            cwnd: self.s.cwnd(),
+                            ssthresh: self.s.ssthresh(),
+                            pipe: self.s.bytes_in_flight().saturating_sub(sent),
+                        });
+                    }
+                    out.append(&mut probe);
                     self.put(std::mem::take(&mut out), true);
                 }
             } else if self.s.pace_timer.deadline() == Some(t) {
@@ -454,4 +503,145 @@ fn an_impatient_recovery_times_out_where_a_patient_one_repairs_hole_by_hole() {
     };
     assert_eq!(run(false), 0, "every partial ACK restarts the timer");
     assert!(run(true) >= 1, "the first partial ACK alone restarts it");
+}
+
+// ---- ECN: Linux's CWR rules against ns-3.44's (`tcp.cwr_rules`) ------------------------
+
+/// A classic-ECN NewReno flow of 300 segments (or DCTCP with its receiver's per-segment
+/// echo) under `rules`; `edit` marks and drops segments before the run.
+fn ecn_flow(rules: CwrRules, cca: CcaSpec, sack: bool, edit: impl FnOnce(Loopback) -> Loopback) -> Loopback {
+    let scalable = matches!(cca, CcaSpec::Dctcp(_));
+    let mut l = edit(Loopback::new(TcpConfig { cwr_rules: rules, ..cfg(sack) }, cca, 300));
+    l.s.set_classic_ecn(true);
+    l.r.set_accurate_echo(scalable);
+    l.run(SimTime::from_secs_f64(60.0));
+    assert_eq!(l.s.phase(), Phase::Completed, "flow did not finish");
+    assert!(l.s.ecn_on());
+    l
+}
+
+fn newreno() -> CcaSpec {
+    CcaSpec::NewReno(Default::default())
+}
+
+/// The first ACK that echoes congestion, and those after it.
+fn from_the_echo(l: &Loopback) -> &[AckLog] {
+    let i = l.acks.iter().position(|a| a.ece).expect("an echo");
+    &l.acks[i..]
+}
+
+#[test]
+fn an_echo_holds_dctcps_flight_through_the_cwr_round_under_ns3s_rules() {
+    // DCTCP (α ≈ 0.08 when segment 60 is marked, ssthresh = 70 000 · (1 − α/2) = 67 116 B);
+    // the receiver's state change acknowledges 60 alone, with ECE (D = 1000 B), and finds
+    // 69 segments in flight after it.
+    let dctcp = || CcaSpec::Dctcp(crate::cc::DctcpConfig { alpha_on_init: 0.1, ..Default::default() });
+    let linux = ecn_flow(CwrRules::Linux, dctcp(), true, |l| l.mark_segment(60, 1));
+    let ns3 = ecn_flow(CwrRules::Ns3, dctcp(), true, |l| l.mark_segment(60, 1));
+    let (l, n) = (from_the_echo(&linux), from_the_echo(&ns3));
+    for a in [l[0], n[0]] {
+        assert_eq!(
+            (a.ack, a.was, a.state, a.ssthresh, a.pipe),
+            (61, CongState::Open, CongState::Cwr, 67_116, 69_000)
+        );
+    }
+    // Linux (`tcp_enter_cwr`): the window is left as it is; PRR works from the next ACK:
+    // ceil(2000 · 67 116 / 69 000) − 1000 sent = 946 B over the pipe, and the flight falls
+    // to ssthresh within the round.
+    assert_eq!((l[0].cwnd, l[1].cwnd), (70_000, 68_946));
+    assert_eq!(l[3].pipe, 65_000);
+    // ns-3.44 (`EnterCwr` → `TcpPrrRecovery::EnterRecovery` → `DoRecovery` as a duplicate
+    // ACK, then `ProcessAck`'s CA_CWR branch → `DoRecovery` again): prr_delivered = 1000 +
+    // 1000 (the extra segment) + 1000 (counted twice): cwnd = 69 000 + ceil(3000 · 67 116 /
+    // 69 000) = 71 919, then 1000 B delivered for each 1000 sent: the flight stays at the 69
+    // segments it had when the echo came, through the round.
+    assert_eq!((n[0].cwnd, n[1].cwnd), (71_919, 71_864));
+    assert!(n.iter().take_while(|a| a.ack <= 95).all(|a| a.pipe == 69_000), "{n:?}");
+}
+
+#[test]
+fn ns3_credits_the_echoing_ack_twice_and_ends_cwr_above_the_recovery_point() {
+    // Classic ECN, NewReno: the echo of segment 60 comes on the ACK of 59-60 (D = 2000 B)
+    // with 38 segments left in flight; ssthresh = 38 000 / 2, under both rules.
+    let linux = ecn_flow(CwrRules::Linux, newreno(), true, |l| l.mark_segment(60, 1));
+    let ns3 = ecn_flow(CwrRules::Ns3, newreno(), true, |l| l.mark_segment(60, 1));
+    let (l, n) = (from_the_echo(&linux), from_the_echo(&ns3));
+    for a in [l[0], n[0]] {
+        assert_eq!((a.ack, a.state, a.ssthresh, a.pipe), (61, CongState::Cwr, 19_000, 38_000));
+    }
+    // Linux: untouched, then ceil(2000 · ½) − 2000 sent < 0: nothing more.
+    assert_eq!((l[0].cwnd, l[1].cwnd), (40_000, 38_000));
+    // ns-3.44: 38 000 + ceil((2000 + 1000 + 2000) · ½), then ceil(7000 · ½) − 2000 sent.
+    assert_eq!((n[0].cwnd, n[1].cwnd), (40_500, 39_500));
+    // The CWR flag rode on segment 99, the first sent after the echo (SND.NXT = 99 then),
+    // so the receiver echoes until its ACK of 98. ns-3.44 (and Linux, `snd_una !=
+    // high_seq`) hold CWR until an ACK above 99: one reduction. The lab's Linux rules end
+    // it on the ACK of 98 and take its echo as a new one.
+    let exit = n.iter().find(|a| a.state == CongState::Open).unwrap();
+    assert_eq!((exit.ack, exit.was, exit.ece), (101, CongState::Cwr, false));
+    assert!(exit.cwnd >= 19_000 && exit.cwnd < 19_100, "cwnd = ssthresh, then grown: {exit:?}");
+    assert_eq!(ns3.s.stats().ecn_reductions, 1);
+    assert_eq!(linux.s.stats().ecn_reductions, 2);
+}
+
+#[test]
+fn a_loss_in_cwr_waits_for_the_timer_under_ns3s_rules_and_starts_fast_recovery_under_linuxs() {
+    // Without SACK: segment 64, sent before the echo of 60 came, is lost. Linux leaves CWR
+    // for Recovery on the third duplicate ACK; ns-3.44's `DupAck` only counts them in
+    // CA_CWR, nothing marks the hole lost, and the retransmission timer (1 s) repairs it.
+    let run = |rules| ecn_flow(rules, newreno(), false, |l| l.mark_segment(60, 1).drop_segment(64, 1));
+    let linux = run(CwrRules::Linux);
+    let st = linux.s.stats();
+    assert_eq!((st.fast_recoveries, st.timeouts, st.retransmissions), (1, 0, 1));
+    assert!(linux.acks.iter().any(|a| a.was == CongState::Cwr && a.state == CongState::Recovery));
+    let ns3 = run(CwrRules::Ns3);
+    let st = ns3.s.stats();
+    assert_eq!((st.fast_recoveries, st.timeouts, st.timeouts_open, st.retransmissions), (0, 1, 1, 1));
+    let dupacks_in_cwr = ns3.acks.iter().filter(|a| a.ack == 64 && a.state == CongState::Cwr).count();
+    assert!(dupacks_in_cwr >= 30, "{dupacks_in_cwr} duplicate ACKs in CWR");
+    assert!(ns3.rto_times[0].as_secs_f64() > 1.0, "{:?}", ns3.rto_times);
+}
+
+#[test]
+fn with_sack_ns3_resends_a_loss_in_cwr_as_sack_marks_it_and_keeps_its_flight() {
+    // The same loss with SACK: under ns-3.44's rules the hole is marked lost by the SACKs
+    // above it (`TcpTxBuffer::UpdateLostCount`) and `SendPendingData` resends it by
+    // `NextSeg` rule 1 as soon as cwnd − pipe allows, in CA_CWR: no fast recovery, no
+    // second reduction, and the frozen cwnd keeps the flight while the duplicate ACKs come.
+    let run = |rules| ecn_flow(rules, newreno(), true, |l| l.mark_segment(60, 1).drop_segment(64, 1));
+    let linux = run(CwrRules::Linux);
+    assert_eq!((linux.s.stats().fast_recoveries, linux.s.stats().timeouts), (1, 0));
+    let ns3 = run(CwrRules::Ns3);
+    let st = ns3.s.stats();
+    assert_eq!((st.fast_recoveries, st.timeouts, st.retransmissions), (0, 0, 1));
+    let hole: Vec<&AckLog> = ns3.acks.iter().filter(|a| a.ack == 64).collect();
+    assert!(hole.iter().all(|a| a.state == CongState::Cwr && a.pipe >= 36_000), "{hole:?}");
+    let min_linux = linux.acks.iter().filter(|a| a.ack == 64).map(|a| a.pipe).min().unwrap();
+    assert!(min_linux <= 26_000, "Linux's recovery halves the flight: {min_linux}");
+}
+
+#[test]
+fn an_echo_on_a_partial_ack_leaves_recovery_for_cwr_under_ns3s_rules() {
+    // Segments 60 and 70 lost, 62 marked: fast recovery for 60; the ACK of its
+    // retransmission is a partial one (the hole at 70) and echoes 62's mark. ns-3.44's
+    // `ReceivedAck` calls `EnterCwr` from CA_RECOVERY: ssthresh again, from what is in
+    // flight (27 000 / 2), and the recovery is over; 70 goes out by `NextSeg` once SACK
+    // marks it lost. Linux (`tcp_enter_cwr` acts below TCP_CA_CWR) stays in Recovery.
+    let run = |rules| {
+        ecn_flow(rules, newreno(), true, |l| l.drop_segment(60, 1).drop_segment(70, 1).mark_segment(62, 1))
+    };
+    let ns3 = run(CwrRules::Ns3);
+    let partial =
+        ns3.acks.iter().find(|a| a.was == CongState::Recovery && a.state != CongState::Recovery).unwrap();
+    assert_eq!(
+        (partial.ack, partial.ece, partial.state, partial.ssthresh),
+        (70, true, CongState::Cwr, 13_500)
+    );
+    assert_eq!(
+        (ns3.s.stats().fast_recoveries, ns3.s.stats().timeouts, ns3.s.stats().retransmissions),
+        (1, 0, 2)
+    );
+    let linux = run(CwrRules::Linux);
+    let a = linux.acks.iter().find(|a| a.ack == 70).unwrap();
+    assert_eq!((a.was, a.state, a.ssthresh), (CongState::Recovery, CongState::Recovery, 19_000));
 }

@@ -45,7 +45,7 @@ pub enum EditMsg {
     Commit(String),
     AddChange(sim_core::scenario::TimedChange),
     RemoveChange(usize),
-    /// The TCP profile menu chose one: its eight fields take its values.
+    /// The TCP profile menu chose one: its nine fields take its values.
     TcpProfile(sim_core::tcp::TcpProfile),
 }
 
@@ -333,7 +333,7 @@ fn link_section(ed: &Editor, link: &Link, base: &str, title: &str, name: Option<
     }
 }
 
-/// The TCP profile the eight fields where ns-3.44 and Linux differ match (or "edited" when
+/// The TCP profile the nine fields where ns-3.44 and Linux differ match (or "edited" when
 /// they match neither); choosing one sets them, each still editable below.
 fn tcp_profile(ed: &Editor, link: &Link) -> Html {
     use sim_core::tcp::TcpProfile;
@@ -353,7 +353,7 @@ fn tcp_profile(ed: &Editor, link: &Link) -> Html {
                     { for TcpProfile::ALL.iter().map(|p| html! { <option value={p.tag()} selected={current == Some(*p)}>{ p.label() }</option> }) }
                 </select>
             </label>
-            <div class="help">{ "Sets the rules where ns-3.44 and Linux differ at once: minimum RTO (1 s / 200 ms), PRR (ns-3.44's / RFC 9937), Karn's rule with timestamps, rate snapshots, a paced first window. Each stays editable below." }</div>
+            <div class="help">{ "Sets the rules where ns-3.44 and Linux differ at once: minimum RTO (1 s / 200 ms), PRR (ns-3.44's / RFC 9937), Karn's rule with timestamps, rate snapshots, a paced first window, the reduction for an ECN echo (CWR). Each stays editable below." }</div>
         </div>
     }
 }
