@@ -3,8 +3,7 @@ use crate::net::HeaderOverhead;
 use crate::params::{fmt_num, Checker, Field, Kind, Range};
 use serde::{Deserialize, Serialize};
 
-/// TCP parameters shared by every flow of a scenario. Defaults are ns-3 3.44's, but for
-/// `cwr_rules` (Linux's, so that no figure recorded with ECN on these defaults moves).
+/// TCP parameters shared by every flow of a scenario. Defaults are ns-3 3.44's.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TcpConfig {
@@ -116,9 +115,9 @@ pub struct TcpConfig {
     /// and with a minimum RTO below the delayed-ACK timeout each next segment times out.
     /// Not in the Linux profile yet ([`super::TcpProfile`] says why).
     pub grow_at_loss_exit: bool,
-    /// How the sender answers an ECN echo: Linux's CWR state (the default, the Linux
-    /// profile) or ns-3.44's (the ns-3.44 profile). Only an ACK with ECE on an ECN
-    /// connection tells them apart. See [`CwrRules`].
+    /// How the sender answers an ECN echo: ns-3.44's (the default, the ns-3.44 profile) or
+    /// Linux's CWR state (the Linux profile). Only an ACK with ECE on an ECN connection
+    /// tells them apart. See [`CwrRules`].
     pub cwr_rules: CwrRules,
     pub headers: HeaderOverhead,
 }
@@ -150,7 +149,7 @@ impl Default for TcpConfig {
             sacked_retransmissions_in_pipe: true,
             rtt_history: false,
             grow_at_loss_exit: false,
-            cwr_rules: CwrRules::Linux,
+            cwr_rules: CwrRules::Ns3,
             headers: HeaderOverhead::default(),
         }
     }
@@ -160,7 +159,7 @@ impl Default for TcpConfig {
 /// entry and exit, a loss in it, and the CWR flag. Linux's `tcp_input.c` and ns-3.44's
 /// `TcpSocketBase` (`tcp-socket-base.cc`) part ways on each; ACKs without ECE, and so every
 /// scenario without ECN, run alike under both.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CwrRules {
     /// Linux (`tcp_fastretrans_alert`) and RFC 3168:
@@ -168,12 +167,10 @@ pub enum CwrRules {
     ///   Disorder (`tcp_enter_cwr` acts below `TCP_CA_CWR`), after the ACK was processed:
     ///   ssthresh from the congestion control, PRR from the next ACK on;
     /// - in CWR, duplicate ACKs that show a loss start fast recovery;
-    /// - CWR ends with cwnd = ssthresh once SND.UNA reaches the recovery point (Linux waits
-    ///   for an ACK above it, `snd_una != high_seq`: kept at "reaches" here, which the
-    ///   presets' figures were recorded with);
+    /// - CWR ends with cwnd = ssthresh on an ACK above the recovery point (`snd_una !=
+    ///   high_seq`: the CWR flag has then reached the receiver, which stops echoing);
     /// - the CWR flag rides on the first new segment after each reduction
     ///   (`tcp_ecn_queue_cwr`).
-    #[default]
     Linux,
     /// ns-3.44 `TcpSocketBase::ReceivedAck`, `ProcessAck`, `EnterCwr`, `DupAck` and
     /// `SendDataPacket` (`sender_ecn.rs` has the details):
@@ -367,7 +364,7 @@ impl TcpConfig {
             "CWR",
             "",
             Kind::Choice(&[("linux", "Linux"), ("ns3", "ns-3.44")]),
-            "The reduction for an ECN echo: Linux's (the default: from Open or Disorder only, PRR from the next ACK, a loss in it starts fast recovery) or ns-3.44's (from any state, Recovery and Loss included; PRR credits the echoing ACK twice and a segment more; a loss in it starts no fast recovery; CWR on new data after every echo).",
+            "The reduction for an ECN echo: ns-3.44's (the default: from any state, Recovery and Loss included; PRR credits the echoing ACK twice and a segment more; a loss in it starts no fast recovery; CWR on new data after every echo) or Linux's (from Open or Disorder only, PRR from the next ACK, a loss in it starts fast recovery).",
         ),
         Field::new("headers.ip_bytes", "IP header", "bytes", Kind::Int(HEADER), "IPv4: 20."),
         Field::new("headers.tcp_bytes", "TCP header", "bytes", Kind::Int(HEADER), "Without options: 20."),

@@ -7,7 +7,7 @@ use super::{CwrRules, PrrRules, TcpConfig};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TcpProfile {
-    /// ns-3.44's `TcpSocketBase` (the lab's defaults but for `cwr_rules`, Linux's by default).
+    /// ns-3.44's `TcpSocketBase` (the lab's defaults).
     Ns3,
     /// Linux's stack, as the Warbler presets' hosts.
     Linux,
@@ -96,13 +96,9 @@ mod tests {
     use crate::scenario::preset;
 
     #[test]
-    fn the_defaults_are_ns3s_but_for_the_cwr_rules_and_the_warbler_presets_linuxs() {
-        // Linux's CWR rules are the default, so that no preset's figures move; the rest of
-        // the defaults are ns-3.44's.
-        let mut d = TcpConfig::default();
-        assert_eq!((TcpProfile::of(&d), d.cwr_rules), (None, CwrRules::Linux));
-        d.cwr_rules = CwrRules::Ns3;
-        assert_eq!(TcpProfile::of(&d), Some(TcpProfile::Ns3));
+    fn the_defaults_are_ns3s_and_the_warbler_presets_linuxs() {
+        let d = TcpConfig::default();
+        assert_eq!((TcpProfile::of(&d), d.cwr_rules), (Some(TcpProfile::Ns3), CwrRules::Ns3));
         let w = preset("cubic-vegas-2q", Some("warbler")).unwrap();
         assert_eq!(TcpProfile::of(&w.tcp), Some(TcpProfile::Linux));
     }

@@ -160,10 +160,12 @@ impl TcpSender {
         }
     }
 
-    /// Whether an ACK in CWR leaves the reduction going. Linux's rules end it on the ACK
-    /// that reaches the recovery point; ns-3.44's ended it already, above it
+    /// Whether an ACK in CWR leaves the reduction going. Linux ends it on an ACK above the
+    /// recovery point (`tcp_fastretrans_alert`: "CWR is to be held something *above*
+    /// high_seq is ACKed for CWR bit to reach receiver"), so the receiver has seen CWR and
+    /// stopped echoing; ns-3.44's rules ended it already, above it too
     /// (`ns3_cwr_before_ack`).
     pub(super) fn cwr_goes_on(&self, ack: u32) -> bool {
-        ack < self.recover || self.cfg.cwr_rules == CwrRules::Ns3
+        ack <= self.recover || self.cfg.cwr_rules == CwrRules::Ns3
     }
 }
