@@ -241,3 +241,19 @@ fn prague_and_cubic_share_dualpi2_with_a_shallow_l_queue() {
     let (_, pie) = run(&preset("l4s-coexistence", Some("pie-ecn")).unwrap());
     assert!(pie.flows[0].throughput_bps > 3.0 * pie.flows[1].throughput_bps);
 }
+
+#[test]
+fn each_links_marks_are_counted_with_its_drops() {
+    // DCTCP through a 10 Gbit/s FIFO, then the 1 Gbit/s step port: only the port marks.
+    let mut sc = datacentre(step(20), vec![group(2, CcaSpec::Dctcp(DctcpConfig::default()), false)]);
+    sc.links.insert(
+        "edge".into(),
+        Link::new(10_000_000_000, 0.01, QueueDiscSpec::fifo(QueueLimit::Packets(250))),
+    );
+    sc.flows[0].route = vec!["edge".into(), "bottleneck".into()];
+    let (_, s) = run(&sc);
+    let of = |name: &str| s.links.iter().find(|l| l.name == name).unwrap();
+    assert_eq!(of("bottleneck").marks, marks(&s), "the studied link's marks are the summary's");
+    assert!(marks(&s) > 0);
+    assert_eq!(of("edge").marks, 0);
+}

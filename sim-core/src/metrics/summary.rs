@@ -107,6 +107,9 @@ pub struct LinkSummary {
     pub forced: u64,
     #[serde(default)]
     pub overflow: u64,
+    /// Packets its disc marked CE in the window (in place of drops).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub marks: u64,
 }
 
 /// A flow's mean queueing delay at one link of its route over the window.

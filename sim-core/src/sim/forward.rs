@@ -128,6 +128,9 @@ impl Simulation {
                 // from here on (RFC 3168 §5), and the mark is recorded as it leaves.
                 self.pkts.get_mut(it.id).ecn = crate::net::Ecn::Ce;
                 self.rec.push_mark(DropRecord { t_s: now.as_secs_f64(), flow: it.flow, link, reason });
+                if self.meters.is_active() {
+                    self.meters.on_mark(link, self.rec.window.opened);
+                }
             }
             if link == BOTTLENECK && data {
                 self.rec.window.on_departure(now, it.flow, it.marked);

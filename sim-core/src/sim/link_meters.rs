@@ -15,6 +15,8 @@ use crate::trace::SeriesInfo;
 struct Tally {
     /// By [`DropReason`], in its order.
     drops: [u64; 4],
+    /// CE marks its disc set (on packets that then left it).
+    marks: u64,
     /// Queueing waits (disc and device queue) of the packets that started on the wire, s.
     wait_s: f64,
     sent: u64,
@@ -98,6 +100,14 @@ impl LinkMeters {
         m.interval.drops[reason as usize] += 1;
         if in_window {
             m.window.drops[reason as usize] += 1;
+        }
+    }
+
+    /// A packet `link`'s disc marked CE left it.
+    #[inline]
+    pub fn on_mark(&mut self, link: u32, in_window: bool) {
+        if let (Some(m), true) = (self.links.get_mut(link as usize), in_window) {
+            m.window.marks += 1;
         }
     }
 
@@ -250,6 +260,7 @@ impl Simulation {
                     delay_mean_ms: m.window.wait_mean_ms(),
                     jfi: (!through.is_empty()).then(|| jain_index(&through)),
                     drops: early + forced + overflow,
+                    marks: m.window.marks,
                     early,
                     forced,
                     overflow,

@@ -257,6 +257,7 @@ fn links_table(s: &Summary) -> Html {
     if s.links.is_empty() {
         return html! {};
     }
+    let marked = s.links.iter().any(|l| l.marks > 0);
     html! {
         <div class="table-wrap"><table class="links-table" data-testid="links-table">
             <caption>{ "Each link of the route, over the window (the table above is the bottleneck's)" }</caption>
@@ -265,13 +266,15 @@ fn links_table(s: &Summary) -> Html {
                 <th title="Packets in its disc and device queue at each sample, averaged">{ "mean queue (pkt)" }</th>
                 <th title="How long the packets that started on its wire waited in its disc and device queue, averaged">{ "mean delay (ms)" }</th>
                 <th title="Jain's index of the goodputs of the flows that cross it: 1 when they get the same">{ "Jain's index" }</th>
-                <th title="Packets its disc dropped after the warm-up: early (the AQM's choice), forced (its hard zone), overflow (the buffer was full)">{ "drops (early / forced / overflow)" }</th></tr>
+                <th title="Packets its disc dropped after the warm-up: early (the AQM's choice), forced (its hard zone), overflow (the buffer was full)">{ "drops (early / forced / overflow)" }</th>
+                if marked { <th title="Packets its disc marked CE after the warm-up, in place of drops">{ "CE marks" }</th> }</tr>
             { for s.links.iter().map(|l| html! {
                 <tr><td>{ l.name.clone() }</td><td class="num">{ num(Some(l.rate_bps / 1e6), 1) }</td>
                     <td class="num">{ num(Some(l.utilisation), 3) }</td><td class="num">{ num(l.queue_mean_packets, 1) }</td>
                     <td class="num">{ num(l.delay_mean_ms, 2) }</td>
                     <td class="num">{ num(l.jfi, 3) }</td>
-                    <td class="num">{ format!("{} ({} / {} / {})", l.drops, l.early, l.forced, l.overflow) }</td></tr>
+                    <td class="num">{ format!("{} ({} / {} / {})", l.drops, l.early, l.forced, l.overflow) }</td>
+                    if marked { <td class="num">{ l.marks }</td> }</tr>
             }) }
         </table></div>
     }

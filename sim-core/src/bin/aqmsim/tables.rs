@@ -181,9 +181,11 @@ fn links_table(s: &Summary) -> String {
         o,
         "Links (the tables above are the bottleneck's; utilisation counts every byte on the wire)"
     );
+    // CE marks beside the drops, where any link marked.
+    let marked = s.links.iter().any(|l| l.marks > 0);
     let _ = writeln!(
         o,
-        "  {:<16} {:>10} {:>12} {:>12} {:>14} {:>8} {:>8} {:>20}",
+        "  {:<16} {:>10} {:>12} {:>12} {:>14} {:>8} {:>8} {:>20}{}",
         "link",
         "Mbit/s",
         "utilisation",
@@ -191,12 +193,13 @@ fn links_table(s: &Summary) -> String {
         "mean delay ms",
         "Jain",
         "drops",
-        "early/forced/overflow"
+        "early/forced/overflow",
+        if marked { format!(" {:>10}", "CE marks") } else { String::new() }
     );
     for l in &s.links {
         let _ = writeln!(
             o,
-            "  {:<16} {:>10.1} {:>12.3} {:>12} {:>14} {:>8} {:>8} {:>20}",
+            "  {:<16} {:>10.1} {:>12.3} {:>12} {:>14} {:>8} {:>8} {:>20}{}",
             l.name,
             l.rate_bps / 1e6,
             l.utilisation,
@@ -204,7 +207,8 @@ fn links_table(s: &Summary) -> String {
             pub_or_dash(l.delay_mean_ms, 2),
             pub_or_dash(l.jfi, 3),
             l.drops,
-            format!("{}/{}/{}", l.early, l.forced, l.overflow)
+            format!("{}/{}/{}", l.early, l.forced, l.overflow),
+            if marked { format!(" {:>10}", l.marks) } else { String::new() }
         );
     }
     let _ = writeln!(
