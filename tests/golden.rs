@@ -109,61 +109,9 @@ fn floor(figure: &str) -> f64 {
 }
 
 fn figure(s: &Summary, name: &str) -> f64 {
-    let zone = |i: usize| s.series.iter().find(|x| !x.zones.is_empty()).map(|x| x.zones[i].pct);
-    let v = match name {
-        "queue_mean" => s.queue.mean_packets,
-        "drops" => Some(s.drops.total as f64),
-        "cv_pct" => s.throughput.cv_pct,
-        "zone0_pct" => zone(0),
-        "zone1_pct" => zone(1),
-        "zone2_pct" => zone(2),
-        "zone3_pct" => zone(3),
-        "jfi" => Some(s.jfi),
-        "delay_ms" => s.delay_mean_s.map(|d| d * 1e3),
-        "device_ms" => s.delay_device_mean_s.map(|d| d * 1e3),
-        "jitter_ms" => s.jitter_s.map(|d| d * 1e3),
-        "buffer_cells" => s.buffer_cells_mean,
-        "mbps" => Some(s.throughput.mean_bps / 1e6),
-        "rtt_ms" => s.flows[0].srtt_ms_mean,
-        "flow0_mbps" => Some(s.flows[0].throughput_bps / 1e6),
-        "flow1_mbps" => Some(s.flows[1].throughput_bps / 1e6),
-        "flow0_p50_ms" => s.flows[0].delay_p50_s.map(|d| d * 1e3),
-        "flow1_p50_ms" => s.flows[1].delay_p50_s.map(|d| d * 1e3),
-        "marks" => Some(s.marks.as_ref().map_or(0.0, |m| m.total as f64)),
-        "losses" => Some(s.drops.total_all as f64),
-        "fetch_s" => s.fct.as_ref().and_then(|f| f.by_group.last()).map(|(_, r)| r.fct_p50_s),
-        "ping_ms" => s.pings.first().and_then(|p| p.rtt_p50_ms),
-        "small_p95" => s.fct.as_ref().and_then(|f| f.by_size.first()).map(|r| r.slowdown_p95),
-        "small_p50" => s.fct.as_ref().and_then(|f| f.by_size.first()).map(|r| r.slowdown_p50),
-        "precision" => s.long_flows.as_ref().and_then(|l| l.precision),
-        "recall" => s.long_flows.as_ref().and_then(|l| l.recall),
-        "all_p50" => s.fct.as_ref().and_then(|f| f.all.as_ref()).map(|r| r.slowdown_p50),
-        "udp_mbps" => {
-            Some(s.flows.iter().filter(|f| f.cca == "udp").map(|f| f.throughput_bps).sum::<f64>() / 1e6)
-        }
-        "tcp_mbps" => {
-            let tcp: Vec<f64> = s.flows.iter().filter(|f| f.cca != "udp").map(|f| f.throughput_bps).collect();
-            Some(tcp.iter().sum::<f64>() / tcp.len().max(1) as f64 / 1e6)
-        }
-        // The parking lot: flow 0 is the long flow, the others one link each.
-        "long_mbps" => Some(s.flows[0].throughput_bps / 1e6),
-        "local_mbps" => Some(
-            s.flows[1..].iter().map(|f| f.throughput_bps).sum::<f64>() / (s.flows.len() - 1) as f64 / 1e6,
-        ),
-        "mm_long_mbps" => s.flows[0].max_min_bps.map(|b| b / 1e6),
-        "pf_long_mbps" => s.flows[0].proportional_bps.map(|b| b / 1e6),
-        // A link's mean queueing delay and Jain's index, by its name.
-        n if n.ends_with("_delay_ms") => {
-            let link = n.trim_end_matches("_delay_ms");
-            s.links.iter().find(|l| l.name == link).and_then(|l| l.delay_mean_ms)
-        }
-        n if n.ends_with("_jfi") => {
-            let link = n.trim_end_matches("_jfi");
-            s.links.iter().find(|l| l.name == link).and_then(|l| l.jfi)
-        }
-        _ => panic!("unknown figure {name}"),
-    };
-    v.unwrap_or_else(|| panic!("{}: no {name}", s.scenario))
+    sim_core::metrics::figures::figure(s, name)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|| panic!("{}: no {name}", s.scenario))
 }
 
 /// Runs every row of `preset` whose variant passes `keep` and lists the figures out of band.

@@ -37,6 +37,7 @@ pub mod cc;
 pub mod control;
 pub mod engine;
 pub mod hint;
+pub mod lesson;
 pub mod metrics;
 pub mod ml;
 pub mod net;

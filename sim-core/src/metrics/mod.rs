@@ -4,6 +4,7 @@ pub mod counts;
 pub mod export;
 pub mod fair_shares;
 pub mod fct;
+pub mod figures;
 pub mod histogram;
 pub mod jain;
 pub mod kde;

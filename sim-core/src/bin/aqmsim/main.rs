@@ -8,6 +8,7 @@
 mod cluster;
 mod compare;
 mod io;
+mod lesson;
 mod load;
 mod run;
 mod sweep;
@@ -140,6 +141,11 @@ enum Command {
     Train(train::TrainArgs),
     /// Run (variant, seed, setting) combinations on all cores; one CSV row per run.
     Sweep(sweep::SweepArgs),
+    /// Lessons that check themselves: list them, show one, check one's reference answers.
+    Lesson {
+        #[command(subcommand)]
+        cmd: lesson::LessonCmd,
+    },
 }
 
 /// Runs one parsed command.
@@ -171,6 +177,7 @@ fn dispatch(cli: Cli) -> io::Outcome {
         Command::BenchKmeans(a) => cluster::bench(&a),
         Command::Train(a) => train::train(&a),
         Command::Sweep(a) => sweep::sweep(&a),
+        Command::Lesson { cmd } => lesson::lesson_cmd(&cmd),
     }
 }
 
@@ -467,6 +474,12 @@ mod tests {
             }
             Command::Validate { scenario } => load::load(scenario, None).map(drop).map_err(Into::into),
             Command::Presets { .. } | Command::BenchKmeans(_) => Ok(()),
+            Command::Lesson { cmd } => match cmd {
+                lesson::LessonCmd::Show { name } | lesson::LessonCmd::Check { name } => {
+                    sim_core::lesson::lesson(name).map(drop).map_err(Into::into)
+                }
+                lesson::LessonCmd::List => Ok(()),
+            },
         }
     }
 

@@ -1,0 +1,178 @@
+//! Judging a step on its runs: the prediction against what the runs show, each check, the
+//! challenge's goal. Pure functions of the runs' summaries, so the page (whose worker runs
+//! them) and the CLI (which runs them here, [`check_lesson`]) judge alike.
+
+use super::expr::Expr;
+use super::{Lesson, Prediction, Step};
+use crate::metrics::figures::figure;
+use crate::metrics::Summary;
+use crate::sim::Simulation;
+use serde::{Deserialize, Serialize};
+use serde_json::Map;
+
+/// A student's answer to a step's prediction.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Answer {
+    /// The option's index.
+    Choice(usize),
+    Number(f64),
+}
+
+/// A prediction judged: whether it was right, what the runs showed, what to say.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Judged {
+    pub right: bool,
+    pub outcome: String,
+    pub feedback: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckResult {
+    pub expr: String,
+    pub passed: bool,
+    pub feedback: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StepReport {
+    pub title: String,
+    pub prediction: Option<Judged>,
+    pub checks: Vec<CheckResult>,
+    /// The challenge's goal, when the step has one.
+    pub challenge: Option<CheckResult>,
+}
+
+impl StepReport {
+    /// The prediction was right, every check and the goal held.
+    pub fn passed(&self) -> bool {
+        self.prediction.as_ref().is_none_or(|p| p.right)
+            && self.checks.iter().chain(&self.challenge).all(|c| c.passed)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LessonReport {
+    pub lesson: String,
+    pub steps: Vec<StepReport>,
+}
+
+impl LessonReport {
+    pub fn passed(&self) -> bool {
+        self.steps.iter().all(StepReport::passed)
+    }
+}
+
+/// The value of `src` on `runs` (label, summary).
+fn value(src: &str, runs: &[(String, Summary)]) -> Result<f64, String> {
+    let e = Expr::parse(src).map_err(|e| format!("'{src}' {e}"))?;
+    e.eval(&|run: &str, name: &str| {
+        let (_, s) = runs.iter().find(|(l, _)| l == run).ok_or_else(|| format!("no run '{run}'"))?;
+        figure(s, name)?.ok_or_else(|| format!("run '{run}' has no {name}"))
+    })
+}
+
+fn check(src: &str, runs: &[(String, Summary)], pass: &str, fail: &str) -> Result<CheckResult, String> {
+    let passed = value(src, runs)? != 0.0;
+    Ok(CheckResult { expr: src.into(), passed, feedback: if passed { pass } else { fail }.into() })
+}
+
+/// A figure as people read it: three significant digits, no exponent.
+fn readable(v: f64) -> String {
+    let digits = if v.abs() >= 100.0 {
+        0
+    } else if v.abs() >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{v:.digits$}")
+}
+
+/// Judges `step` on its runs' summaries and the student's `answer` (none: the prediction
+/// is not judged). An `Err` is a lesson that does not fit its runs (no option holds, a
+/// figure the run has not): a bug the lesson tests catch.
+pub fn judge_step(
+    step: &Step,
+    runs: &[(String, Summary)],
+    answer: Option<Answer>,
+) -> Result<StepReport, String> {
+    let prediction = match (&step.predict, answer) {
+        (Some(Prediction::Choice { options, .. }), Some(Answer::Choice(chosen))) => {
+            let holds: Vec<usize> = (0..options.len())
+                .filter_map(|i| value(&options[i].when, runs).map(|v| (v != 0.0).then_some(i)).transpose())
+                .collect::<Result<_, _>>()?;
+            let [outcome] = holds[..] else {
+                return Err(format!("{} options hold on these runs, not one", holds.len()));
+            };
+            let o = &options[outcome];
+            let right = chosen == outcome;
+            let feedback =
+                if right { o.feedback.clone() } else { format!("The runs say: {}. {}", o.text, o.feedback) };
+            Some(Judged { right, outcome: o.text.clone(), feedback })
+        }
+        (
+            Some(Prediction::Number { figure, tolerance_pct, unit, low, right, high, .. }),
+            Some(Answer::Number(x)),
+        ) => {
+            let v = value(figure, runs)?;
+            let band = tolerance_pct / 100.0 * v.abs();
+            let not_a_number = "That is not a number this question can take.".to_string();
+            let (ok, said) = if !x.is_finite() {
+                (false, &not_a_number)
+            } else if x < v - band {
+                (false, low)
+            } else if x > v + band {
+                (false, high)
+            } else {
+                (true, right)
+            };
+            Some(Judged { right: ok, outcome: format!("{} {unit}", readable(v)), feedback: said.clone() })
+        }
+        (Some(_), Some(a)) => return Err(format!("{a:?} does not answer this step's question")),
+        _ => None,
+    };
+    let checks =
+        step.checks.iter().map(|c| check(&c.expr, runs, &c.pass, &c.fail)).collect::<Result<_, _>>()?;
+    let challenge = step.challenge.as_ref().map(|c| check(&c.goal, runs, &c.pass, &c.fail)).transpose()?;
+    Ok(StepReport { title: step.title.clone(), prediction, checks, challenge })
+}
+
+/// The reference answer of a step's prediction.
+fn reference(step: &Step) -> Option<Answer> {
+    match step.predict.as_ref()? {
+        Prediction::Choice { reference, .. } => Some(Answer::Choice(*reference)),
+        Prediction::Number { reference, .. } => Some(Answer::Number(*reference)),
+    }
+}
+
+/// Runs every step of `lesson` with the reference answers and the challenges' reference
+/// edits, and judges them: a lesson whose own answers fail is wrong.
+pub fn check_lesson(lesson: &Lesson) -> Result<LessonReport, String> {
+    check_lesson_with(
+        lesson,
+        |step| reference(step),
+        |step| step.challenge.as_ref().map_or_else(Map::new, |c| c.reference.clone()),
+    )
+}
+
+/// [`check_lesson`] with other answers and edits (the tests' wrong answers).
+pub fn check_lesson_with(
+    lesson: &Lesson,
+    answer: impl Fn(&Step) -> Option<Answer>,
+    edits: impl Fn(&Step) -> Map<String, serde_json::Value>,
+) -> Result<LessonReport, String> {
+    let mut steps = Vec::new();
+    for (i, step) in lesson.steps.iter().enumerate() {
+        let at = |e: String| format!("{} step {} ({}): {e}", lesson.name, i + 1, step.title);
+        let runs: Vec<(String, Summary)> = step
+            .scenarios(&edits(step))
+            .map_err(at)?
+            .into_iter()
+            .map(|(label, sc)| Ok((label, Simulation::new(&sc).map_err(|e| format!("{e:?}"))?.finish())))
+            .collect::<Result<_, String>>()
+            .map_err(at)?;
+        steps.push(judge_step(step, &runs, answer(step)).map_err(at)?);
+    }
+    Ok(LessonReport { lesson: lesson.name.clone(), steps })
+}
