@@ -803,8 +803,15 @@ async fn the_network_is_drawn_edited_and_coloured_by_its_queues() {
     assert_eq!(links(&host), 1);
     let class = find(&host, "[data-testid=network] .net-link").get_attribute("class").unwrap_or_default();
     assert!(class.contains("charted"), "{class}");
-    // Add a link: it is drawn and has its own section, on no route until ticked.
+    // Add a link: it is drawn and has its own section, on no route until ticked (a busy
+    // machine may take more than one settle to render it).
     click(&host, "add-link").await;
+    for _ in 0..50 {
+        if links(&host) == 2 {
+            break;
+        }
+        settle().await;
+    }
     assert_eq!(links(&host), 2);
     assert!(scenario_in_url().links.contains_key("link2"), "the new link is in the scenario");
     find(&host, "details#link-editor-link2");

@@ -299,3 +299,12 @@ fn a_rule_between_fields_also_marks_the_field_typed_into() {
     let msg = e.error_for("links.bottleneck.queue.min_th").expect("minTh is marked too");
     assert!(msg.contains("Queue disc › maxTh = 10") && msg.contains("minTh = 50"), "{msg}");
 }
+
+#[test]
+fn a_link_can_be_added_to_every_presets_scenario() {
+    for p in sim_core::scenario::preset_list() {
+        let sc = sim_core::scenario::preset(p.name, None).unwrap();
+        let mut e = Editor::new(&sc).with_preset(&sc);
+        assert!(e.add_link().is_some(), "{}: {:?}", p.name, e.problems());
+    }
+}
