@@ -19,6 +19,7 @@ pub mod editor;
 pub mod engine;
 pub mod labels;
 pub mod learning;
+pub mod lesson;
 pub mod link;
 pub mod live;
 pub mod network;

@@ -868,3 +868,36 @@ async fn an_edit_of_another_link_during_a_run_becomes_a_timed_change_of_that_lin
         find(&host, "input[name='links.modem.queue.limit.packets']").dyn_into().unwrap();
     assert_eq!(input.value(), "300", "the field shows the value at the start");
 }
+
+#[wasm_bindgen_test]
+async fn a_lesson_step_asks_first_runs_its_runs_and_judges_the_prediction() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    click(&host, "tab-lessons").await;
+    click(&host, "lesson-open-red-tuning").await;
+    let run: HtmlButtonElement = find(&host, "[data-testid=lesson-run]").dyn_into().unwrap();
+    assert!(run.disabled(), "no run before a prediction");
+    // Predict "between minTh and maxTh", the second option.
+    let option: HtmlInputElement =
+        host.query_selector_all("input[name=lesson-choice]").unwrap().item(1).unwrap().dyn_into().unwrap();
+    option.set_checked(true);
+    fire(&option, "change");
+    settle().await;
+    assert!(!run.disabled());
+    click(&host, "lesson-run").await;
+    let mut report = None;
+    for _ in 0..2000 {
+        report = host.query_selector("[data-testid=lesson-report]").unwrap();
+        if report.is_some() {
+            break;
+        }
+        settle().await;
+    }
+    let report = report.expect("a report once the step's run finished");
+    assert_eq!(report.get_attribute("data-passed").as_deref(), Some("true"), "{:?}", report.text_content());
+    let text = report.text_content().unwrap();
+    assert!(text.contains("Your prediction was right") && text.contains("red.queue_mean = "), "{text}");
+    let progress = find(&host, "[data-testid=lesson-progress]").text_content().unwrap();
+    assert!(progress.contains("1 run, 1 passed"), "{progress}");
+}

@@ -32,6 +32,8 @@ pub struct CheckResult {
     pub expr: String,
     pub passed: bool,
     pub feedback: String,
+    /// Each figure the expression read, with its value on the runs (how close it came).
+    pub values: Vec<(String, f64)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -63,22 +65,33 @@ impl LessonReport {
     }
 }
 
+/// Figure `name` of run `run`.
+fn read(runs: &[(String, Summary)], run: &str, name: &str) -> Result<f64, String> {
+    let (_, s) = runs.iter().find(|(l, _)| l == run).ok_or_else(|| format!("no run '{run}'"))?;
+    figure(s, name)?.ok_or_else(|| format!("run '{run}' has no {name}"))
+}
+
 /// The value of `src` on `runs` (label, summary).
 fn value(src: &str, runs: &[(String, Summary)]) -> Result<f64, String> {
     let e = Expr::parse(src).map_err(|e| format!("'{src}' {e}"))?;
-    e.eval(&|run: &str, name: &str| {
-        let (_, s) = runs.iter().find(|(l, _)| l == run).ok_or_else(|| format!("no run '{run}'"))?;
-        figure(s, name)?.ok_or_else(|| format!("run '{run}' has no {name}"))
-    })
+    e.eval(&|run: &str, name: &str| read(runs, run, name))
 }
 
 fn check(src: &str, runs: &[(String, Summary)], pass: &str, fail: &str) -> Result<CheckResult, String> {
     let passed = value(src, runs)? != 0.0;
-    Ok(CheckResult { expr: src.into(), passed, feedback: if passed { pass } else { fail }.into() })
+    let mut values: Vec<(String, f64)> = Vec::new();
+    for (run, name) in Expr::parse(src).map_err(|e| e.to_string())?.figures() {
+        let key = format!("{run}.{name}");
+        // A figure an && or || did not need may be missing: it is left out.
+        if let (false, Ok(v)) = (values.iter().any(|(k, _)| *k == key), read(runs, run, name)) {
+            values.push((key, v));
+        }
+    }
+    Ok(CheckResult { expr: src.into(), passed, feedback: if passed { pass } else { fail }.into(), values })
 }
 
 /// A figure as people read it: three significant digits, no exponent.
-fn readable(v: f64) -> String {
+pub fn readable(v: f64) -> String {
     let digits = if v.abs() >= 100.0 {
         0
     } else if v.abs() >= 10.0 {

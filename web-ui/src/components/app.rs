@@ -3,6 +3,7 @@
 
 mod estimate;
 mod files;
+mod lessons;
 mod live_edits;
 mod train;
 
@@ -13,6 +14,7 @@ use super::charts_panel::{ChartsMsg, ChartsPanel};
 use super::controls::{ControlMsg, Controls};
 use super::editor_panel::{EditMsg, EditorPanel};
 use super::header::{Header, HeaderMsg};
+use super::lesson_panel::{LessonMsg, LessonPanel};
 use super::network_view::NetworkView;
 use super::playground::Playground;
 use super::preset_info::PresetInfo;
@@ -49,6 +51,7 @@ const CONFIRM_S: f64 = 60.0;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
     Charts,
+    Lessons,
     Warbler,
     Train,
     Playground,
@@ -61,6 +64,7 @@ pub enum Msg {
     Charts(ChartsMsg),
     Warbler(WarblerMsg),
     Train(TrainMsg),
+    Lesson(LessonMsg),
     Sim(FromSim),
     Imported(Result<String, String>),
     WeightsUploaded(Result<String, String>),
@@ -97,6 +101,8 @@ pub struct App {
     present: Option<String>,
     tab: Tab,
     train: Shared<TrainView>,
+    /// The lesson open in the Lessons tab, if any.
+    lesson: Shared<Option<crate::lesson::LessonView>>,
     notice: Option<String>,
     /// Preset picks refused at the confirm: the header's menu is drawn anew each time.
     refused_picks: u32,
@@ -130,6 +136,7 @@ struct Callbacks {
     charts: Callback<ChartsMsg>,
     warbler: Callback<WarblerMsg>,
     train: Callback<TrainMsg>,
+    lesson: Callback<LessonMsg>,
 }
 
 fn speed_from(s: &str) -> Speed {
@@ -359,6 +366,7 @@ impl App {
                         run.lanes.iter().map(|l| estimate::work_units(&l.scenario)).sum::<f64>() as u64;
                     drop(run);
                     self.rates.record(flows, events, self.running_ms, self.paced);
+                    self.lesson_run_finished();
                 }
                 true
             }
@@ -606,6 +614,7 @@ impl Component for App {
             charts: link.callback(Msg::Charts),
             warbler: link.callback(Msg::Warbler),
             train: link.callback(Msg::Train),
+            lesson: link.callback(Msg::Lesson),
         };
         let sim = SimLink::new(link.callback(Msg::Sim), ctx.props().local);
         let sim_ready = !sim.in_worker();
@@ -646,6 +655,7 @@ impl Component for App {
             present: None,
             tab: Tab::Charts,
             train: Shared::new(TrainView::default()),
+            lesson: Shared::new(None),
             notice: None,
             refused_picks: 0,
             reader: None,
@@ -663,6 +673,15 @@ impl Component for App {
             _listeners: listeners,
             _watchdog: Interval::new(2000, move || l.send_message(Msg::Watchdog)),
         };
+        // A lesson's link opens it (and its work) in the Lessons tab.
+        match crate::lesson::from_fragment(&dom::location_hash()) {
+            Some(Ok(v)) => {
+                app.lesson = Shared::new(Some(v));
+                app.tab = Tab::Lessons;
+            }
+            Some(Err(e)) => app.notice = Some(format!("The link's lesson was not opened: {e}")),
+            None => {}
+        }
         match share::from_fragment(&dom::location_hash()) {
             Ok(Some(s)) => app.load_shared(s),
             // The first screen teaches: the default preset's FIFO and CoDel side by side.
@@ -695,6 +714,7 @@ impl Component for App {
             },
             Msg::Warbler(WarblerMsg::AbRun) => self.ab_run(),
             Msg::Train(m) => self.on_train(ctx, m),
+            Msg::Lesson(m) => self.on_lesson(m),
             Msg::Sim(m) => return self.on_sim(m),
             Msg::Imported(r) => match r.and_then(|t| share::parse_checked(&t)) {
                 Ok(sc) if self.may_replace() => {
@@ -785,9 +805,17 @@ impl Component for App {
         let tab = |t: Tab, label: &str, id: &str| {
             html! { <button role="tab" aria-selected={(self.tab == t).to_string()} class={classes!("tab", (self.tab == t).then_some("active"))} data-testid={id.to_string()} onclick={link.callback(move |_| Msg::Tab(t))}>{ label }</button> }
         };
+        // The diagram draws the editor's scenario, or in a lesson the run's (its runs are
+        // not the editor's scenario).
+        let diagram = match self.tab {
+            Tab::Lessons => {
+                self.run.borrow().lanes.get(self.lane).map(|l| l.scenario.clone()).or_else(|| self.scenario())
+            }
+            _ => self.scenario(),
+        };
         let charts = html! {
             <>
-                <NetworkView scenario={self.scenario()} run={self.run.clone()} lane={self.lane} cursor={self.cursor} />
+                <NetworkView scenario={diagram} run={self.run.clone()} lane={self.lane} cursor={self.cursor} />
                 <ChartsPanel run={self.run.clone()} markers={self.markers.clone()} expected_jfi={self.expected_jfi()} cursor={self.cursor}
                     lane={self.lane} present={self.present.clone().map(AttrValue::from)} warbler_first={self.tab == Tab::Warbler} on={self.cbs.charts.clone()} />
                 <SummaryPanel run={self.run.clone()} cursor={self.cursor} />
@@ -813,12 +841,17 @@ impl Component for App {
                         }
                         <nav class="tabs" role="tablist">
                             { tab(Tab::Charts, "Charts", "tab-charts") }
+                            { tab(Tab::Lessons, "Lessons", "tab-lessons") }
                             { tab(Tab::Warbler, "Warbler", "tab-warbler") }
                             { tab(Tab::Train, "Train a DQN", "tab-train") }
                             { tab(Tab::Playground, "Clustering playground", "tab-playground") }
                         </nav>
                         { match self.tab {
                             Tab::Charts => charts,
+                            Tab::Lessons => html! { <>
+                                <LessonPanel lesson={self.lesson.clone()} on={self.cbs.lesson.clone()} />
+                                { charts }
+                            </> },
                             Tab::Warbler => html! { <>
                                 <WarblerPanel editor={self.editor.clone()} run={self.run.clone()} on_edit={self.cbs.edit.clone()} on={self.cbs.warbler.clone()} />
                                 { charts }

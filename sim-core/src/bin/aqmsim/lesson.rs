@@ -3,7 +3,7 @@
 
 use super::io::{self, Outcome};
 use clap::Subcommand;
-use sim_core::lesson::{check_lesson, lesson, lessons, Lesson, Prediction};
+use sim_core::lesson::{check_lesson, lesson, lessons, readable, Lesson, Prediction};
 use std::fmt::Write;
 
 #[derive(Subcommand)]
@@ -42,7 +42,16 @@ pub fn lesson_cmd(cmd: &LessonCmd) -> Outcome {
                     );
                 }
                 for c in s.checks.iter().chain(&s.challenge) {
-                    let _ = writeln!(o, "  {} {}: {}", mark(c.passed), c.expr, c.feedback);
+                    let values: Vec<String> =
+                        c.values.iter().map(|(k, v)| format!("{k} = {}", readable(*v))).collect();
+                    let _ = writeln!(
+                        o,
+                        "  {} {} ({}): {}",
+                        mark(c.passed),
+                        c.expr,
+                        values.join(", "),
+                        c.feedback
+                    );
                 }
             }
             io::print(&o)?;
