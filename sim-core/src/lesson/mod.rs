@@ -25,10 +25,13 @@ use serde_json::{Map, Value};
 /// Every lesson, in the order a course would take them. Adding one: a file and a line.
 const LESSON_FILES: &[&str] = &[
     include_str!("lessons/bufferbloat.json"),
+    include_str!("lessons/buffer-sizing.json"),
     include_str!("lessons/red-tuning.json"),
     include_str!("lessons/rtt-fairness.json"),
+    include_str!("lessons/parking-lot.json"),
     include_str!("lessons/ecn-dctcp.json"),
     include_str!("lessons/l4s.json"),
+    include_str!("lessons/incast.json"),
 ];
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
