@@ -58,7 +58,9 @@
 // receives (`ack`, ack:ECE[:left-right per SACK block]) and, for DCTCP, every window's α
 // (`alpha`, echoed:acked:alpha); the disc's marks of its packets (`mark`, sequence) over the
 // whole run; every flow's RTO and smoothed RTT and every drop. `--traceEnqueue` adds every
-// packet the disc takes, any flow's (`enq`, flow:sequence:bytes). With these the lab's side
+// packet the disc takes, any flow's (`enq`, flow:sequence:bytes), and every mark, any flow's
+// (`markall`, flow; RED's Mark trace fires before the enqueue, so a packet marked and then
+// dropped at the limit counts). With these the lab's side
 // can be followed packet by packet (issue 25's DCTCP rules were found that way).
 //
 // Build with build.sh beside this file; runs take about a second.
@@ -280,6 +282,10 @@ void
 OnMark(Ptr<const QueueDiscItem> item, const char* reason)
 {
     g_marksAll++;
+    if (g_traceEnqueue && g_trace.is_open())
+    {
+        g_trace << Simulator::Now().GetSeconds() << ",markall," << FlowOf(item) << "\n";
+    }
     // With traceFlow: every mark of that flow's packets (time, "mark", TCP sequence number).
     if (g_trace.is_open() && FlowOf(item) == g_traceFlow)
     {

@@ -22,7 +22,7 @@
 
 use super::ooo::OutOfOrder;
 use super::timer::Timer;
-use super::{DctcpRules, TcpConfig};
+use super::{CwrRules, DctcpRules, TcpConfig};
 use crate::net::{Ecn, Packet, PacketKind, SackBlock, TcpEcnFlags, MAX_SACK_BLOCKS};
 use crate::time::{SimDuration, SimTime};
 
@@ -63,6 +63,10 @@ pub struct TcpReceiver {
     accurate_echo: bool,
     /// Classic: ECE on every ACK until a CWR arrives. Accurate: the last segment was CE.
     ce_state: bool,
+    /// Classic, under ns-3.44's rules ([`CwrRules`]): an ACK has echoed the last CE
+    /// (`m_ecnState` ECN_SENDING_ECE rather than ECN_CE_RCVD), so a CWR may end the echo.
+    ce_echoed: bool,
+    cwr_rules: CwrRules,
     /// How an accurate echo acknowledges a change of CE state ([`DctcpRules`]).
     dctcp_rules: DctcpRules,
     /// ns-3.44's `TcpDctcp` receiver state (`dctcp_rules = ns3`): `m_delayedAckReserved`
@@ -102,6 +106,8 @@ impl TcpReceiver {
             ecn_on: false,
             accurate_echo: false,
             ce_state: false,
+            ce_echoed: false,
+            cwr_rules: cfg.cwr_rules,
             dctcp_rules: cfg.dctcp_rules,
             ack_reserved: false,
             prior_rcv_nxt: None,
@@ -129,6 +135,7 @@ impl TcpReceiver {
         self.last_ack_sent = 0;
         self.syn_seen = false;
         self.ce_state = false;
+        self.ce_echoed = false;
         self.ack_reserved = false;
         self.prior_rcv_nxt = None;
         self.ce_seq = None;
@@ -221,6 +228,8 @@ impl TcpReceiver {
                     self.send_ack(now, out);
                 }
                 self.ce_state = ce;
+            } else if self.cwr_rules == CwrRules::Ns3 {
+                self.ns3_classic_echo(p);
             } else if ce {
                 self.ce_state = true; // RFC 3168 §6.1.3: echo until the sender's CWR
             } else if p.tcp_ecn.cwr() {
@@ -307,6 +316,21 @@ impl TcpReceiver {
         self.ce_state = ce;
     }
 
+    /// ns-3.44's RFC 3168 receiver (`TcpSocketBase::ForwardUp`, then `DoForwardUp`): a CE
+    /// segment above the highest seen CE (`m_ecnCESeq < seq`) sets ECN_CE_RCVD; a segment
+    /// with CWR ends the echo (ECN_IDLE) only once an ACK has carried it (ECN_SENDING_ECE):
+    /// a CE whose ACK was still delayed when the CWR segment came is echoed all the same.
+    /// (Linux acknowledges the first CE at once, `tcp_ecn_check_ce` → quick ACK, so a CWR
+    /// never finds one unechoed; our Linux rules end the echo on any CWR.)
+    fn ns3_classic_echo(&mut self, p: &Packet) {
+        if p.ecn == Ecn::Ce && self.ce_seq.is_none_or(|s| s < p.seq) {
+            self.ce_seq = Some(p.seq);
+            (self.ce_state, self.ce_echoed) = (true, false);
+        } else if p.tcp_ecn.cwr() && self.ce_echoed {
+            self.ce_state = false;
+        }
+    }
+
     /// The delayed-ACK timer fired.
     pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         if self.delack_timer.on_wake(now) && self.delack_count > 0 {
@@ -343,6 +367,8 @@ impl TcpReceiver {
         // ns-3's m_highTxAck: the highest ACK sent (an ns-3 DCTCP receiver's ACK at a change
         // of CE state may be below it).
         self.last_ack_sent = self.last_ack_sent.max(ack);
+        let ece = self.ecn_on && self.ce_state;
+        self.ce_echoed |= ece;
         let rwnd = u64::from(self.recv_buffer).saturating_sub(self.ooo_bytes()) as u32;
         Packet {
             flow: self.flow,
@@ -361,7 +387,7 @@ impl TcpReceiver {
             fin: false,
             conn: self.conn,
             ecn: Ecn::NotEct,
-            tcp_ecn: TcpEcnFlags::new(self.ecn_on && self.ce_state, false),
+            tcp_ecn: TcpEcnFlags::new(ece, false),
         }
     }
 }
@@ -587,6 +613,53 @@ mod tests {
             let got: Vec<(u32, bool)> = out.iter().map(|a| (a.ack, a.tcp_ecn.ece())).collect();
             assert_eq!(got, want, "{rules:?}");
         }
+    }
+
+    #[test]
+    fn ns3s_classic_receiver_ends_its_echo_on_cwr_only_once_an_ack_carried_it() {
+        // RFC 3168 receivers, ECN agreed; CE on segment 3, which waits for a delayed ACK;
+        // segment 4 carries CWR (the sender's answer to an earlier echo); then 5 and 6 plain.
+        for (rules, want) in [
+            // ns-3.44: 3's CE is still ECN_CE_RCVD when 4's CWR comes, so the echo goes on
+            // until an ACK has carried it (ACK 5) and a later CWR ends it.
+            (CwrRules::Ns3, vec![(1, false), (3, false), (5, true), (7, true)]),
+            // Linux's rules here: any CWR ends the echo, 3's CE is never echoed.
+            (CwrRules::Linux, vec![(1, false), (3, false), (5, false), (7, false)]),
+        ] {
+            let cfg = TcpConfig {
+                mss_bytes: 1000,
+                initial_quick_acks: 1,
+                cwr_rules: rules,
+                ..TcpConfig::default()
+            };
+            let mut r = TcpReceiver::new(0, &cfg);
+            let syn = Packet { kind: PacketKind::Syn, tcp_ecn: TcpEcnFlags::new(true, true), ..data(0) };
+            r.on_packet(&syn, SimTime::ZERO, &mut Vec::new());
+            let mut out = Vec::new();
+            for s in 0..7 {
+                let ecn = if s == 3 { Ecn::Ce } else { Ecn::Ect0 };
+                let tcp_ecn = TcpEcnFlags::new(false, s == 4);
+                r.on_packet(&Packet { ecn, tcp_ecn, ..data(s) }, SimTime::ZERO, &mut out);
+            }
+            let got: Vec<(u32, bool)> = out.iter().map(|a| (a.ack, a.tcp_ecn.ece())).collect();
+            assert_eq!(got, want, "{rules:?}");
+        }
+        // Once echoed, a CWR ends it under ns-3's rules too.
+        let cfg = TcpConfig { mss_bytes: 1000, initial_quick_acks: 1, ..TcpConfig::default() };
+        let mut r = TcpReceiver::new(0, &cfg);
+        let syn = Packet { kind: PacketKind::Syn, tcp_ecn: TcpEcnFlags::new(true, true), ..data(0) };
+        r.on_packet(&syn, SimTime::ZERO, &mut Vec::new());
+        let mut out = Vec::new();
+        for s in 0..7 {
+            let ecn = if s == 2 { Ecn::Ce } else { Ecn::Ect0 };
+            r.on_packet(
+                &Packet { ecn, tcp_ecn: TcpEcnFlags::new(false, s == 4), ..data(s) },
+                SimTime::ZERO,
+                &mut out,
+            );
+        }
+        let got: Vec<(u32, bool)> = out.iter().map(|a| (a.ack, a.tcp_ecn.ece())).collect();
+        assert_eq!(got, vec![(1, false), (3, true), (5, false), (7, false)]);
     }
 
     #[test]
