@@ -135,14 +135,15 @@ def red_study(variant, nic, metrics, ecn=False):
                 preset="red-study", variant=variant, sets=sets, metrics=metrics)
 
 
-# The ns-3.44 TCP rules the Warbler-path rows set on our side (see `warbler`), and ns-3.44's
-# answer to an ECN echo (`tcp.cwr_rules`, which only ECE moves).
+# The ns-3.44 TCP rules the Warbler-path rows set on our side (see `warbler`), ns-3.44's
+# answer to an ECN echo (`tcp.cwr_rules`, which only ECE moves) and its TcpDctcp
+# (`tcp.dctcp_rules`: the receiver's ACK at a change of CE state, the first α window).
 NS3_RULES = [("tcp.karn_with_timestamps", "true"), ("tcp.rtt_history", "true"),
              ("tcp.rate_snapshot_before_ack", "true"), ("tcp.pace_initial_window", "false"),
              ("tcp.prr", "ns3"), ("tcp.impatient_rto", "true"),
              ("tcp.rto_restart_in_disorder", "false"),
              ("tcp.sacked_retransmissions_in_pipe", "true"), ("tcp.initial_quick_acks", "1"),
-             ("tcp.cwr_rules", "ns3")]
+             ("tcp.cwr_rules", "ns3"), ("tcp.dctcp_rules", "ns3")]
 
 
 def dctcp(variant, rules=True, k=20, classic=False):

@@ -52,6 +52,17 @@
 // alpha, the share of acknowledged bytes echoed as marked). `--recovery=classic` swaps ns-3's
 // PRR for TcpClassicRecovery (cwnd = ssthresh at once), to tell what PRR does in CWR.
 //
+// Tracing one flow (`--traceFlow=I --traceFile=CSV`, rows time_s,name,value, times to 12
+// digits): its cwnd, ssthresh, in-flight, RTT, pacing rate and congestion state as they
+// change; every segment its socket sends (`tx`, sequence:payload:CWR), every ACK it
+// receives (`ack`, ack:ECE[:left-right per SACK block]) and, for DCTCP, every window's α
+// (`alpha`, echoed:acked:alpha); the disc's marks of its packets (`mark`, sequence) over the
+// whole run; every flow's RTO and smoothed RTT and every drop. `--traceEnqueue` adds every
+// packet the disc takes, any flow's (`enq`, flow:sequence:bytes), and every mark, any flow's
+// (`markall`, flow; RED's Mark trace fires before the enqueue, so a packet marked and then
+// dropped at the limit counts). With these the lab's side
+// can be followed packet by packet (issue 25's DCTCP rules were found that way).
+//
 // Build with build.sh beside this file; runs take about a second.
 
 #include "common.h"
@@ -224,12 +235,22 @@ TraceFlowTime(std::string name, uint32_t flow, Time, Time now)
     }
 }
 
+bool g_traceEnqueue = false;
+
 void
 OnEnqueue(Ptr<const QueueDiscItem> item)
 {
     if (g_trace.is_open())
     {
         NoteSeq(item, false);
+    }
+    // With traceEnqueue: every packet the disc takes (time, "enq", flow:sequence:bytes).
+    if (g_traceEnqueue && g_trace.is_open())
+    {
+        TcpHeader tcp;
+        item->GetPacket()->PeekHeader(tcp);
+        g_trace << Simulator::Now().GetSeconds() << ",enq," << FlowOf(item) << ":"
+                << tcp.GetSequenceNumber().GetValue() << ":" << item->GetSize() << "\n";
     }
     EnqTag tag;
     tag.t = Simulator::Now().GetTimeStep();
@@ -261,6 +282,20 @@ void
 OnMark(Ptr<const QueueDiscItem> item, const char* reason)
 {
     g_marksAll++;
+    if (g_traceEnqueue && g_trace.is_open())
+    {
+        g_trace << Simulator::Now().GetSeconds() << ",markall," << FlowOf(item) << "\n";
+    }
+    // With traceFlow: every mark of that flow's packets (time, "mark", TCP sequence number).
+    if (g_trace.is_open() && FlowOf(item) == g_traceFlow)
+    {
+        TcpHeader tcp;
+        if (item->GetPacket()->PeekHeader(tcp))
+        {
+            g_trace << Simulator::Now().GetSeconds() << ",mark," << tcp.GetSequenceNumber().GetValue()
+                    << "\n";
+        }
+    }
     if (!AfterWarmup())
     {
         return;
@@ -283,16 +318,6 @@ OnMark(Ptr<const QueueDiscItem> item, const char* reason)
     if (flow != UINT32_MAX)
     {
         g_flows[flow].marks++;
-    }
-    // With traceFlow: every mark of that flow's packets (time, "mark", TCP sequence number).
-    if (g_trace.is_open() && flow == g_traceFlow)
-    {
-        TcpHeader tcp;
-        if (item->GetPacket()->PeekHeader(tcp))
-        {
-            g_trace << Simulator::Now().GetSeconds() << ",mark," << tcp.GetSequenceNumber().GetValue()
-                    << "\n";
-        }
     }
 }
 
@@ -440,6 +465,48 @@ void
 TraceU32(std::string name, uint32_t, uint32_t now)
 {
     g_trace << Simulator::Now().GetSeconds() << "," << name << "," << now << "\n";
+}
+
+// With traceFlow: the traced flow's segments as its socket sends them (time, "tx", TCP
+// sequence number, payload bytes, CWR flag) and the ACKs it receives (time, "ack", ACK
+// number, ECE flag, then each SACK block as left-right).
+void
+TraceTcpTx(Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    if (p->GetSize() == 0)
+    {
+        return;
+    }
+    g_trace << Simulator::Now().GetSeconds() << ",tx," << h.GetSequenceNumber().GetValue() << ":"
+            << p->GetSize() << ":" << ((h.GetFlags() & TcpHeader::CWR) ? 1 : 0) << "\n";
+}
+
+void
+TraceTcpRx(Ptr<const Packet>, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    if (!(h.GetFlags() & TcpHeader::ACK) || (h.GetFlags() & TcpHeader::SYN))
+    {
+        return;
+    }
+    g_trace << Simulator::Now().GetSeconds() << ",ack," << h.GetAckNumber().GetValue() << ":"
+            << ((h.GetFlags() & TcpHeader::ECE) ? 1 : 0);
+    if (h.HasOption(TcpOption::SACK))
+    {
+        auto sack = DynamicCast<const TcpOptionSack>(h.GetOption(TcpOption::SACK));
+        for (auto& b : sack->GetSackList())
+        {
+            g_trace << ":" << b.first.GetValue() << "-" << b.second.GetValue();
+        }
+    }
+    g_trace << "\n";
+}
+
+// With traceFlow a DCTCP flow: every window's α (time, "alpha", echoed:acked:alpha).
+void
+TraceDctcpAlpha(uint32_t echoed, uint32_t acked, double alpha)
+{
+    g_trace << Simulator::Now().GetSeconds() << ",alpha," << echoed << ":" << acked << ":" << alpha
+            << "\n";
 }
 
 void
@@ -652,6 +719,7 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "JSON output file", out);
     cmd.AddValue("traceFlow", "write every cwnd, pacing-rate, in-flight, RTT and congestion-state change of this flow; every flow's RTO and smoothed RTT (rto/srtt, flow:s); every drop (flow:seq), a drop of a sequence number already seen at the disc also as rtxdrop", traceFlow);
     cmd.AddValue("traceFile", "...to this CSV file (time_s,name,value)", traceFile);
+    cmd.AddValue("traceEnqueue", "with traceFlow: also every packet the disc takes, any flow's (enq, flow:seq:bytes)", g_traceEnqueue);
     cmd.AddValue("bbrTrace", "with traceFlow a BBR flow: sample its BBR state, cwnd, in-flight, pacing rate and the disc's length to this CSV", bbrTraceFile);
     cmd.AddValue("bbrTracePeriod", "...every this many seconds", bbrTracePeriod);
     cmd.AddValue("ecn", "TCP UseEcn = On for every socket (RFC 3168); DCTCP sockets use ECN anyway", ecn);
@@ -829,10 +897,19 @@ main(int argc, char* argv[])
             {
                 g_trace.open(traceFile);
                 g_traceFlow = i;
+                g_trace << std::setprecision(12);
                 s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&TraceU32, std::string("cwnd")));
                 s->TraceConnectWithoutContext("BytesInFlight", MakeBoundCallback(&TraceU32, std::string("inflight")));
                 s->TraceConnectWithoutContext("PacingRate", MakeCallback(&TraceRate));
                 s->TraceConnectWithoutContext("RTT", MakeBoundCallback(&TraceTime, std::string("rtt_s")));
+                s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&TraceU32, std::string("ssthresh")));
+                s->TraceConnectWithoutContext("Tx", MakeCallback(&TraceTcpTx));
+                s->TraceConnectWithoutContext("Rx", MakeCallback(&TraceTcpRx));
+                if (g.cca == "dctcp")
+                {
+                    TcpGeneralTest::Cc(DynamicCast<TcpSocketBase>(s))
+                        ->TraceConnectWithoutContext("CongestionEstimate", MakeCallback(&TraceDctcpAlpha));
+                }
                 g_bbrSocket = DynamicCast<TcpSocketBase>(s);
             }
             InstallBulkApp(senders.Get(i), s, InetSocketAddress(bnIf.GetAddress(1), port), g.bytes,

@@ -10,6 +10,7 @@ use super::{AckSample, CcMetrics, CcaConfig, CongestionControl, CongestionKind, 
 use crate::net::Ecn;
 use crate::params::{Algorithm, Described, Field, Kind, Range};
 use crate::rng::SimRng;
+use crate::tcp::DctcpRules;
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 
@@ -58,8 +59,10 @@ pub struct Dctcp {
     /// Segments acknowledged, and of them echoed as marked, in the current window.
     acked: u64,
     marked: u64,
-    /// The window ends when this segment is acknowledged (SND.NXT when it began).
-    window_end: u32,
+    /// The window ends when this segment is acknowledged (SND.NXT when it began); `None`
+    /// until the first ACK under ns-3.44's rules ([`DctcpRules`]), 0 (the connection's
+    /// start) under Linux's.
+    window_end: Option<u32>,
     reno: NewReno,
 }
 
@@ -70,13 +73,23 @@ impl Dctcp {
             alpha: cfg.alpha_on_init,
             acked: 0,
             marked: 0,
-            window_end: 0,
+            window_end: Some(0),
             reno: NewReno::new(true),
         }
     }
 }
 
 impl CongestionControl for Dctcp {
+    /// Where the first window of α ends: Linux's `dctcp_init` takes SND.NXT at the
+    /// connection's start (the first ACK of data ends it), ns-3.44's `PktsAcked` SND.NXT as
+    /// of the first ACK (a window later).
+    fn tcp_rules(&mut self, tcp: &crate::tcp::TcpConfig) {
+        self.window_end = match tcp.dctcp_rules {
+            DctcpRules::Linux => Some(0),
+            DctcpRules::Ns3 => None,
+        };
+    }
+
     /// §3.3: count acknowledged and marked bytes; once a window is acknowledged,
     /// α ← (1 − g)·α + g·F with F the marked share.
     fn on_ack(&mut self, tcb: &mut Tcb, ack: &AckSample) {
@@ -85,11 +98,15 @@ impl CongestionControl for Dctcp {
         if ack.ece {
             self.marked += n;
         }
-        if tcb.last_acked >= self.window_end && self.acked > 0 {
+        if self.window_end.is_none() {
+            // ns-3.44 `PktsAcked`: `m_nextSeq` from SND.NXT on its first call.
+            self.window_end = Some(tcb.high_tx);
+        }
+        if self.window_end.is_some_and(|end| tcb.last_acked >= end) && self.acked > 0 {
             let f = self.marked as f64 / self.acked as f64;
             self.alpha = (1.0 - self.g) * self.alpha + self.g * f;
             (self.acked, self.marked) = (0, 0);
-            self.window_end = tcb.high_tx;
+            self.window_end = Some(tcb.high_tx);
         }
     }
 
@@ -132,7 +149,7 @@ mod tests {
         let mut d = Dctcp::new(&DctcpConfig { g: 1.0 / 16.0, alpha_on_init: 0.0 });
         let mut t = tcb(10);
         // A window: segments 0..10 sent; 4 of the 10 acknowledged are echoed marked.
-        (t.high_tx, d.window_end) = (10, 10);
+        (t.high_tx, d.window_end) = (10, Some(10));
         for (i, ece) in [(2, false), (4, true), (6, false), (8, false)] {
             // ACKs up to segment 8: the window is not over.
             t.last_acked = i;
@@ -143,6 +160,29 @@ mod tests {
         d.on_ack(&mut t, &ack(2, true));
         // F = 4 / 10 marked.
         assert!((d.alpha - 0.4 / 16.0).abs() < 1e-12, "α = {}", d.alpha);
+    }
+
+    #[test]
+    fn ns3s_first_alpha_window_ends_at_snd_nxt_of_the_first_ack_linuxs_at_the_start() {
+        // The initial window (segments 0..10) is out; the first ACK covers 0 and 1, unmarked.
+        let first = |rules| {
+            let mut d = Dctcp::new(&DctcpConfig::default());
+            d.tcp_rules(&crate::tcp::TcpConfig { dctcp_rules: rules, ..Default::default() });
+            let mut t = tcb(10);
+            (t.high_tx, t.last_acked) = (10, 2);
+            d.on_ack(&mut t, &ack(2, false));
+            (d, t)
+        };
+        // Linux (`dctcp_init`: next_seq = SND.NXT at the start): that ACK ends a window.
+        let (linux, _) = first(DctcpRules::Linux);
+        assert_eq!(linux.alpha, 15.0 / 16.0);
+        // ns-3.44 (`PktsAcked` sets m_nextSeq on its first call): the window ends when
+        // segment 10 is acknowledged.
+        let (mut ns3, mut t) = first(DctcpRules::Ns3);
+        assert_eq!((ns3.alpha, ns3.window_end), (1.0, Some(10)));
+        (t.high_tx, t.last_acked) = (14, 10);
+        ns3.on_ack(&mut t, &ack(8, false));
+        assert_eq!((ns3.alpha, ns3.window_end), (15.0 / 16.0, Some(14)));
     }
 
     #[test]

@@ -59,6 +59,9 @@ impl CcMetrics {
 
 /// The hooks an algorithm may implement. Every hook has a default that does nothing.
 pub trait CongestionControl: Send {
+    /// The scenario's TCP rules, given once as the sender is made, for an algorithm whose
+    /// ns-3.44 and Linux versions differ beyond them (DCTCP: `tcp.dctcp_rules`).
+    fn tcp_rules(&mut self, _tcp: &crate::tcp::TcpConfig) {}
     fn init(&mut self, _tcb: &mut Tcb, _now: SimTime) {}
     /// Every ACK that acknowledges data, in any state (ns-3 `PktsAcked`).
     fn on_ack(&mut self, _tcb: &mut Tcb, _ack: &AckSample) {}

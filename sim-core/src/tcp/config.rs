@@ -119,6 +119,12 @@ pub struct TcpConfig {
     /// Linux's CWR state (the Linux profile). Only an ACK with ECE on an ECN connection
     /// tells them apart. See [`CwrRules`].
     pub cwr_rules: CwrRules,
+    /// DCTCP as ns-3.44's `TcpDctcp` has it (the default, the ns-3.44 profile) or as
+    /// Linux's `tcp_dctcp.c` (the Linux profile): the receiver's ACK when the CE state of
+    /// arriving segments changes, and the sender's first window of α. Only DCTCP (and the
+    /// per-segment echo Prague's receiver shares with it) tells them apart. See
+    /// [`DctcpRules`].
+    pub dctcp_rules: DctcpRules,
     pub headers: HeaderOverhead,
 }
 
@@ -150,6 +156,7 @@ impl Default for TcpConfig {
             rtt_history: false,
             grow_at_loss_exit: false,
             cwr_rules: CwrRules::Ns3,
+            dctcp_rules: DctcpRules::Ns3,
             headers: HeaderOverhead::default(),
         }
     }
@@ -186,6 +193,43 @@ pub enum CwrRules {
     ///   repairs it);
     /// - the CWR flag rides on the first new segment after any echo once the last CWR
     ///   segment is acknowledged, reduction or not (the receiver then stops echoing).
+    Ns3,
+}
+
+/// Where ns-3.44's DCTCP (`tcp-dctcp.cc`, `TcpDctcp`, which the receiving socket runs too)
+/// and Linux's (`tcp_dctcp.c`) part ways. Both receivers, when the CE state of arriving
+/// segments changes while an ACK is delayed (RFC 8257 §3.2), send that ACK at once with the
+/// old state and go on with the new one; they differ in what it covers and when it is sent.
+/// Both senders update α once per window of data; they differ in where the first window
+/// ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DctcpRules {
+    /// Linux (`dctcp_ece_ack_update`, `dctcp_init`):
+    /// - when a delayed ACK is pending, an ACK of everything received before the segment
+    ///   that changed the state (`prior_rcv_nxt`, read after the previous segment was
+    ///   taken in), with the old state; the segment that changed it then waits for the
+    ///   next delayed ACK here (Linux also acknowledges it at once, `ICSK_ACK_NOW`, which
+    ///   is not modelled);
+    /// - the first window of α ends at SND.NXT when the connection starts (`next_seq =
+    ///   snd_nxt` at init), so the first ACK of data already updates α.
+    Linux,
+    /// ns-3.44 (`TcpDctcp::CeState0to1` / `CeState1to0`, which `TcpSocketBase::ForwardUp`
+    /// calls for every ECN-capable segment before `ReceivedData` takes it in, and
+    /// `TcpDctcp::PktsAcked`):
+    /// - `m_priorRcvNxt` is read before each segment is taken in, so the ACK sent at a
+    ///   change covers what came before the *previous* segment: a duplicate of the last
+    ///   ACK when that segment was the delayed one, one segment behind through a run of
+    ///   changes (marks on every other segment), and with it the echo of each segment's
+    ///   state a segment late;
+    /// - it is sent when `m_delayedAckReserved` is set (by the last in-order segment being
+    ///   delayed, or by the delayed-ACK timer; cleared by an ACK sent for the count or for
+    ///   a gap), not when an ACK is pending, and, as every ACK, restarts the delayed-ACK
+    ///   count;
+    /// - it carries ECE when the state goes from CE to not-CE, none the other way;
+    /// - a CE segment counts as CE only above the highest seen CE (`m_ecnCESeq < seq`);
+    /// - the first window of α ends at SND.NXT as of the first ACK (`m_nextSeq` is set
+    ///   on the first `PktsAcked` call), one window later than Linux's.
     Ns3,
 }
 
@@ -365,6 +409,13 @@ impl TcpConfig {
             "",
             Kind::Choice(&[("linux", "Linux"), ("ns3", "ns-3.44")]),
             "The reduction for an ECN echo: ns-3.44's (the default: from any state, Recovery and Loss included; PRR credits the echoing ACK twice and a segment more; a loss in it starts no fast recovery; CWR on new data after every echo) or Linux's (from Open or Disorder only, PRR from the next ACK, a loss in it starts fast recovery).",
+        ),
+        Field::new(
+            "dctcp_rules",
+            "DCTCP",
+            "",
+            Kind::Choice(&[("linux", "Linux"), ("ns3", "ns-3.44")]),
+            "DCTCP as ns-3.44's TcpDctcp (the default: the receiver's ACK at a change of CE state covers what came before the previous segment, a segment behind Linux's; the first α window ends at SND.NXT of the first ACK) or as Linux's tcp_dctcp.c.",
         ),
         Field::new("headers.ip_bytes", "IP header", "bytes", Kind::Int(HEADER), "IPv4: 20."),
         Field::new("headers.tcp_bytes", "TCP header", "bytes", Kind::Int(HEADER), "Without options: 20."),

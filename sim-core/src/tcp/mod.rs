@@ -18,7 +18,7 @@ mod scoreboard_model;
 pub mod sender;
 pub mod timer;
 
-pub use config::{CwrRules, TcpConfig};
+pub use config::{CwrRules, DctcpRules, TcpConfig};
 pub use profile::TcpProfile;
 pub use prr::PrrRules;
 pub use receiver::TcpReceiver;

@@ -1,9 +1,9 @@
 //! Two TCP profiles, each setting the rules where ns-3.44 and Linux part ways at once: a
 //! scenario written from a Warbler preset carries Linux's, and behaving like ns-3 should not
-//! take nine edits. A profile is not stored: it sets the fields, each of which stays
+//! take ten edits. A profile is not stored: it sets the fields, each of which stays
 //! editable after (a scenario then matches neither, and says so).
 
-use super::{CwrRules, PrrRules, TcpConfig};
+use super::{CwrRules, DctcpRules, PrrRules, TcpConfig};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TcpProfile {
@@ -16,7 +16,7 @@ pub enum TcpProfile {
 impl TcpProfile {
     pub const ALL: [TcpProfile; 2] = [TcpProfile::Ns3, TcpProfile::Linux];
     /// The fields a profile sets (paths under `tcp`).
-    pub const FIELDS: [&'static str; 9] = [
+    pub const FIELDS: [&'static str; 10] = [
         "min_rto_ms",
         "prr",
         "karn_with_timestamps",
@@ -26,6 +26,7 @@ impl TcpProfile {
         "rto_restart_in_disorder",
         "sacked_retransmissions_in_pipe",
         "cwr_rules",
+        "dctcp_rules",
     ];
 
     pub fn tag(self) -> &'static str {
@@ -53,7 +54,7 @@ impl TcpProfile {
         })
     }
 
-    /// Sets the nine fields; everything else is left as it is.
+    /// Sets the ten fields; everything else is left as it is.
     pub fn apply(self, t: &mut TcpConfig) {
         let linux = self == TcpProfile::Linux;
         // RFC 6298 §2.4 and ns-3.44: a 1 s minimum RTO; Linux: TCP_RTO_MIN, 200 ms.
@@ -75,12 +76,16 @@ impl TcpProfile {
         // PRR twice for it and start no fast recovery in CA_CWR; Linux's tcp_enter_cwr acts
         // from Open and Disorder, and tcp_fastretrans_alert leaves CWR for Recovery.
         t.cwr_rules = if linux { CwrRules::Linux } else { CwrRules::Ns3 };
+        // ns-3.44's TcpDctcp receiver reads its prior RCV.NXT before each segment is taken
+        // in, so its ACK at a change of CE state is a segment behind Linux's; its sender
+        // starts the first α window at the first ACK, Linux's at the connection's start.
+        t.dctcp_rules = if linux { DctcpRules::Linux } else { DctcpRules::Ns3 };
         // Not here yet: `grow_at_loss_exit`, Linux's rule too, moves the Warbler rows (the
         // cubic-bbr-vegas-3q baseline's jitter 26.9 → 39.8 ms; the paper's 26.7); the
         // incast preset sets it, where without it a window of one never grows.
     }
 
-    /// The profile the nine fields match, if one does.
+    /// The profile the ten fields match, if one does.
     pub fn of(t: &TcpConfig) -> Option<TcpProfile> {
         Self::ALL.into_iter().find(|p| {
             let mut probe = t.clone();
@@ -104,7 +109,7 @@ mod tests {
     }
 
     #[test]
-    fn a_profile_sets_its_nine_fields_and_nothing_else() {
+    fn a_profile_sets_its_ten_fields_and_nothing_else() {
         let w = preset("cubic-vegas-2q", Some("warbler")).unwrap().tcp;
         let mut t = w.clone();
         TcpProfile::Ns3.apply(&mut t);

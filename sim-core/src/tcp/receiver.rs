@@ -22,7 +22,7 @@
 
 use super::ooo::OutOfOrder;
 use super::timer::Timer;
-use super::TcpConfig;
+use super::{CwrRules, DctcpRules, TcpConfig};
 use crate::net::{Ecn, Packet, PacketKind, SackBlock, TcpEcnFlags, MAX_SACK_BLOCKS};
 use crate::time::{SimDuration, SimTime};
 
@@ -63,6 +63,19 @@ pub struct TcpReceiver {
     accurate_echo: bool,
     /// Classic: ECE on every ACK until a CWR arrives. Accurate: the last segment was CE.
     ce_state: bool,
+    /// Classic, under ns-3.44's rules ([`CwrRules`]): an ACK has echoed the last CE
+    /// (`m_ecnState` ECN_SENDING_ECE rather than ECN_CE_RCVD), so a CWR may end the echo.
+    ce_echoed: bool,
+    cwr_rules: CwrRules,
+    /// How an accurate echo acknowledges a change of CE state ([`DctcpRules`]).
+    dctcp_rules: DctcpRules,
+    /// ns-3.44's `TcpDctcp` receiver state (`dctcp_rules = ns3`): `m_delayedAckReserved`
+    /// (the last in-order segment was delayed, or the delayed-ACK timer fired),
+    /// `m_priorRcvNxt` (RCV.NXT before the last ECN-capable segment was taken in; `None`
+    /// before the first) and `m_ecnCESeq` (the highest segment seen CE).
+    ack_reserved: bool,
+    prior_rcv_nxt: Option<u32>,
+    ce_seq: Option<u32>,
 }
 
 impl TcpReceiver {
@@ -93,6 +106,12 @@ impl TcpReceiver {
             ecn_on: false,
             accurate_echo: false,
             ce_state: false,
+            ce_echoed: false,
+            cwr_rules: cfg.cwr_rules,
+            dctcp_rules: cfg.dctcp_rules,
+            ack_reserved: false,
+            prior_rcv_nxt: None,
+            ce_seq: None,
         }
     }
 
@@ -116,6 +135,10 @@ impl TcpReceiver {
         self.last_ack_sent = 0;
         self.syn_seen = false;
         self.ce_state = false;
+        self.ce_echoed = false;
+        self.ack_reserved = false;
+        self.prior_rcv_nxt = None;
+        self.ce_seq = None;
         self.conn = conn;
     }
 
@@ -195,7 +218,9 @@ impl TcpReceiver {
     fn on_data(&mut self, p: &Packet, now: SimTime, out: &mut Vec<Packet>) {
         if self.ecn_on {
             let ce = p.ecn == Ecn::Ce;
-            if self.accurate_echo {
+            if self.accurate_echo && self.dctcp_rules == DctcpRules::Ns3 {
+                self.ns3_ce_change(p, now, out);
+            } else if self.accurate_echo {
                 // RFC 8257 §3.2: when the CE state changes, ACK what came before at once
                 // with the old state, so the sender counts marked bytes exactly despite
                 // delayed ACKs.
@@ -203,6 +228,8 @@ impl TcpReceiver {
                     self.send_ack(now, out);
                 }
                 self.ce_state = ce;
+            } else if self.cwr_rules == CwrRules::Ns3 {
+                self.ns3_classic_echo(p);
             } else if ce {
                 self.ce_state = true; // RFC 3168 §6.1.3: echo until the sender's CWR
             } else if p.tcp_ecn.cwr() {
@@ -239,16 +266,24 @@ impl TcpReceiver {
         }
         // A gap remains or was just filled: ACK immediately (RFC 5681 §4.2).
         if !self.blocks.is_empty() || self.rcv_nxt > expected + 1 {
+            self.ack_reserved = false; // ns-3.44: CA_EVENT_NON_DELAYED_ACK
             self.send_ack(now, out);
             return;
         }
         // Every byte up to a FIN is in: acknowledge the FIN now (RFC 9293 §3.10.7.4), which
         // also covers a last segment that would otherwise wait for the delayed-ACK timer.
         if self.peer_closed() || self.quick_acks > 0 {
+            if !self.peer_closed() {
+                // ns-3.44 acknowledges its first data segment for the count.
+                self.ack_reserved = false;
+            }
             self.send_ack(now, out);
             return;
         }
         self.delack_count += 1;
+        // ns-3.44: CA_EVENT_NON_DELAYED_ACK for an ACK sent for the count,
+        // CA_EVENT_DELAYED_ACK for a segment left waiting.
+        self.ack_reserved = self.delack_count < self.delack_max;
         if self.delack_count >= self.delack_max {
             self.send_ack(now, out);
         } else if !self.delack_timer.is_armed() {
@@ -256,9 +291,51 @@ impl TcpReceiver {
         }
     }
 
+    /// ns-3.44's `TcpDctcp` receiver (`CeState0to1`, `CeState1to0`), as
+    /// `TcpSocketBase::ForwardUp` calls it for an ECN-capable segment before the segment is
+    /// taken in: on a change of CE state with a delayed ACK reserved, an ACK of RCV.NXT as
+    /// it was before the *previous* segment, with the old state (ECE from CE to not-CE only);
+    /// then RCV.NXT as it is now is kept for the next change. A CE segment at or below the
+    /// highest seen CE counts as not CE (`m_ecnCESeq < seq`).
+    fn ns3_ce_change(&mut self, p: &Packet, now: SimTime, out: &mut Vec<Packet>) {
+        if p.ecn == Ecn::NotEct {
+            return;
+        }
+        let ce = p.ecn == Ecn::Ce && self.ce_seq.is_none_or(|s| s < p.seq);
+        if ce {
+            self.ce_seq = Some(p.seq);
+        }
+        if ce != self.ce_state && self.ack_reserved {
+            if let Some(prior) = self.prior_rcv_nxt {
+                self.quick_acks = self.quick_acks.saturating_sub(1);
+                let ack = self.ack_packet_of(prior, now);
+                out.push(ack);
+            }
+        }
+        self.prior_rcv_nxt = Some(self.rcv_nxt);
+        self.ce_state = ce;
+    }
+
+    /// ns-3.44's RFC 3168 receiver (`TcpSocketBase::ForwardUp`, then `DoForwardUp`): a CE
+    /// segment above the highest seen CE (`m_ecnCESeq < seq`) sets ECN_CE_RCVD; a segment
+    /// with CWR ends the echo (ECN_IDLE) only once an ACK has carried it (ECN_SENDING_ECE):
+    /// a CE whose ACK was still delayed when the CWR segment came is echoed all the same.
+    /// (Linux acknowledges the first CE at once, `tcp_ecn_check_ce` → quick ACK, so a CWR
+    /// never finds one unechoed; our Linux rules end the echo on any CWR.)
+    fn ns3_classic_echo(&mut self, p: &Packet) {
+        if p.ecn == Ecn::Ce && self.ce_seq.is_none_or(|s| s < p.seq) {
+            self.ce_seq = Some(p.seq);
+            (self.ce_state, self.ce_echoed) = (true, false);
+        } else if p.tcp_ecn.cwr() && self.ce_echoed {
+            self.ce_state = false;
+        }
+    }
+
     /// The delayed-ACK timer fired.
     pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         if self.delack_timer.on_wake(now) && self.delack_count > 0 {
+            // ns-3.44's DelAckTimeout raises CA_EVENT_DELAYED_ACK.
+            self.ack_reserved = true;
             self.send_ack(now, out);
         }
     }
@@ -271,6 +348,12 @@ impl TcpReceiver {
     }
 
     fn ack_packet(&mut self, now: SimTime) -> Packet {
+        self.ack_packet_of(self.rcv_nxt, now)
+    }
+
+    /// An ACK of everything before segment `ack` (RCV.NXT but for ns-3.44's DCTCP ACK at a
+    /// change of CE state).
+    fn ack_packet_of(&mut self, ack: u32, now: SimTime) -> Packet {
         let mut sack = [SackBlock::default(); MAX_SACK_BLOCKS];
         let mut n = 0;
         if self.sack {
@@ -281,7 +364,11 @@ impl TcpReceiver {
         }
         self.delack_count = 0;
         self.delack_timer.disarm();
-        self.last_ack_sent = self.rcv_nxt;
+        // ns-3's m_highTxAck: the highest ACK sent (an ns-3 DCTCP receiver's ACK at a change
+        // of CE state may be below it).
+        self.last_ack_sent = self.last_ack_sent.max(ack);
+        let ece = self.ecn_on && self.ce_state;
+        self.ce_echoed |= ece;
         let rwnd = u64::from(self.recv_buffer).saturating_sub(self.ooo_bytes()) as u32;
         Packet {
             flow: self.flow,
@@ -289,7 +376,7 @@ impl TcpReceiver {
             seq: 0,
             payload: 0,
             wire_bytes: self.headers.ack(self.ack_header_bytes_ts, n),
-            ack: self.rcv_nxt,
+            ack,
             sack,
             sack_len: n as u8,
             ts_val: now.as_millis() as u32,
@@ -300,7 +387,7 @@ impl TcpReceiver {
             fin: false,
             conn: self.conn,
             ecn: Ecn::NotEct,
-            tcp_ecn: TcpEcnFlags::new(self.ecn_on && self.ce_state, false),
+            tcp_ecn: TcpEcnFlags::new(ece, false),
         }
     }
 }
@@ -454,6 +541,125 @@ mod tests {
         assert_eq!(t, SimTime::from_secs_f64(0.2));
         r.on_timer(t, &mut out);
         assert_eq!(out.len(), 1);
+    }
+
+    /// A DCTCP receiver (per-segment echo) under `rules`, ECN agreed at the handshake, ns-3's
+    /// first data segment acknowledged at once.
+    fn dctcp_rx(rules: DctcpRules) -> TcpReceiver {
+        let cfg =
+            TcpConfig { mss_bytes: 1000, initial_quick_acks: 1, dctcp_rules: rules, ..TcpConfig::default() };
+        let mut r = TcpReceiver::new(0, &cfg);
+        r.set_accurate_echo(true);
+        let syn = Packet { kind: PacketKind::Syn, tcp_ecn: TcpEcnFlags::new(true, true), ..data(0) };
+        r.on_packet(&syn, SimTime::ZERO, &mut Vec::new());
+        r
+    }
+
+    /// (ack, ECE) of every ACK sent for segments 0..n arriving in order, ECT, those in
+    /// `ce` marked.
+    fn echoes(r: &mut TcpReceiver, n: u32, ce: &[u32]) -> Vec<(u32, bool)> {
+        let mut out = Vec::new();
+        for s in 0..n {
+            let ecn = if ce.contains(&s) { Ecn::Ce } else { Ecn::Ect0 };
+            r.on_packet(&Packet { ecn, ..data(s) }, SimTime::ZERO, &mut out);
+        }
+        out.iter().map(|a| (a.ack, a.tcp_ecn.ece())).collect()
+    }
+
+    #[test]
+    fn a_change_of_ce_state_is_acknowledged_a_segment_behind_under_ns3s_dctcp() {
+        // Segment 3 is delayed when CE segment 4 arrives; marks then on 4, 6 and 7.
+        let ce = [4, 6, 7];
+        // Linux (`dctcp_ece_ack_update`): the delayed ACK goes out at once with the old
+        // state and covers 3; each ACK echoes the segments it covers.
+        let linux = echoes(&mut dctcp_rx(DctcpRules::Linux), 10, &ce);
+        assert_eq!(
+            linux,
+            vec![(1, false), (3, false), (4, false), (5, true), (6, false), (8, true), (10, false)]
+        );
+        // ns-3.44 (`CeState0to1` / `CeState1to0` before the segment is taken in): at 4 an
+        // ACK of what came before 3 (a duplicate, no ECE); at 5 one of what came before 4
+        // (covers 3, ECE: the old state, 4's); at 6 one covering 4, without ECE. Through
+        // the changes each segment is acknowledged alone with the next one's state. At 8
+        // the ACK for the count (7) has cleared the reservation: no extra ACK.
+        let ns3 = echoes(&mut dctcp_rx(DctcpRules::Ns3), 10, &ce);
+        assert_eq!(
+            ns3,
+            vec![(1, false), (3, false), (3, false), (4, true), (5, false), (8, true), (10, false)]
+        );
+    }
+
+    #[test]
+    fn ns3s_dctcp_receiver_sends_its_extra_ack_after_a_delayed_ack_timeout_too() {
+        // ns-3.44's DelAckTimeout raises CA_EVENT_DELAYED_ACK: the reservation outlives the
+        // timer's ACK (of 3), so the next change of state sends an ACK with nothing pending,
+        // of what came before segment 3: below the last ACK, which the sender ignores.
+        // Linux's, with no ACK pending, sends none.
+        for (rules, want) in [
+            (DctcpRules::Ns3, vec![(4, false), (3, false), (6, true)]),
+            (DctcpRules::Linux, vec![(4, false), (6, true)]),
+        ] {
+            let mut r = dctcp_rx(rules);
+            let mut out = Vec::new();
+            for s in 0..4 {
+                r.on_packet(&Packet { ecn: Ecn::Ect0, ..data(s) }, SimTime::ZERO, &mut out);
+            }
+            out.clear();
+            let t = r.delack_timer.deadline().unwrap();
+            r.on_timer(t, &mut out);
+            for s in 4..6 {
+                r.on_packet(&Packet { ecn: Ecn::Ce, ..data(s) }, t, &mut out);
+            }
+            let got: Vec<(u32, bool)> = out.iter().map(|a| (a.ack, a.tcp_ecn.ece())).collect();
+            assert_eq!(got, want, "{rules:?}");
+        }
+    }
+
+    #[test]
+    fn ns3s_classic_receiver_ends_its_echo_on_cwr_only_once_an_ack_carried_it() {
+        // RFC 3168 receivers, ECN agreed; CE on segment 3, which waits for a delayed ACK;
+        // segment 4 carries CWR (the sender's answer to an earlier echo); then 5 and 6 plain.
+        for (rules, want) in [
+            // ns-3.44: 3's CE is still ECN_CE_RCVD when 4's CWR comes, so the echo goes on
+            // until an ACK has carried it (ACK 5) and a later CWR ends it.
+            (CwrRules::Ns3, vec![(1, false), (3, false), (5, true), (7, true)]),
+            // Linux's rules here: any CWR ends the echo, 3's CE is never echoed.
+            (CwrRules::Linux, vec![(1, false), (3, false), (5, false), (7, false)]),
+        ] {
+            let cfg = TcpConfig {
+                mss_bytes: 1000,
+                initial_quick_acks: 1,
+                cwr_rules: rules,
+                ..TcpConfig::default()
+            };
+            let mut r = TcpReceiver::new(0, &cfg);
+            let syn = Packet { kind: PacketKind::Syn, tcp_ecn: TcpEcnFlags::new(true, true), ..data(0) };
+            r.on_packet(&syn, SimTime::ZERO, &mut Vec::new());
+            let mut out = Vec::new();
+            for s in 0..7 {
+                let ecn = if s == 3 { Ecn::Ce } else { Ecn::Ect0 };
+                let tcp_ecn = TcpEcnFlags::new(false, s == 4);
+                r.on_packet(&Packet { ecn, tcp_ecn, ..data(s) }, SimTime::ZERO, &mut out);
+            }
+            let got: Vec<(u32, bool)> = out.iter().map(|a| (a.ack, a.tcp_ecn.ece())).collect();
+            assert_eq!(got, want, "{rules:?}");
+        }
+        // Once echoed, a CWR ends it under ns-3's rules too.
+        let cfg = TcpConfig { mss_bytes: 1000, initial_quick_acks: 1, ..TcpConfig::default() };
+        let mut r = TcpReceiver::new(0, &cfg);
+        let syn = Packet { kind: PacketKind::Syn, tcp_ecn: TcpEcnFlags::new(true, true), ..data(0) };
+        r.on_packet(&syn, SimTime::ZERO, &mut Vec::new());
+        let mut out = Vec::new();
+        for s in 0..7 {
+            let ecn = if s == 2 { Ecn::Ce } else { Ecn::Ect0 };
+            r.on_packet(
+                &Packet { ecn, tcp_ecn: TcpEcnFlags::new(false, s == 4), ..data(s) },
+                SimTime::ZERO,
+                &mut out,
+            );
+        }
+        let got: Vec<(u32, bool)> = out.iter().map(|a| (a.ack, a.tcp_ecn.ece())).collect();
+        assert_eq!(got, vec![(1, false), (3, true), (5, false), (7, false)]);
     }
 
     #[test]

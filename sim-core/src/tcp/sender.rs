@@ -114,6 +114,18 @@ impl TcpSender {
     pub fn with_cc(
         flow: u32,
         cfg: &TcpConfig,
+        mut cc: Box<dyn CongestionControl>,
+        size_bytes: Option<u64>,
+    ) -> TcpSender {
+        cc.tcp_rules(cfg);
+        TcpSender::assemble(flow, cfg, cc, size_bytes)
+    }
+
+    /// A sender around a congestion control already told the TCP rules (a persistent
+    /// connection's next message keeps its own).
+    fn assemble(
+        flow: u32,
+        cfg: &TcpConfig,
         cc: Box<dyn CongestionControl>,
         size_bytes: Option<u64>,
     ) -> TcpSender {
@@ -214,7 +226,7 @@ impl TcpSender {
         let idle = self.completed_at.is_none_or(|t| now - t >= self.rtt.rto());
         let idle_cc: Box<dyn CongestionControl> = Box::new(crate::cc::udp::Unresponsive::idle());
         let cc = std::mem::replace(&mut self.cc, idle_cc);
-        let mut next = TcpSender::with_cc(self.flow, &self.cfg, cc, Some(size_bytes));
+        let mut next = TcpSender::assemble(self.flow, &self.cfg, cc, Some(size_bytes));
         next.stats = self.stats;
         next.conn = self.conn.wrapping_add(1);
         (next.rto_timer, next.pace_timer) = (self.rto_timer, self.pace_timer);

@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::cc::CcaSpec;
-use crate::tcp::CwrRules;
 use crate::tcp::TcpReceiver;
+use crate::tcp::{CwrRules, DctcpRules};
 use std::collections::BTreeMap;
 
 struct Loopback {
@@ -511,7 +511,10 @@ fn an_impatient_recovery_times_out_where_a_patient_one_repairs_hole_by_hole() {
 /// echo) under `rules`; `edit` marks and drops segments before the run.
 fn ecn_flow(rules: CwrRules, cca: CcaSpec, sack: bool, edit: impl FnOnce(Loopback) -> Loopback) -> Loopback {
     let scalable = matches!(cca, CcaSpec::Dctcp(_));
-    let mut l = edit(Loopback::new(TcpConfig { cwr_rules: rules, ..cfg(sack) }, cca, 300));
+    // Linux's DCTCP receiver and α window, whose numbers the CWR tests below work out
+    // (`tcp.dctcp_rules` has its own tests).
+    let cfg = TcpConfig { cwr_rules: rules, dctcp_rules: DctcpRules::Linux, ..cfg(sack) };
+    let mut l = edit(Loopback::new(cfg, cca, 300));
     l.s.set_classic_ecn(true);
     l.r.set_accurate_echo(scalable);
     l.run(SimTime::from_secs_f64(60.0));

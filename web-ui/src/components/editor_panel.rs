@@ -45,7 +45,7 @@ pub enum EditMsg {
     Commit(String),
     AddChange(sim_core::scenario::TimedChange),
     RemoveChange(usize),
-    /// The TCP profile menu chose one: its nine fields take its values.
+    /// The TCP profile menu chose one: its ten fields take its values.
     TcpProfile(sim_core::tcp::TcpProfile),
 }
 
@@ -333,7 +333,7 @@ fn link_section(ed: &Editor, link: &Link, base: &str, title: &str, name: Option<
     }
 }
 
-/// The TCP profile the nine fields where ns-3.44 and Linux differ match (or "edited" when
+/// The TCP profile the ten fields where ns-3.44 and Linux differ match (or "edited" when
 /// they match neither); choosing one sets them, each still editable below.
 fn tcp_profile(ed: &Editor, link: &Link) -> Html {
     use sim_core::tcp::TcpProfile;

@@ -51,8 +51,8 @@ pub struct ScenarioArgs {
     #[arg(long = "at", value_name = "T:PATH=VALUE", value_parser = parse_change)]
     pub changes: Vec<sim_core::scenario::TimedChange>,
     /// Set the TCP rules where ns-3.44 and Linux differ (minimum RTO, PRR, Karn with
-    /// timestamps, rate snapshots, a paced first window, the recovery timer and the pipe) as
-    /// one or the other does, before
+    /// timestamps, rate snapshots, a paced first window, the recovery timer, the pipe, the
+    /// answer to an ECN echo and DCTCP) as one or the other does, before
     /// any --set: ns3-3.44 or linux.
     #[arg(long = "tcp-profile", value_name = "PROFILE", value_parser = parse_profile)]
     pub tcp_profile: Option<sim_core::tcp::TcpProfile>,
