@@ -4,6 +4,7 @@
 
 use crate::lesson::LessonView;
 use crate::state::Shared;
+use serde_json::{Map, Value};
 use sim_core::lesson::{lessons, readable, Answer, CheckResult, Prediction, Step};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -97,6 +98,32 @@ fn prediction(step: &Step, answer: Option<Answer>, locked: bool, on: &Callback<L
     }
 }
 
+/// A challenge's fields, each labelled as the editor labels it, its value in the run as
+/// the placeholder.
+fn challenge_fields(
+    step: &Step,
+    run: &str,
+    fields: &[String],
+    edits: &Map<String, Value>,
+    on: &Callback<LessonMsg>,
+) -> Html {
+    let base = (step.runs.iter().find(|r| r.label == run))
+        .and_then(|r| r.scenario(&Map::new()).ok())
+        .and_then(|sc| serde_json::to_value(sc).ok())
+        .unwrap_or(Value::Null);
+    fields
+        .iter()
+        .map(|f| {
+            let path = f.clone();
+            let value = edits.get(f).map_or(String::new(), |x| x.to_string());
+            let now = sim_core::scenario::patch::get(&base, f).map_or("unchanged".to_string(), |v| format!("now {v}"));
+            let label = crate::place::label(&base, f).unwrap_or(f.rsplit('.').next().unwrap_or(f));
+            let oninput = on.reform(move |e: InputEvent| LessonMsg::Edit(path.clone(), e.target_unchecked_into::<HtmlInputElement>().value()));
+            html! { <label class="field"><span class="label">{ label }</span><input name={f.clone()} {value} {oninput} placeholder={now} /></label> }
+        })
+        .collect()
+}
+
 #[function_component(LessonPanel)]
 pub fn lesson_panel(p: &LessonProps) -> Html {
     let on = &p.on;
@@ -143,12 +170,7 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
                 <fieldset class="challenge" data-testid="lesson-challenge">
                     <legend>{ format!("Challenge: change at most {} ({} left)", c.budget, c.budget.saturating_sub(edits.len())) }</legend>
                     <p class="hint">{ format!("Goal: {}", c.goal) }</p>
-                    { for c.fields.iter().map(|f| {
-                        let path = f.clone();
-                        let value = edits.get(f).map_or(String::new(), |x| x.to_string());
-                        let oninput = on.reform(move |e: InputEvent| LessonMsg::Edit(path.clone(), e.target_unchecked_into::<HtmlInputElement>().value()));
-                        html! { <label class="field"><span class="label">{ f.rsplit('.').next().unwrap_or(f) }</span><input name={f.clone()} {value} {oninput} placeholder="unchanged" /></label> }
-                    }) }
+                    { challenge_fields(step, &c.run, &c.fields, edits, on) }
                 </fieldset>
             }
             <div class="buttons">
