@@ -3,12 +3,47 @@
 //! Window maths is in segments, as in the RFC. Slow start counts bytes acknowledged (ns-3
 //! approximates Linux QUICKACK that way) and HyStart is ns-3's: ACK-train and delay-increase
 //! detection once cwnd ≥ 16 segments.
+//!
+//! Congestion-avoidance growth follows one of two rules, [`CubicConfig::growth`]: RFC 9438's
+//! in floating point (the default), or ns-3.44's `TcpCubic`, which counts ACKs against a
+//! whole number of them per segment of growth.
 
 use super::{AckSample, CcMetrics, CcaConfig, CongState, CongestionControl, CongestionKind, Tcb};
 use crate::params::{fmt_num, Algorithm, Checker, Described, Field, Kind, Range};
 use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
+
+/// How congestion avoidance turns the cubic curve and the Reno-friendly estimate into
+/// growth of cwnd, ACK by ACK.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CubicGrowth {
+    /// RFC 9438 §4.2-§4.5 in floating point (the default): W_max and cwnd in fractional
+    /// segments; each acknowledged segment adds (target − cwnd)/cwnd segments, target =
+    /// W_cubic(t + RTT) kept within [cwnd, 1.5·cwnd], the fractions carried until they make
+    /// a whole segment (reset when an epoch starts); in the Reno-friendly region (W_cubic(t)
+    /// below W_est, W_est grown by α/cwnd per segment) cwnd jumps to ⌊W_est⌋.
+    #[default]
+    Rfc9438,
+    /// ns-3.44 `TcpCubic::IncreaseWindow` and `TcpCubic::Update` (`tcp-cubic.cc`), after
+    /// Linux's `bictcp_update` of the BIC era, all in whole segments:
+    /// - W_max (`m_lastMaxCwnd`) is truncated to whole segments at each reduction
+    ///   (`GetSsThresh`), the plateau (`m_bicOriginPoint`) is W_max or cwnd, and the target
+    ///   is origin ± ⌊C·|t + delay_min − K|³⌋ (`bicTarget`, a whole number);
+    /// - the target becomes a count, `cnt` = ⌊cwnd / (target − cwnd)⌋ ACKed segments per
+    ///   segment of growth (100·cwnd at or below the target), at most `no_loss_cnt_clamp`
+    ///   before any loss, at most ⌊cwnd / (W_est − cwnd)⌋ when the Reno estimate is ahead
+    ///   (`m_tcpCwnd`, one segment per ⌊cwnd·⌊8(1024 + 1024β)/3/(1024 − 1024β)⌋/8⌋ ACKed
+    ///   segments counted in `m_ackCnt`: α ≈ 8/15), and at least 2;
+    /// - `m_cWndCnt` counts ACKed segments and cwnd grows by one segment, once per ACK
+    ///   at most, when it reaches `cnt` (it then loses `cnt`); it is never reset, so what
+    ///   it gathered on the flat of the curve, in slow start's last ACK or before a
+    ///   reduction carries over. RFC 9438 §4.3's switch to α = 1 (`reno_alpha_switch`) does
+    ///   not apply. Linux's `bictcp_update` now keeps `cnt` in 2^-10 fractions and adds
+    ///   several segments per ACK (`tcp_cong_avoid_ai`): neither is this rule.
+    Ns3,
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -28,6 +63,9 @@ pub struct CubicConfig {
     /// many acknowledged (20: 5 % per RTT after a HyStart exit; ns-3.44 `CntClamp`, Linux
     /// `tcp_cubic.c`). 0 = off (RFC 9438: only the cubic curve, flat at first).
     pub no_loss_cnt_clamp: u32,
+    /// Congestion avoidance's per-ACK growth: RFC 9438's in floating point (the default) or
+    /// ns-3.44 `TcpCubic::Update`'s whole-segment ACK count ([`CubicGrowth`]).
+    pub growth: CubicGrowth,
     pub hystart: bool,
     pub hystart_low_window_segments: u32,
     pub hystart_min_samples: u32,
@@ -50,6 +88,7 @@ impl Default for CubicConfig {
             tcp_friendliness: true,
             reno_alpha_switch: false,
             no_loss_cnt_clamp: 20,
+            growth: CubicGrowth::Rfc9438,
             hystart: true,
             hystart_low_window_segments: 16,
             hystart_min_samples: 8,
@@ -105,6 +144,13 @@ impl Described for CubicConfig {
                 "segments",
                 Kind::Int(Range::closed(0.0, 1e6)),
                 "Before the first loss, grow at least 1 segment per this many acked (20 = 5 %/RTT, ns-3 and Linux); 0 = off (RFC 9438).",
+            ),
+            Field::new(
+                "growth",
+                "Avoidance growth",
+                "",
+                Kind::Choice(&[("rfc9438", "RFC 9438"), ("ns3", "ns-3.44")]),
+                "How each ACK grows cwnd in congestion avoidance: RFC 9438's fractional segments (the default) or ns-3.44's TcpCubic, which counts ACKed segments against a whole number per segment of growth (W_max and the target in whole segments, the count never reset).",
             ),
             Field::new(
                 "hystart",
@@ -197,6 +243,13 @@ pub struct Cubic {
     w_est: f64,
     /// Fractional segments of growth not yet applied to cwnd.
     pending: f64,
+    /// ns-3 growth: segments acknowledged towards the next segment of growth (`m_cWndCnt`).
+    cwnd_cnt: u32,
+    /// ns-3 growth: segments acknowledged towards the Reno estimate's next segment
+    /// (`m_ackCnt`).
+    ack_cnt: u32,
+    /// ns-3 growth: the Reno-friendly estimate in whole segments (`m_tcpCwnd`).
+    tcp_cwnd: u32,
     delay_min: Option<SimDuration>,
     hystart: HyStart,
     times: Times,
@@ -240,6 +293,9 @@ impl Cubic {
             epoch_start: None,
             w_est: 0.0,
             pending: 0.0,
+            cwnd_cnt: 0,
+            ack_cnt: 0,
+            tcp_cwnd: 0,
             delay_min: None,
             hystart: HyStart::default(),
         }
@@ -298,8 +354,75 @@ impl Cubic {
         }
     }
 
+    /// ns-3.44 `TcpCubic::IncreaseWindow`'s congestion-avoidance branch: one segment once
+    /// `m_cWndCnt` reaches `Update`'s count.
+    fn avoid_ns3(&mut self, tcb: &mut Tcb, segments_acked: u32, now: SimTime) {
+        self.cwnd_cnt = self.cwnd_cnt.saturating_add(segments_acked);
+        let cnt = self.ns3_cnt(tcb, segments_acked, now);
+        if self.cwnd_cnt >= cnt {
+            tcb.cwnd = tcb.cwnd.saturating_add(tcb.mss);
+            self.cwnd_cnt -= cnt;
+        }
+    }
+
+    /// ns-3.44 `TcpCubic::Update`: acknowledged segments per segment of growth.
+    fn ns3_cnt(&mut self, tcb: &Tcb, segments_acked: u32, now: SimTime) -> u32 {
+        let seg = tcb.cwnd_segments();
+        self.ack_cnt = self.ack_cnt.saturating_add(segments_acked);
+        let epoch_start = match self.epoch_start {
+            Some(t) => t,
+            None => {
+                self.epoch_start = Some(now);
+                self.ack_cnt = segments_acked;
+                self.tcp_cwnd = seg;
+                let last_max = self.w_max as u32; // whole segments (see on_congestion)
+                if last_max <= seg {
+                    self.k = 0.0;
+                    self.origin = f64::from(seg);
+                } else {
+                    // std::pow(x, 1/3.), not cbrt: the last bit can move the target's floor.
+                    self.k = libm::pow(f64::from(last_max - seg) / self.cfg.c, 1.0 / 3.0);
+                    self.origin = f64::from(last_max);
+                }
+                now
+            }
+        };
+        // ns-3 adds m_delayMin to the time since the epoch (here the smoothed RTT until a
+        // minimum is known).
+        let delay = self.delay_min.or(tcb.srtt).unwrap_or(SimDuration::ZERO);
+        let t = ((now - epoch_start) + delay).as_secs_f64();
+        let offs = (t - self.k).abs();
+        let delta = (self.cfg.c * libm::pow(offs, 3.0)) as u32;
+        let origin = self.origin as u32;
+        let target = if t < self.k { origin.saturating_sub(delta) } else { origin.saturating_add(delta) };
+        let mut cnt = if target > seg { seg / (target - seg) } else { seg.saturating_mul(100) };
+        let clamp = self.cfg.no_loss_cnt_clamp;
+        if self.w_max == 0.0 && clamp > 0 && cnt > clamp {
+            cnt = clamp;
+        }
+        if self.cfg.tcp_friendliness {
+            let b = self.cfg.beta * 1024.0;
+            let scale = (8.0 * (1024.0 + b) / 3.0 / (1024.0 - b)) as u32;
+            // At least 1: ns-3 loops forever on 0 (β ≤ 0.2 with a window of a few segments).
+            let per = ((u64::from(seg) * u64::from(scale)) >> 3).clamp(1, u64::from(u32::MAX)) as u32;
+            if self.ack_cnt > per {
+                // `while (m_ackCnt > delta) { m_ackCnt -= delta; m_tcpCwnd++; }`
+                let n = (self.ack_cnt - 1) / per;
+                self.ack_cnt -= n * per;
+                self.tcp_cwnd = self.tcp_cwnd.saturating_add(n);
+            }
+            if self.tcp_cwnd > seg {
+                cnt = cnt.min(seg / (self.tcp_cwnd - seg));
+            }
+        }
+        cnt.max(2)
+    }
+
     /// Congestion avoidance growth (RFC 9438 §4.2–§4.5).
     fn avoid(&mut self, tcb: &mut Tcb, segments_acked: u32, now: SimTime) {
+        if self.cfg.growth == CubicGrowth::Ns3 {
+            return self.avoid_ns3(tcb, segments_acked, now);
+        }
         let mss = f64::from(tcb.mss);
         let cwnd = f64::from(tcb.cwnd) / mss;
         let epoch_start = match self.epoch_start {
@@ -351,9 +474,12 @@ impl Cubic {
         }
     }
 
+    /// ns-3 `CubicReset` (the ACK counts are ns-3 growth's; `m_cWndCnt` is not reset).
     fn reset(&mut self) {
         self.origin = 0.0;
         self.k = 0.0;
+        self.ack_cnt = 0;
+        self.tcp_cwnd = 0;
         self.epoch_start = None;
         self.delay_min = None;
         self.hystart.found = false;
@@ -404,6 +530,10 @@ impl CongestionControl for Cubic {
         } else {
             cwnd
         };
+        if self.cfg.growth == CubicGrowth::Ns3 {
+            // ns-3's `m_lastMaxCwnd` is a uint32_t.
+            self.w_max = self.w_max.trunc();
+        }
         self.cwnd_prior = cwnd;
         self.epoch_start = None;
         let segs = ((cwnd * self.cfg.beta) as u32).max(2);
@@ -570,6 +700,107 @@ mod tests {
         // RFC 9438: α = 1 once past 40 (after ~23 RTTs), so ~37 more segments instead of ~20.
         let switched = reno_friendly_after_60_rtts(true);
         assert!(switched >= plain + 10, "switch {switched} vs plain {plain}");
+    }
+
+    fn ns3_growth(cfg: CubicConfig) -> Cubic {
+        Cubic::new(CubicConfig { growth: CubicGrowth::Ns3, ..cfg })
+    }
+
+    /// Feeds `acks` ACKs of `segs` segments each at one instant in congestion avoidance;
+    /// returns (ACK number, cwnd in segments) at each growth.
+    fn growth_steps(c: &mut Cubic, t: &mut Tcb, acks: u32, segs: u32) -> Vec<(u32, u32)> {
+        let mut steps = Vec::new();
+        for i in 1..=acks {
+            let before = t.cwnd;
+            c.grow_window(t, segs, SimTime::ZERO);
+            if t.cwnd != before {
+                steps.push((i, t.cwnd_segments()));
+            }
+        }
+        steps
+    }
+
+    #[test]
+    fn ns3_growth_before_any_loss_grows_on_the_ack_that_brings_the_count_to_20() {
+        // HyStart exit at 20 segments, ACKs of 2 segments, 10 ms RTT: the curve is flat
+        // (⌊0.4 · 0.01³⌋ = 0), cnt = 100 · 20 clamped to 20; the Reno estimate needs
+        // ⌊20 · 15 / 8⌋ = 37 segments, so it never binds here. m_cWndCnt reaches 20 on
+        // ACKs 10, 20, 30.
+        let mut c = ns3_growth(CubicConfig::default());
+        let mut t = tcb(20, 20);
+        t.srtt = Some(SimDuration::from_millis(10));
+        assert_eq!(growth_steps(&mut c, &mut t, 30, 2), [(10, 21), (20, 22), (30, 23)]);
+        assert_eq!(c.cwnd_cnt, 0);
+        // RFC 9438 in floating point: 0.05 per segment, ten times 0.1 is 0.9999999999999999,
+        // so each step comes an ACK later (ns-3.44's ACK 27 against our 29 at 1 Gbit/s).
+        let mut c = cubic();
+        let mut t = tcb(20, 20);
+        t.srtt = Some(SimDuration::from_millis(10));
+        assert_eq!(growth_steps(&mut c, &mut t, 30, 2), [(11, 21), (21, 22)]);
+    }
+
+    #[test]
+    fn ns3_growth_after_a_loss_counts_against_a_whole_segment_target() {
+        // Loss at 100 segments: W_max 100, ssthresh 70. K = (30 / 0.4)^⅓ = 4.2172 s; with
+        // t = 0 + 100 ms, C·(K − t)³ = 27.9 → 27, target 100 − 27 = 73 (the floating-point
+        // curve is at 72.1 one RTT on). cnt = ⌊70 / 3⌋ = 23, then ⌊71 / 2⌋ = 35, ⌊72 / 1⌋ =
+        // 72: growth on ACKs 23, 23 + 35 = 58 and 58 + 72 = 130, then 100 · 73 while the
+        // target stays 73. The Reno estimate (one segment per ⌊70 · 15 / 8⌋ = 131) lags.
+        let mut c = ns3_growth(CubicConfig::default());
+        let mut t = tcb(100, 200);
+        let ss = c.on_congestion(&t, 0, CongestionKind::DupAck);
+        assert_eq!((ss, c.w_max), (70_000, 100.0));
+        t.cwnd = ss;
+        t.ssthresh = ss;
+        t.srtt = Some(SimDuration::from_millis(100));
+        assert_eq!(growth_steps(&mut c, &mut t, 140, 1), [(23, 71), (58, 72), (130, 73)]);
+        assert_eq!(c.cwnd_cnt, 10);
+    }
+
+    #[test]
+    fn ns3_growth_in_the_reno_region_follows_the_whole_segment_estimate() {
+        // Loss at 10 segments, then avoidance from 10 (= W_max: K = 0, origin 10, the curve
+        // flat for the first seconds): cnt = 100 · cwnd until the Reno estimate passes cwnd.
+        // It gains a segment per ⌊cwnd · 15 / 8⌋ ACKed segments (18 at 10, 20 at 11, 22 at
+        // 12): at ACK 19 it is 11, cnt = ⌊10 / 1⌋ = 10 and m_cWndCnt = 19 → cwnd 11 (9 left);
+        // at ACK 39 (20 more) 12, cnt 11, count 29 → 12 (18 left); at ACK 61 13, cnt 12,
+        // count 40 → 13 (28 left).
+        let mut c = ns3_growth(CubicConfig::default());
+        let mut t = tcb(10, 10);
+        c.on_congestion(&t, 0, CongestionKind::DupAck);
+        t.srtt = Some(SimDuration::from_millis(10));
+        assert_eq!(growth_steps(&mut c, &mut t, 70, 1), [(19, 11), (39, 12), (61, 13)]);
+        assert_eq!(c.cwnd_cnt, 37);
+    }
+
+    #[test]
+    fn ns3_growth_keeps_its_ack_count_through_a_reduction() {
+        // 15 segments counted before a loss (at 20, before any loss: cnt 20) are still there
+        // after it: from 14 (W_max 20, K = (6 / 0.4)^⅓ = 2.466 s, t = 10 ms: C·(K − t)³ =
+        // 5.93 → 5, target 15, cnt = 14) the first ACK brings the count to 16 ≥ 14.
+        let mut c = ns3_growth(CubicConfig::default());
+        let mut t = tcb(20, 20);
+        t.srtt = Some(SimDuration::from_millis(10));
+        assert!(growth_steps(&mut c, &mut t, 15, 1).is_empty());
+        let ss = c.on_congestion(&t, 0, CongestionKind::DupAck);
+        t.cwnd = ss;
+        t.ssthresh = ss;
+        assert_eq!(growth_steps(&mut c, &mut t, 1, 1), [(1, 15)]);
+        assert_eq!(c.cwnd_cnt, 2);
+    }
+
+    #[test]
+    fn ns3_growth_keeps_w_max_in_whole_segments() {
+        // Fast convergence from 80 below W_max 100: 80 · 1.7 / 2 = 68 either way; from 75,
+        // 63.75: ns-3's m_lastMaxCwnd is 63.
+        let mut c = ns3_growth(CubicConfig::default());
+        c.on_congestion(&tcb(100, 200), 0, CongestionKind::DupAck);
+        c.on_congestion(&tcb(75, 200), 0, CongestionKind::DupAck);
+        assert_eq!(c.w_max, 63.0);
+        let mut c = cubic();
+        c.on_congestion(&tcb(100, 200), 0, CongestionKind::DupAck);
+        c.on_congestion(&tcb(75, 200), 0, CongestionKind::DupAck);
+        assert_eq!(c.w_max, 63.75);
     }
 
     #[test]
