@@ -29,9 +29,12 @@ const LESSON_FILES: &[&str] = &[
     include_str!("lessons/red-tuning.json"),
     include_str!("lessons/rtt-fairness.json"),
     include_str!("lessons/parking-lot.json"),
+    include_str!("lessons/cca-buffers.json"),
     include_str!("lessons/ecn-dctcp.json"),
     include_str!("lessons/l4s.json"),
     include_str!("lessons/incast.json"),
+    include_str!("lessons/warbler.json"),
+    include_str!("lessons/dqn.json"),
 ];
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

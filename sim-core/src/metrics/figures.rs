@@ -22,10 +22,8 @@ pub const FIGURES: &[(&str, &str)] = &[
     ("jitter_ms", "mean over flows of the 95th minus the 50th percentile of delay, ms"),
     ("buffer_cells", "cells the flows hold at the bottleneck, mean"),
     ("rtt_ms", "flow 0's mean smoothed RTT, ms"),
-    ("flow0_mbps", "flow 0's goodput, Mbit/s"),
-    ("flow1_mbps", "flow 1's goodput, Mbit/s"),
-    ("flow0_p50_ms", "flow 0's median queueing delay, ms"),
-    ("flow1_p50_ms", "flow 1's median queueing delay, ms"),
+    ("flow0_mbps", "flow 0's goodput, Mbit/s (any flow N: flowN_mbps)"),
+    ("flow0_p50_ms", "flow 0's median queueing delay, ms (any flow N: flowN_p50_ms)"),
     ("fetch_s", "the last flow group's median completion time, s"),
     ("ping_ms", "the first ping group's median RTT, ms"),
     ("small_p95", "95th-percentile slowdown of the smallest flows"),
@@ -67,10 +65,7 @@ pub fn figure(s: &Summary, name: &str) -> Result<Option<f64>, String> {
         "jitter_ms" => s.jitter_s.map(|d| d * 1e3),
         "buffer_cells" => s.buffer_cells_mean,
         "rtt_ms" => flow(0).and_then(|f| f.srtt_ms_mean),
-        "flow0_mbps" | "long_mbps" => flow(0).map(|f| f.throughput_bps / 1e6),
-        "flow1_mbps" => flow(1).map(|f| f.throughput_bps / 1e6),
-        "flow0_p50_ms" => flow(0).and_then(|f| f.delay_p50_s).map(|d| d * 1e3),
-        "flow1_p50_ms" => flow(1).and_then(|f| f.delay_p50_s).map(|d| d * 1e3),
+        "long_mbps" => flow(0).map(|f| f.throughput_bps / 1e6),
         "fetch_s" => s.fct.as_ref().and_then(|f| f.by_group.last()).map(|(_, r)| r.fct_p50_s),
         "ping_ms" => s.pings.first().and_then(|p| p.rtt_p50_ms),
         "small_p95" => s.fct.as_ref().and_then(|f| f.by_size.first()).map(|r| r.slowdown_p95),
@@ -90,6 +85,15 @@ pub fn figure(s: &Summary, name: &str) -> Result<Option<f64>, String> {
         "retransmissions" => Some(s.flows.iter().map(|f| f.retransmissions).sum::<u64>() as f64),
         "timeouts" => Some(s.flows.iter().map(|f| f.timeouts).sum::<u64>() as f64),
         "utilisation" => Some(s.throughput.utilisation),
+        // Flow N's goodput and median queueing delay.
+        n if flow_figure(n).is_some() => {
+            let (i, what) = flow_figure(n).expect("matched");
+            let f = flow(i);
+            match what {
+                "mbps" => f.map(|f| f.throughput_bps / 1e6),
+                _ => f.and_then(|f| f.delay_p50_s).map(|d| d * 1e3),
+            }
+        }
         // A link's mean queueing delay and Jain's index, by its name.
         n if n.ends_with("_delay_ms") => {
             let link = n.trim_end_matches("_delay_ms");
@@ -103,9 +107,21 @@ pub fn figure(s: &Summary, name: &str) -> Result<Option<f64>, String> {
     })
 }
 
-/// Whether `name` is a figure (a link's `_delay_ms` and `_jfi` included).
+/// `flowN_mbps` or `flowN_p50_ms`: (N, "mbps" or "p50_ms").
+fn flow_figure(name: &str) -> Option<(usize, &str)> {
+    let rest = name.strip_prefix("flow")?;
+    let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+    let what = rest[digits..].strip_prefix('_')?;
+    matches!(what, "mbps" | "p50_ms").then_some(())?;
+    Some((rest[..digits].parse().ok()?, what))
+}
+
+/// Whether `name` is a figure (a flow's `flowN_…` and a link's `_delay_ms` and `_jfi` included).
 pub fn is_figure(name: &str) -> bool {
-    FIGURES.iter().any(|(n, _)| *n == name) || name.ends_with("_delay_ms") || name.ends_with("_jfi")
+    FIGURES.iter().any(|(n, _)| *n == name)
+        || flow_figure(name).is_some()
+        || name.ends_with("_delay_ms")
+        || name.ends_with("_jfi")
 }
 
 fn unknown(name: &str) -> String {
@@ -113,7 +129,10 @@ fn unknown(name: &str) -> String {
     let hint = crate::params::closest(name, names.iter().copied())
         .map_or(String::new(), |s| format!(" (did you mean '{s}'?)"));
     let shown = crate::params::echo(name);
-    format!("unknown figure '{shown}'{hint}; known: {}, LINK_delay_ms, LINK_jfi", names.join(", "))
+    format!(
+        "unknown figure '{shown}'{hint}; known: {}, flowN_mbps, flowN_p50_ms, LINK_delay_ms, LINK_jfi",
+        names.join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -135,5 +154,12 @@ mod tests {
         let e = figure(&s, "ping_mz").unwrap_err();
         assert!(e.contains("did you mean 'ping_ms'"), "{e}");
         assert!(is_figure("bottleneck_delay_ms") && !is_figure("nonsense"));
+        assert!(
+            is_figure("flow12_mbps")
+                && is_figure("flow1_p50_ms")
+                && !is_figure("flow_mbps")
+                && !is_figure("flow1_x")
+        );
+        assert_eq!(figure(&s, "flow3_mbps").unwrap(), s.flows.get(3).map(|f| f.throughput_bps / 1e6));
     }
 }
