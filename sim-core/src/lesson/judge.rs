@@ -119,10 +119,8 @@ pub fn judge_step(
                 return Err(format!("{} options hold on these runs, not one", holds.len()));
             };
             let o = &options[outcome];
-            let right = chosen == outcome;
-            let feedback =
-                if right { o.feedback.clone() } else { format!("The runs say: {}. {}", o.text, o.feedback) };
-            Some(Judged { right, outcome: o.text.clone(), feedback })
+            // The outcome says what happened; the feedback why, whatever was chosen.
+            Some(Judged { right: chosen == outcome, outcome: o.text.clone(), feedback: o.feedback.clone() })
         }
         (
             Some(Prediction::Number { figure, tolerance_pct, unit, low, right, high, .. }),
