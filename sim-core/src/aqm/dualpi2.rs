@@ -395,6 +395,13 @@ impl DualPi2 {
 }
 
 impl QueueDisc for DualPi2 {
+    /// The L queue is 0, the C queue 1.
+    fn item_queue(&self, item: &QItem) -> Option<u32> {
+        Some(u32::from(!self.is_l4s(item.ecn)))
+    }
+    fn queue_name(&self, q: u32) -> String {
+        (if q == 0 { "L queue" } else { "C queue" }).into()
+    }
     fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
         DualPi2::enqueue(self, item, cx)
     }

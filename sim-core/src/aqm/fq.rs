@@ -203,6 +203,12 @@ impl Fq {
 }
 
 impl QueueDisc for Fq {
+    fn item_queue(&self, item: &QItem) -> Option<u32> {
+        self.index.get(&item.flow).copied()
+    }
+    fn queue_name(&self, q: u32) -> String {
+        format!("flow {}", self.queues.get(q as usize).map_or(q, |f| f.flow))
+    }
     fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
         Fq::enqueue(self, item, cx)
     }

@@ -295,6 +295,12 @@ impl FqCodel {
 }
 
 impl QueueDisc for FqCodel {
+    fn item_queue(&self, item: &QItem) -> Option<u32> {
+        Some(self.queue_index(item.flow) as u32)
+    }
+    fn queue_name(&self, q: u32) -> String {
+        format!("flow queue {q}")
+    }
     fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
         FqCodel::enqueue(self, item, cx)
     }

@@ -200,6 +200,12 @@ impl FqPie {
 }
 
 impl QueueDisc for FqPie {
+    fn item_queue(&self, item: &QItem) -> Option<u32> {
+        Some(self.queue_index(item.flow) as u32)
+    }
+    fn queue_name(&self, q: u32) -> String {
+        format!("flow queue {q}")
+    }
     fn enqueue(&mut self, item: QItem, cx: &mut QdiscCtx) -> bool {
         if self.cfg.overflow == FqOverflow::Tail && !self.cfg.limit.admits(&self.occ, item.bytes) {
             cx.drop(item, DropReason::Overflow, false);

@@ -12,6 +12,7 @@
 //! a transmission ending with the device queue empty asks nothing
 //! (`PointToPointNetDevice::TransmitComplete`).
 
+use super::packet_trace::{PacketTrace, TraceEvent, TraceKind};
 use crate::queue::{Occupancy, QItem, QdiscCtx, QueueDisc};
 use crate::time::{Rate, SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -39,6 +40,8 @@ pub struct DiscLink {
     /// The device queue is stopped (ns-3 `NetDeviceQueue::m_stoppedByDevice`): the disc is
     /// not asked until a wake-up.
     stopped: bool,
+    /// The recent packets, event by event, when the packet view watches this link.
+    trace: Option<Box<PacketTrace>>,
 }
 
 /// A packet in the device queue, with when it left the disc above (its wait splits into
@@ -77,6 +80,49 @@ impl DiscLink {
             done_at: SimTime::MAX,
             tx_bytes: 0,
             stopped: false,
+            trace: None,
+        }
+    }
+
+    /// Starts keeping the recent packets' events (for the packet view); the run's results
+    /// do not change.
+    pub fn watch(&mut self) {
+        self.trace.get_or_insert_with(|| Box::new(PacketTrace::new()));
+    }
+
+    pub fn trace(&self) -> Option<&PacketTrace> {
+        self.trace.as_deref()
+    }
+
+    /// Records `kind` for `item` at `now`, if this link is watched (the disc's own sub-queue
+    /// for an accepted packet).
+    #[inline]
+    pub fn trace_event(
+        &mut self,
+        now: SimTime,
+        kind: TraceKind,
+        item: &QItem,
+        reason: Option<crate::queue::DropReason>,
+    ) {
+        if let Some(t) = self.trace.as_deref_mut() {
+            let queue = match kind {
+                TraceKind::Queued | TraceKind::Refused | TraceKind::Dropped => {
+                    self.qdisc.item_queue(item).unwrap_or(0)
+                }
+                _ => 0,
+            };
+            t.push(TraceEvent {
+                t_ns: now.0,
+                kind,
+                id: item.id,
+                flow: item.flow,
+                bytes: item.bytes,
+                queue,
+                ack: item.ack,
+                reason,
+                done_ns: 0,
+                far_ns: 0,
+            });
         }
     }
 
@@ -115,6 +161,20 @@ impl DiscLink {
         let done = now + self.tx_time(item.bytes);
         self.transmitting = Some(item);
         self.done_at = done;
+        if let Some(t) = self.trace.as_deref_mut() {
+            t.push(TraceEvent {
+                t_ns: now.0,
+                kind: TraceKind::Sent,
+                id: item.id,
+                flow: item.flow,
+                bytes: item.bytes,
+                queue: 0,
+                ack: item.ack,
+                reason: item.marked,
+                done_ns: done.0,
+                far_ns: (done + self.spec.delay).0,
+            });
+        }
         Started { item, left_disc, done }
     }
 
@@ -145,6 +205,7 @@ impl DiscLink {
                     out.wake_now = true;
                 }
             } else {
+                self.trace_event(now, TraceKind::ToDevice, &item, item.marked);
                 self.nic.push_back(NicItem { item, left_disc: now });
                 self.stopped = self.nic.len() >= cap;
             }

@@ -4,6 +4,7 @@ mod host_link;
 pub mod link;
 mod network;
 mod packet;
+pub mod packet_trace;
 
 pub use host_link::{Crossing, HostLink};
 pub use link::{DiscLink, LinkSpec, Started};

@@ -30,6 +30,9 @@ pub struct QItem {
     /// Why a discipline marked it CE instead of dropping it, if it did: the link writes
     /// the mark into the packet as it leaves and records it.
     pub marked: Option<DropReason>,
+    /// An ACK crossing a disc link on its group's ACK route, not data (the packet view
+    /// draws it apart).
+    pub ack: bool,
 }
 
 impl QItem {
@@ -158,6 +161,15 @@ pub trait QueueDisc: Send {
     /// The sub-queue `flow`'s packets enter now (multi-queue disciplines).
     fn flow_queue(&self, _flow: u32) -> Option<u32> {
         None
+    }
+    /// The sub-queue `item` went into, asked right after it was accepted (for the packet
+    /// view; a flow-hashing discipline's bucket, DualPI2's L or C queue).
+    fn item_queue(&self, item: &QItem) -> Option<u32> {
+        self.flow_queue(item.flow)
+    }
+    /// A sub-queue's name for people.
+    fn queue_name(&self, q: u32) -> String {
+        format!("Q{q}")
     }
     /// The series this discipline reports at every sample, declared once.
     fn series(&self) -> Vec<SeriesInfo> {

@@ -16,6 +16,7 @@
 use super::{Event, Simulation, BOTTLENECK};
 use crate::metrics::DropRecord;
 use crate::net::link::Run;
+use crate::net::packet_trace::TraceKind;
 use crate::queue::{QItem, QdiscCtx};
 use crate::time::{SimDuration, SimTime};
 
@@ -70,13 +71,19 @@ impl Simulation {
             conn: p.conn,
             ecn: p.ecn,
             marked: None,
+            ack: !p.kind.is_data(),
         };
-        let data = p.kind.is_data();
+        let data = !item.ack;
         if self.meters.is_active() {
             self.meters.on_arrival(link);
         }
         let mut cx = QdiscCtx::new(now, &mut self.drops);
-        if self.net.link_mut(link).qdisc_mut().enqueue(item, &mut cx) && link == BOTTLENECK && data {
+        let l = self.net.link_mut(link);
+        let accepted = l.qdisc_mut().enqueue(item, &mut cx);
+        if accepted {
+            l.trace_event(now, TraceKind::Queued, &item, None);
+        }
+        if accepted && link == BOTTLENECK && data {
             self.backlog.add(item.flow, item.bytes);
         }
         self.settle_drops(link, now);
@@ -153,6 +160,8 @@ impl Simulation {
     pub(super) fn settle_drops(&mut self, link: u32, at: SimTime) {
         let t_s = at.as_secs_f64();
         for d in self.drops.drain(..) {
+            let kind = if d.was_queued { TraceKind::Dropped } else { TraceKind::Refused };
+            self.net.link_mut(link).trace_event(at, kind, &d.item, Some(d.reason));
             if link == BOTTLENECK {
                 // An ACK was never in the backlog (data only).
                 let data = !self.net.any_ack_route() || self.pkts.get(d.item.id).kind.is_data();

@@ -18,6 +18,7 @@ mod receivers;
 mod senders;
 mod slab;
 pub mod traffic;
+mod watch;
 mod windows;
 #[cfg(not(target_arch = "wasm32"))]
 mod worker;

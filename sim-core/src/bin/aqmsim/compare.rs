@@ -90,7 +90,7 @@ pub fn compare(a: &CompareArgs) -> Outcome {
     let mut runs = Vec::new();
     let mut all = serde_json::Map::new();
     for (v, sc) in variants.iter().zip(scenarios) {
-        let sim = simulate(&sc, v, a.quiet, dir.as_deref(), true, a.scenario.force)?;
+        let (sim, _) = simulate(&sc, v, a.quiet, dir.as_deref(), true, a.scenario.force, None)?;
         let summary = sim.summary();
         if let Some(dir) = &dir {
             write_results(dir, v, &sim, &summary)?;

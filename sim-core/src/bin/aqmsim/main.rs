@@ -353,6 +353,8 @@ mod tests {
                 out,
                 quiet,
                 ("--threads", vec!["0", "1", "2", "3"]),
+                ("--packet-trace", vec!["bottleneck", "hop2", "nope", "", "../x"]),
+                ("--packet-trace-at", vec!["0", "1.5", "-1", "NaN", "1e300"]),
             ],
             "compare" => vec![
                 ("--variants", vec!["gentle,red", "", ",", "fifo"]),

@@ -5,6 +5,7 @@ use crate::{load, tables, ScenarioArgs};
 use clap::Args;
 use sim_core::metrics::export::{self, Trace, DROPS_HEADER};
 use sim_core::metrics::{Recorder, Summary, Update};
+use sim_core::net::packet_trace::TraceWindow;
 use sim_core::scenario::{published, Scenario};
 use sim_core::sim::guard::Guard;
 use sim_core::sim::Simulation;
@@ -31,6 +32,21 @@ pub struct RunArgs {
     /// The results are the same either way.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub threads: u8,
+    /// Also write <alg>_packets_<LINK>.csv: the link's last 16384 packet events (queued,
+    /// refused, dropped, to the device queue, sent, with reasons and CE marks) and the
+    /// packets in it before them, as the page's packet view shows them. Needs --out.
+    #[arg(long, value_name = "LINK")]
+    pub packet_trace: Option<String>,
+    /// When to take the packet trace, in seconds (default: the end of the run).
+    #[arg(long, value_name = "SECONDS", requires = "packet_trace")]
+    pub packet_trace_at: Option<f64>,
+}
+
+/// A link whose packets are traced, and when the trace is taken.
+pub struct Watch {
+    pub link: u32,
+    pub name: String,
+    pub at: SimTime,
 }
 
 /// CSV files written while the run goes, under temporary names until complete; a temporary
@@ -115,11 +131,16 @@ pub fn simulate(
     out: Option<&Path>,
     parallel: bool,
     force: bool,
-) -> Result<Simulation, String> {
+    watch: Option<&Watch>,
+) -> Result<(Simulation, Option<TraceWindow>), String> {
     let guard = (!force).then(|| Guard::new(sim_core::scenario::cost::estimate(sc)));
     let mut sim =
         Simulation::new(sc).map_err(|e| e.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("; "))?;
     sim.set_parallel(parallel);
+    if let Some(w) = watch {
+        sim.watch_link(w.link);
+    }
+    let mut window = None;
     let mut streams = match out {
         Some(dir) => Some(Streams::open(dir, label, sim.recorder())?),
         None => None,
@@ -128,15 +149,12 @@ pub fn simulate(
     let end = sim.end().as_nanos();
     for pct in 1..=100u64 {
         let to = SimTime(end * pct / 100);
-        match &guard {
-            Some(g) => {
-                let written = streams.as_ref().map_or(0, |s| s.written) as f64;
-                // Returning drops the streams, which remove their temporary files.
-                g.step_until(&mut sim, to, &resident_bytes, written)
-                    .map_err(|why| format!("{why}; run it anyway with --force"))?;
-            }
-            None => sim.step_until(to),
+        let written = streams.as_ref().map_or(0, |s| s.written) as f64;
+        if let Some(w) = watch.filter(|w| window.is_none() && w.at <= to) {
+            advance(&mut sim, guard.as_ref(), w.at, written)?;
+            window = sim.packet_window(w.link, usize::MAX);
         }
+        advance(&mut sim, guard.as_ref(), to, written)?;
         if let Some(s) = &mut streams {
             let u = sim.poll();
             s.write(&u, sim.recorder())?;
@@ -152,7 +170,39 @@ pub fn simulate(
     if let Some(s) = streams {
         s.finish()?;
     }
-    Ok(sim)
+    Ok((sim, window))
+}
+
+/// Runs to `to`, stopped by the guard (if any) past twice the estimate.
+fn advance(sim: &mut Simulation, guard: Option<&Guard>, to: SimTime, written: f64) -> Result<(), String> {
+    match guard {
+        // Returning drops the streams, which remove their temporary files.
+        Some(g) => g
+            .step_until(sim, to, &resident_bytes, written)
+            .map_err(|why| format!("{why}; run it anyway with --force")),
+        None => {
+            sim.step_until(to);
+            Ok(())
+        }
+    }
+}
+
+/// The `--packet-trace` link by name and its time, checked before the run.
+fn watch_of(a: &RunArgs, sc: &Scenario) -> Result<Option<Watch>, String> {
+    let Some(name) = a.packet_trace.as_deref() else { return Ok(None) };
+    if a.out.is_none() {
+        return Err("--packet-trace writes a file: give --out DIR".into());
+    }
+    let names = || sc.link_names().collect::<Vec<_>>().join(", ");
+    let link = sc.link_id(name).ok_or_else(|| {
+        format!("--packet-trace {}: no such link (links: {})", sim_core::params::echo(name), names())
+    })?;
+    let at = match a.packet_trace_at {
+        None => sc.duration_s,
+        Some(t) if (0.0..=sc.duration_s).contains(&t) => t,
+        Some(t) => return Err(format!("--packet-trace-at {t}: from 0 to duration_s = {} s", sc.duration_s)),
+    };
+    Ok(Some(Watch { link, name: name.to_string(), at: SimTime::from_secs_f64(at) }))
 }
 
 /// The memory this process holds (resident, from /proc on Linux; None elsewhere).
@@ -219,6 +269,7 @@ pub struct Plan {
     pub variant: Option<String>,
     pub alg: String,
     pub dir: Option<PathBuf>,
+    pub watch: Option<Watch>,
 }
 
 /// Everything `run` checks before it starts.
@@ -227,20 +278,22 @@ pub fn plan(a: &RunArgs) -> Result<Plan, Failure> {
     let variant = load::variant_of(preset, a.variant.as_deref());
     let scenario = load::load(&a.scenario, variant.as_deref())?;
     let alg = variant.clone().unwrap_or_else(|| scenario.bottleneck().queue.name().to_string());
+    let watch = watch_of(a, &scenario)?;
     let dir = match a.out.as_deref() {
         Some(d) => Some(prepare_out(d, std::slice::from_ref(&alg))?),
         None => None,
     };
-    Ok(Plan { scenario, variant, alg, dir })
+    Ok(Plan { scenario, variant, alg, dir, watch })
 }
 
 pub fn run(a: &RunArgs) -> Outcome {
-    let Plan { scenario: sc, variant, alg, dir } = plan(a)?;
+    let Plan { scenario: sc, variant, alg, dir, watch } = plan(a)?;
     let preset = a.scenario.preset.as_deref();
     if dir.is_some() && !a.scenario.force {
         sim_core::scenario::cost::check(&sc, true).map_err(|e| format!("{e} (run anyway with --force)"))?;
     }
-    let sim = simulate(&sc, &alg, a.quiet, dir.as_deref(), a.threads == 2, a.scenario.force)?;
+    let (sim, window) =
+        simulate(&sc, &alg, a.quiet, dir.as_deref(), a.threads == 2, a.scenario.force, watch.as_ref())?;
     let summary = sim.summary();
     // Published figures belong next to the paper's own setting only (any seed).
     let as_published = preset.is_some_and(|p| {
@@ -268,6 +321,9 @@ pub fn run(a: &RunArgs) -> Outcome {
     }
     if let Some(dir) = dir {
         write_results(&dir, &alg, &sim, &summary)?;
+        if let (Some(w), Some(window)) = (&watch, &window) {
+            io::write_atomic(&dir.join(format!("{alg}_packets_{}.csv", w.name)), window.to_csv().as_bytes())?;
+        }
         io::write_atomic(&dir.join("summary.json"), summary_json(&summary, sim.recorder())?.as_bytes())?;
         io::say(&format!("wrote {alg}_*.csv and summary.json to {}", dir.display()))?;
     }
