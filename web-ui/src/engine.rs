@@ -6,10 +6,11 @@ use crate::protocol::{EvalRun, FromSim, LaneProgress, Progress, RunState, Speed,
 use crate::series::DELAY_FLOWS;
 use sim_core::cc::dqn::register_model;
 use sim_core::metrics::export::{self, Trace};
+use sim_core::net::packet_trace::TRACE_EVENTS;
 use sim_core::scenario::Scenario;
 use sim_core::sim::guard::Guard;
 use sim_core::sim::Simulation;
-use sim_core::time::SimTime;
+use sim_core::time::{SimDuration, SimTime};
 use sim_core::train::Trainer;
 
 /// Events processed between two looks at the clock.
@@ -59,6 +60,8 @@ pub struct Engine {
     last_summary_ms: f64,
     rate: Rate,
     trainer: Option<(Trainer, u32)>,
+    /// A lane run again for the packet view (to a time before the live trace).
+    replay: Option<(usize, Simulation)>,
 }
 
 impl Default for Engine {
@@ -71,6 +74,7 @@ impl Default for Engine {
             last_summary_ms: f64::NEG_INFINITY,
             rate: Rate::default(),
             trainer: None,
+            replay: None,
         }
     }
 }
@@ -144,6 +148,44 @@ impl Engine {
             ToSim::Change { set, to } => {
                 vec![self.change(&set, &to), FromSim::Progress(self.progress(false))]
             }
+            ToSim::Packets { lane, link, events, at_s } => self.packets(lane, link, events as usize, at_s),
+        }
+    }
+
+    /// A stretch of a lane's packet trace for the packet view: the live run's when it holds
+    /// `at_s` (or none is asked for), else from the lane run again to `at_s`.
+    fn packets(&mut self, lane: usize, link: u32, events: usize, at_s: Option<f64>) -> Vec<FromSim> {
+        let Some(l) = self.lanes.get_mut(lane) else { return Vec::new() };
+        if !l.sim.watch_link(link) {
+            return vec![FromSim::Error(format!("{}: no disc link {link}", l.label))];
+        }
+        let Some(live) = l.sim.packet_window(link, events) else { return Vec::new() };
+        let at_ns = at_s.filter(|t| t.is_finite() && *t >= 0.0).map(|t| SimTime::from_secs_f64(t).as_nanos());
+        let before_trace = at_ns.is_some_and(|t| t < live.from_ns && t < l.sim.now().as_nanos());
+        let Some(at) = at_ns.filter(|_| before_trace) else {
+            return vec![FromSim::Packets { lane, window: live, replayed: false }];
+        };
+        // Again from the start (or from an earlier replay of this lane that is not past
+        // `at`), to `at`, then on until half a trace of events follows it.
+        let reuse = matches!(&self.replay, Some((rl, s)) if *rl == lane && s.now().as_nanos() <= at);
+        if !reuse {
+            let Ok(mut s) = Simulation::new(l.sim.scenario()) else { return Vec::new() };
+            s.watch_all_links();
+            s.set_parallel(false);
+            self.replay = Some((lane, s));
+        }
+        let Some((_, s)) = self.replay.as_mut() else { return Vec::new() };
+        s.step_until(SimTime(at));
+        let mark = s.packet_events(link);
+        let end = s.end();
+        let mut to = SimTime(at);
+        while s.packet_events(link) - mark < (TRACE_EVENTS / 2) as u64 && to < end {
+            to = (to + SimDuration::from_secs_f64(0.001)).min(end);
+            s.step_until(to);
+        }
+        match s.packet_window(link, events) {
+            Some(window) => vec![FromSim::Packets { lane, window, replayed: true }],
+            None => Vec::new(),
         }
     }
 
@@ -317,10 +359,12 @@ fn load(lanes: Vec<(String, Scenario)>) -> Result<Vec<Lane>, String> {
     lanes
         .into_iter()
         .map(|(label, sc)| {
-            let sim = Simulation::new(&sc).map_err(|e| {
+            let mut sim = Simulation::new(&sc).map_err(|e| {
                 let list: Vec<String> = e.iter().map(|x| x.to_string()).collect();
                 format!("{label}: {}", list.join("; "))
             })?;
+            // The packet view opens on the studied link; another starts its trace when asked.
+            sim.watch_link(0);
             Ok(Lane { label, sim, guard: Some(Guard::new(sim_core::scenario::cost::estimate(&sc))) })
         })
         .collect()
@@ -407,6 +451,45 @@ mod tests {
 
     fn progress(out: &[FromSim]) -> &Progress {
         out.iter().find_map(|m| if let FromSim::Progress(p) = m { Some(p) } else { None }).unwrap()
+    }
+
+    fn packets(out: Vec<FromSim>) -> (sim_core::net::packet_trace::TraceWindow, bool) {
+        match out.into_iter().next() {
+            Some(FromSim::Packets { window, replayed, .. }) => (window, replayed),
+            other => panic!("no packets: {other:?}"),
+        }
+    }
+
+    /// The live trace while it holds the time asked for; before it, the lane run again
+    /// gives exactly what a run watched from the start had at that time.
+    #[test]
+    fn the_packet_view_gets_the_live_trace_or_the_lane_run_again_to_an_earlier_time() {
+        let mut e = loaded(&["red"], Speed::Max);
+        let clock = ticking();
+        e.lanes[0].sim.step_until(SimTime::from_secs_f64(30.0));
+        let ask = |at_s| ToSim::Packets { lane: 0, link: 0, events: TRACE_EVENTS as u32, at_s };
+        let (live, replayed) = packets(e.handle(ask(None), &clock));
+        assert!(!replayed && live.events.len() == TRACE_EVENTS && live.to_ns == 30_000_000_000);
+        let inside = (live.from_ns + live.to_ns) as f64 / 2e9;
+        assert!(!packets(e.handle(ask(Some(inside)), &clock)).1, "the live trace holds it");
+        let (w, replayed) = packets(e.handle(ask(Some(5.0)), &clock));
+        assert!(
+            replayed && w.from_ns <= 5_000_000_000 && w.to_ns > 5_000_000_000,
+            "{} {}",
+            w.from_ns,
+            w.to_ns
+        );
+        let mut fresh = Simulation::new(e.lanes[0].sim.scenario()).unwrap();
+        fresh.watch_link(0);
+        fresh.step_until(SimTime(w.to_ns));
+        assert_eq!(fresh.packet_window(0, TRACE_EVENTS).unwrap(), w, "same seed, same packets");
+        // A later time reuses the replay; an unknown link is an error, not a panic.
+        assert!(packets(e.handle(ask(Some(6.0)), &clock)).1);
+        let bad = e.handle(ToSim::Packets { lane: 0, link: 7, events: 10, at_s: None }, &clock);
+        assert!(matches!(&bad[0], FromSim::Error(m) if m.contains("no disc link 7")));
+        assert!(e
+            .handle(ToSim::Packets { lane: 3, link: 0, events: 10, at_s: Some(f64::NAN) }, &clock)
+            .is_empty());
     }
 
     #[test]

@@ -24,6 +24,13 @@ pub enum Shape {
         fill: String,
         ring: Option<String>,
     },
+    /// A CE mark: a dot above its packet.
+    Dot {
+        x: f64,
+        y: f64,
+        r: f64,
+        color: String,
+    },
     /// A drop: a cross.
     Cross {
         x: f64,
@@ -62,6 +69,8 @@ pub struct Scene {
     pub hits: Vec<Hit>,
     /// Packets in the disc, the device queue and on the wire.
     pub counts: (usize, usize, usize),
+    /// The height the picture needs (CSS px): one row per sub-queue shown.
+    pub height: f64,
 }
 
 fn ms(ns: u64) -> f64 {
@@ -111,13 +120,18 @@ pub fn drop_words(kind: TraceKind, reason: Option<DropReason>) -> String {
     }
 }
 
-/// The picture at `t_ns` of `packets` (the replay at `t_ns`), `width` × `height` CSS px.
+/// Height of one sub-queue's row, and the room above and below the rows (CSS px).
+const ROW_H: f64 = 30.0;
+const TOP: f64 = 22.0;
+const BOTTOM: f64 = 40.0;
+
+/// The picture at `t_ns` of `packets` (the replay at `t_ns`), `width` CSS px wide.
 /// `scale_bytes` is what a full row holds; `fall_ns` how long a drop is shown falling.
 pub fn scene(
     w: &TraceWindow,
     packets: &[Resident],
     t_ns: u64,
-    (width, height): (f64, f64),
+    width: f64,
     scale_bytes: f64,
     fall_ns: u64,
 ) -> Scene {
@@ -168,9 +182,9 @@ pub fn scene(
         (0, 0)
     };
     let n_rows = rows.len() + usize::from(hidden.0 > 0);
-    let top = 22.0;
-    let row_h = ((height - top - 28.0) / n_rows as f64).clamp(8.0, 34.0);
-    let box_h = (row_h * 0.7).max(6.0);
+    let (top, row_h) = (TOP, ROW_H);
+    sc.height = TOP + n_rows as f64 * ROW_H + BOTTOM;
+    let box_h = row_h * 0.7;
     let per_byte = disc_w / scale_bytes.max(1.0);
     let heading = |sc: &mut Scene, x: f64, text: &str| {
         sc.shapes.push(Shape::Text { x, y: 14.0, text: text.into(), right: false })
@@ -315,6 +329,9 @@ pub fn scene(
 fn push_packet(sc: &mut Scene, p: &Resident, x: f64, y: f64, w: f64, h: f64, t_ns: u64, queue: &str) {
     let fill = if p.ack { css(1) } else { css(flow_color(p.flow as usize)) };
     let ring = p.mark.map(|m| css(mark_color(m)));
+    if let Some(c) = &ring {
+        sc.shapes.push(Shape::Dot { x: x + w / 2.0, y: y - 3.5, r: 3.0, color: c.clone() });
+    }
     sc.shapes.push(Shape::Rect { x, y, w, h, fill, ring });
     sc.hits.push(Hit { x, y, w: w.max(2.0), h, text: describe(p, t_ns, queue) });
 }
@@ -360,7 +377,7 @@ mod tests {
             })
             .expect("RED's disc and device queue hold packets in the last events");
         let pk = r.at(t);
-        let s = scene(&w, &pk, t, (900.0, 240.0), row_scale(200_000, 1500), 10_000_000);
+        let s = scene(&w, &pk, t, 900.0, row_scale(200_000, 1500), 10_000_000);
         assert!(s.counts.0 > 0, "RED's queue holds packets at 5 s");
         assert_eq!(rects(&s), s.counts.0 + s.counts.1 + s.counts.2, "one box per packet");
         assert!(s.hits.iter().any(|h| h.text.contains("in Q0 for")), "{:?}", s.hits.first());
@@ -379,7 +396,7 @@ mod tests {
         let mut r = TraceReplay::new(&w);
         r.seek_time(&w, w.to_ns);
         let pk = r.at(w.to_ns);
-        let s = scene(&w, &pk, w.to_ns, (600.0, 240.0), row_scale(1_000_000, 1500), 1_000_000);
+        let s = scene(&w, &pk, w.to_ns, 600.0, row_scale(1_000_000, 1500), 1_000_000);
         assert!(rects(&s) <= MAX_ROWS * 600 + 100, "{} boxes", rects(&s));
         let more = s
             .shapes
@@ -399,14 +416,13 @@ mod tests {
             .unwrap();
         let mut r = TraceReplay::new(&w);
         r.seek_time(&w, d.t_ns);
-        let s = scene(&w, &r.at(d.t_ns), d.t_ns, (900.0, 240.0), 150_000.0, 5_000_000);
+        let s = scene(&w, &r.at(d.t_ns), d.t_ns, 900.0, 150_000.0, 5_000_000);
         assert!(s
             .hits
             .iter()
             .any(|h| h.text.contains("at ") && (h.text.contains("drop") || h.text.contains("refused"))));
         r.seek_time(&w, d.t_ns + 6_000_000);
-        let later =
-            scene(&w, &r.at(d.t_ns + 6_000_000), d.t_ns + 6_000_000, (900.0, 240.0), 150_000.0, 5_000_000);
+        let later = scene(&w, &r.at(d.t_ns + 6_000_000), d.t_ns + 6_000_000, 900.0, 150_000.0, 5_000_000);
         let crosses = |s: &Scene| s.shapes.iter().filter(|x| matches!(x, Shape::Cross { .. })).count();
         assert!(crosses(&s) >= 1 && crosses(&later) < crosses(&s) + w.events.len());
     }

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use sim_core::metrics::{LogHistogram, Summary, Update};
 use sim_core::ml::{DqnConfig, MlpWeights};
+use sim_core::net::packet_trace::TraceWindow;
 use sim_core::scenario::{Scenario, TimedChange};
 use sim_core::trace::SeriesInfo;
 use sim_core::train::EpisodeReport;
@@ -70,6 +71,15 @@ pub enum ToSim {
         set: String,
         to: serde_json::Value,
     },
+    /// The packet view: the last `events` packet events of disc link `link` in lane `lane`
+    /// and the packets in it before them. With `at_s` earlier than the trace kept, the lane
+    /// is run again (same seed, same result) to that time, and the events around it sent.
+    Packets {
+        lane: usize,
+        link: u32,
+        events: u32,
+        at_s: Option<f64>,
+    },
 }
 
 /// The scenarios of a message read as a file is ([`Scenario::from_value`]): the module then
@@ -118,6 +128,13 @@ pub enum FromSim {
     /// What became of a [`ToSim::Change`] in each lane: the change as recorded (its time)
     /// or why the lane could not take it.
     Changed(Vec<Result<TimedChange, String>>),
+    /// A stretch of a link's packet trace ([`ToSim::Packets`]); `replayed` when the lane was
+    /// run again to reach it.
+    Packets {
+        lane: usize,
+        window: TraceWindow,
+        replayed: bool,
+    },
     /// Something the user should read (a scenario refused, training diverged).
     Error(String),
     /// The worker has loaded and takes messages (its first message).

@@ -68,6 +68,18 @@ pub struct Lane {
     pub summary: Option<Summary>,
 }
 
+/// The packet view's data: the last stretch of a link's trace the simulation sent.
+#[derive(Default)]
+pub struct PacketsView {
+    pub window: Option<Rc<sim_core::net::packet_trace::TraceWindow>>,
+    /// Whose window it is.
+    pub lane: usize,
+    /// The lane was run again to reach the time asked for.
+    pub replayed: bool,
+    /// A question is out (the view asks one at a time).
+    pub asked: bool,
+}
+
 /// The run as the page shows it.
 pub struct RunView {
     pub state: RunState,

@@ -100,11 +100,13 @@ pub struct PacketTrace {
     base: Vec<Option<Resident>>,
     /// When the base stands (the last event applied to it).
     base_ns: u64,
+    /// Events pushed since the trace began.
+    total: u64,
 }
 
 impl PacketTrace {
     pub fn new() -> PacketTrace {
-        PacketTrace { ring: VecDeque::with_capacity(TRACE_EVENTS), base: Vec::new(), base_ns: 0 }
+        PacketTrace { ring: VecDeque::with_capacity(TRACE_EVENTS), base: Vec::new(), base_ns: 0, total: 0 }
     }
 
     #[inline]
@@ -115,6 +117,12 @@ impl PacketTrace {
             self.base_ns = old.t_ns;
         }
         self.ring.push_back(e);
+        self.total += 1;
+    }
+
+    /// Events pushed since the trace began (kept or not).
+    pub fn total(&self) -> u64 {
+        self.total
     }
 
     pub fn len(&self) -> usize {

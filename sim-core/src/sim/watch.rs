@@ -22,6 +22,11 @@ impl Simulation {
         }
     }
 
+    /// Events `link`'s trace has seen since it began (0 when not watched).
+    pub fn packet_events(&self, link: u32) -> u64 {
+        self.net.links().get(link as usize).and_then(|l| l.trace()).map_or(0, |t| t.total())
+    }
+
     /// The last `max_events` events of `link`'s trace with the packets in the link before
     /// them, up to now; `None` when the link is not watched.
     pub fn packet_window(&self, link: u32, max_events: usize) -> Option<TraceWindow> {

@@ -16,6 +16,7 @@ use super::editor_panel::{EditMsg, EditorPanel};
 use super::header::{Header, HeaderMsg};
 use super::lesson_panel::{LessonMsg, LessonPanel};
 use super::network_view::NetworkView;
+use super::packet_view::{PacketAsk, PacketView};
 use super::playground::Playground;
 use super::preset_info::PresetInfo;
 use super::summary::SummaryPanel;
@@ -28,7 +29,7 @@ use crate::link::SimLink;
 use crate::live;
 use crate::protocol::{FromSim, RunState, Speed, ToSim};
 use crate::share::{self, Origin};
-use crate::state::{RunView, Shared, TrainView};
+use crate::state::{PacketsView, RunView, Shared, TrainView};
 use gloo::events::EventListener;
 use gloo::file::callbacks::FileReader;
 use gloo::timers::callback::Interval;
@@ -65,6 +66,7 @@ pub enum Msg {
     Warbler(WarblerMsg),
     Train(TrainMsg),
     Lesson(LessonMsg),
+    Packets(PacketAsk),
     Sim(FromSim),
     Imported(Result<String, String>),
     WeightsUploaded(Result<String, String>),
@@ -101,6 +103,8 @@ pub struct App {
     present: Option<String>,
     tab: Tab,
     train: Shared<TrainView>,
+    /// The packet view's latest stretch of a link's trace.
+    packets: Shared<PacketsView>,
     /// The lesson open in the Lessons tab, if any.
     lesson: Shared<Option<crate::lesson::LessonView>>,
     notice: Option<String>,
@@ -137,6 +141,7 @@ struct Callbacks {
     warbler: Callback<WarblerMsg>,
     train: Callback<TrainMsg>,
     lesson: Callback<LessonMsg>,
+    packets: Callback<PacketAsk>,
 }
 
 fn speed_from(s: &str) -> Speed {
@@ -180,6 +185,7 @@ impl App {
     fn reset(&mut self) {
         self.forget_load();
         self.run = Shared::new(RunView::default());
+        self.packets = Shared::new(PacketsView::default());
         self.markers = self.markers();
     }
 
@@ -417,6 +423,15 @@ impl App {
                 }
                 false
             }
+            FromSim::Packets { lane, window, replayed } => {
+                self.packets.update(|p| {
+                    p.window = Some(Rc::new(window));
+                    p.lane = lane;
+                    p.replayed = replayed;
+                    p.asked = false;
+                });
+                true
+            }
             FromSim::Changed(results) => {
                 self.on_changed(&results);
                 true
@@ -615,6 +630,7 @@ impl Component for App {
             warbler: link.callback(Msg::Warbler),
             train: link.callback(Msg::Train),
             lesson: link.callback(Msg::Lesson),
+            packets: link.callback(Msg::Packets),
         };
         let sim = SimLink::new(link.callback(Msg::Sim), ctx.props().local);
         let sim_ready = !sim.in_worker();
@@ -656,6 +672,7 @@ impl Component for App {
             tab: Tab::Charts,
             train: Shared::new(TrainView::default()),
             lesson: Shared::new(None),
+            packets: Shared::new(PacketsView::default()),
             notice: None,
             refused_picks: 0,
             reader: None,
@@ -776,6 +793,18 @@ impl Component for App {
                 return false;
             }
             Msg::Tab(t) => self.tab = t,
+            Msg::Packets(a) => {
+                if !self.packets.borrow().asked {
+                    self.packets.update_quiet(|p| p.asked = true);
+                    self.link.send(ToSim::Packets {
+                        lane: a.lane,
+                        link: a.link,
+                        events: a.events,
+                        at_s: a.at_s,
+                    });
+                }
+                return false;
+            }
             Msg::DismissNotice => self.notice = None,
         }
         true
@@ -816,6 +845,7 @@ impl Component for App {
         let charts = html! {
             <>
                 <NetworkView scenario={diagram} run={self.run.clone()} lane={self.lane} cursor={self.cursor} />
+                <PacketView run={self.run.clone()} packets={self.packets.clone()} lane={self.lane} cursor={self.cursor} on_ask={self.cbs.packets.clone()} />
                 <ChartsPanel run={self.run.clone()} markers={self.markers.clone()} expected_jfi={self.expected_jfi()} cursor={self.cursor}
                     lane={self.lane} present={self.present.clone().map(AttrValue::from)} warbler_first={self.tab == Tab::Warbler} on={self.cbs.charts.clone()} />
                 <SummaryPanel run={self.run.clone()} cursor={self.cursor} />

@@ -12,6 +12,7 @@ pub mod header;
 pub mod lesson_panel;
 pub mod network_view;
 pub mod overlay;
+pub mod packet_view;
 pub mod playground;
 pub mod preset_info;
 pub mod summary;
