@@ -233,6 +233,31 @@ def big_run(b, base, label, first_group, duration_s, warmup_s, sample_s=0.1, spe
           f"{len(lt)} (longest {max(lt, default=0)} ms)")
 
 
+def packet_view_plays(b, label):
+    """After a finished run: the packet view plays its trace slowly from the start for 3 s;
+    prints the page's frames per second, the pictures drawn and the main thread's long
+    tasks meanwhile."""
+    drawn = "return +document.querySelector('[data-testid=packet-canvas]').dataset.frames || 0"
+    b.wait("return document.querySelector('[data-testid=packet-play]') && !document.querySelector('[data-testid=packet-play]').disabled",
+           60, "the packet view's trace")
+    b.js("""
+        const r = document.querySelector('[data-testid=packet-scrub]'); r.value = '0'; r.dispatchEvent(new Event('input', {bubbles: true}));
+        window.__lt = [];
+        new PerformanceObserver(l => l.getEntries().forEach(e => window.__lt.push(Math.round(e.duration)))).observe({type: 'longtask'});
+    """)
+    before = b.js(drawn)
+    b.js("""
+        window.__frames = 0; const s = performance.now();
+        const f = () => { window.__frames++; if (performance.now() - s < 3000) requestAnimationFrame(f); };
+        document.querySelector('[data-testid=packet-play]').click(); requestAnimationFrame(f);
+    """)
+    time.sleep(3.5)
+    fps, pictures, lt = b.js("return window.__frames") / 3, (b.js(drawn) - before) / 3, b.js("return window.__lt")
+    assert pictures > 0, "the packet view drew nothing while playing"
+    print(f"ui-check: the packet view playing after the {label} run: {fps:.0f} frames per s, {pictures:.0f} pictures per s; "
+          f"main-thread tasks over 50 ms: {len(lt)} (longest {max(lt, default=0)} ms)")
+
+
 def check(b, root, shot):
     base = f"{root}/{SUB}"
     # 0. A first visit (nothing cached) over a slow link.
@@ -254,6 +279,7 @@ def check(b, root, shot):
     broken_worker(b, root)
     # 3. A large run: 1000 flows through FQ-CoDel at 100 Mbit/s for 20 s, timed on the page.
     big_run(b, base, "1000 flows", 999, 20, 1)
+    packet_view_plays(b, "1000-flow")
     # 4. A split run (2000 flows: the senders run apart, in turn with the rest in the worker).
     big_run(b, base, "2000 flows (split)", 1999, 5, 1)
     # The heaviest the page accepts: 10 000 flows, each sampled every 10 ms.

@@ -140,7 +140,7 @@ pub fn scene(
         w.queue_names.iter().find(|(n, _)| *n == q).map_or_else(|| format!("Q{q}"), |(_, s)| s.clone())
     };
     // Columns: the disc's rows, the device queue, the wire.
-    let label_w = 92.0_f64.min(width * 0.2);
+    let label_w = 124.0_f64.min(width * 0.24);
     let disc_x = label_w;
     let disc_w = (width * 0.55 - label_w).max(40.0);
     let dev_x = disc_x + disc_w + 14.0;
@@ -244,10 +244,10 @@ pub fn scene(
     if hidden.0 > 0 {
         let y = row_y(rows.len());
         sc.shapes.push(Shape::Text {
-            x: label_w - 6.0,
+            x: disc_x,
             y: y + box_h * 0.8,
-            text: format!("{} more sub-queues hold {} packets", hidden.0, hidden.1),
-            right: true,
+            text: format!("and {} more sub-queues, holding {} packets", hidden.0, hidden.1),
+            right: false,
         });
     }
 
@@ -428,6 +428,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::float_cmp)] // whole numbers of packets, exact
     fn the_row_scale_holds_the_fullest_queue_in_powers_of_two() {
         assert_eq!(row_scale(0, 1500), 16.0 * 1500.0);
         assert_eq!(row_scale(17 * 1500, 1500), 32.0 * 1500.0);

@@ -901,3 +901,53 @@ async fn a_lesson_step_asks_first_runs_its_runs_and_judges_the_prediction() {
     let progress = find(&host, "[data-testid=lesson-progress]").text_content().unwrap();
     assert!(progress.contains("1 run, 1 passed"), "{progress}");
 }
+
+/// Issue 26: the packet view shows what the simulator holds at the paused instant, steps
+/// one event back and forward, and names what a packet is when pointed at.
+#[wasm_bindgen_test]
+async fn the_packet_view_shows_the_paused_links_packets_and_steps_through_events() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "red-study/red").await;
+    for _ in 0..30 {
+        click(&host, "step").await;
+    }
+    let status = || find(&host, "[data-testid=packet-status]").text_content().unwrap();
+    for _ in 0..100 {
+        if status().starts_with("t = 3.0") {
+            break;
+        }
+        settle().await;
+    }
+    // The simulator's own count at 3 s, watched from the start as the page's lane is.
+    let sc = sim_core::scenario::preset("red-study", Some("red")).unwrap();
+    let mut sim = sim_core::sim::Simulation::new(&sc).unwrap();
+    sim.watch_link(0);
+    sim.step_until(sim_core::time::SimTime::from_secs_f64(3.0));
+    let w = sim.packet_window(0, usize::MAX).unwrap();
+    let mut r = sim_core::net::packet_trace::TraceReplay::new(&w);
+    r.seek(&w, w.events.len());
+    let disc = r.at(w.to_ns).iter().filter(|p| p.stage == sim_core::net::packet_trace::Stage::Disc).count();
+    assert!(disc > 0, "RED's queue holds packets at 3 s");
+    assert!(status().contains(&format!("{disc} waiting in the disc")), "{} (simulator: {disc})", status());
+    let event = || find(&host, "[data-testid=packet-event]").text_content().unwrap();
+    let n = w.events.len();
+    click(&host, "packet-back").await;
+    assert!(event().starts_with(&format!("Event {} of {n}", n - 1)), "{}", event());
+    click(&host, "packet-back").await;
+    click(&host, "packet-forward").await;
+    assert!(event().starts_with(&format!("Event {} of {n}", n - 1)), "{}", event());
+    // Pointing at the head of the queue names the packet.
+    let canvas = find(&host, "[data-testid=packet-canvas]");
+    let rect = canvas.get_bounding_client_rect();
+    let init = web_sys::MouseEventInit::new();
+    init.set_bubbles(true);
+    init.set_client_x((rect.left() + rect.width() * 0.55 - 3.0) as i32);
+    init.set_client_y((rect.top() + 30.0) as i32);
+    let ev = web_sys::MouseEvent::new_with_mouse_event_init_dict("click", &init).unwrap();
+    canvas.dispatch_event(&ev).unwrap();
+    settle().await;
+    let hover = find(&host, "[data-testid=packet-hover]").text_content().unwrap();
+    assert!(hover.contains("of flow") && hover.contains("in Q0 for"), "{hover}");
+}

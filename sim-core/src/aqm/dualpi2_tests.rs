@@ -36,7 +36,7 @@ fn churn(d: &mut DualPi2, ecn: Ecn, backlog: u32, n: u32) -> (u32, u32) {
             assert!(d.enqueue(item(id, ecn, t), &mut cx));
             id += 1;
         }
-        t = t + SimDuration(MS / 2);
+        t += SimDuration(MS / 2);
         let mut cx = QdiscCtx::new(t, &mut drops);
         let it = d.dequeue(&mut cx).expect("a backlog");
         marked += u32::from(it.marked.is_some());

@@ -128,10 +128,12 @@ impl PacketView {
         let mut replay = TraceReplay::new(&w);
         let cursor =
             ctx.props().cursor.map(|c| (c * 1e9) as u64).filter(|c| (w.from_ns..=w.to_ns).contains(c));
-        let t = if Self::running(ctx) || self.window.is_none() {
-            cursor.unwrap_or(w.to_ns)
-        } else {
-            cursor.unwrap_or(self.t_ns).clamp(w.from_ns, w.to_ns)
+        // The run moved on (or another link): its latest instant, unless the cursor is set.
+        let moved = self.window.as_ref().is_none_or(|o| o.to_ns != w.to_ns);
+        let t = match (cursor, moved) {
+            (Some(c), _) => c,
+            (None, true) => w.to_ns,
+            (None, false) => self.t_ns.clamp(w.from_ns, w.to_ns),
         };
         // The rows' scale: the fullest sub-queue at the window's end, never shrinking
         // while the run goes.
@@ -202,6 +204,9 @@ impl PacketView {
         else {
             return;
         };
+        // Pictures drawn so far (the page's checks count frames while it plays).
+        let drawn = canvas.get_attribute("data-frames").and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+        let _ = canvas.set_attribute("data-frames", &(drawn + 1).to_string());
         let _ = c.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         c.clear_rect(0.0, 0.0, width, s.height);
         c.set_font("12px system-ui, sans-serif");
@@ -268,12 +273,16 @@ impl PacketView {
             let link = lane.scenario.links_in_id_order().nth(self.link as usize);
             let target = link.and_then(|l| l.queue.get().delay_target_ms());
             let waited = oldest.map_or(0.0, |q| (self.t_ns - q.min(self.t_ns)) as f64 / 1e6);
-            out.push(match target {
-                Some(tg) => format!(
-                    "Oldest packet in the disc has waited {waited:.2} ms; the disc's delay target is {tg} ms {}",
+            let many = self.window.as_ref().is_some_and(|w| w.queue_names.len() > 1);
+            out.push(match (target, many) {
+                (Some(tg), false) => format!(
+                    "The oldest packet in the disc has waited {waited:.2} ms; the disc's delay target is {tg} ms {}",
                     if waited > tg { "(above it: the control law may drop or mark)" } else { "(below it)" }
                 ),
-                None => format!("Oldest packet in the disc has waited {waited:.2} ms."),
+                (Some(tg), true) => format!(
+                    "The longest wait in any sub-queue is {waited:.2} ms; each sub-queue's control law compares its own packets' waits with the {tg} ms target."
+                ),
+                (None, _) => format!("The oldest packet in the disc has waited {waited:.2} ms."),
             });
         }
         // The bottleneck's disc reports its own series (RED's average, PIE's probability…).

@@ -81,7 +81,7 @@ impl App {
 
     /// The run ended: if it was a lesson step's, judge it on its lanes' summaries.
     pub(super) fn lesson_run_finished(&mut self) {
-        if !self.lesson.borrow().as_ref().is_some_and(|v| v.running.is_some()) {
+        if self.lesson.borrow().as_ref().is_none_or(|v| v.running.is_none()) {
             return;
         }
         let runs: Vec<(String, sim_core::metrics::Summary)> = (self.run.borrow().lanes.iter())
