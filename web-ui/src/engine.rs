@@ -163,7 +163,7 @@ impl Engine {
         let at_ns = at_s.filter(|t| t.is_finite() && *t >= 0.0).map(|t| SimTime::from_secs_f64(t).as_nanos());
         let before_trace = at_ns.is_some_and(|t| t < live.from_ns && t < l.sim.now().as_nanos());
         let Some(at) = at_ns.filter(|_| before_trace) else {
-            return vec![FromSim::Packets { lane, window: live, replayed: false }];
+            return vec![FromSim::packets(lane, &live, false)];
         };
         // Again from the start (or from an earlier replay of this lane that is not past
         // `at`), to `at`, then on until half a trace of events follows it.
@@ -184,7 +184,7 @@ impl Engine {
             s.step_until(to);
         }
         match s.packet_window(link, events) {
-            Some(window) => vec![FromSim::Packets { lane, window, replayed: true }],
+            Some(window) => vec![FromSim::packets(lane, &window, true)],
             None => Vec::new(),
         }
     }
@@ -455,7 +455,9 @@ mod tests {
 
     fn packets(out: Vec<FromSim>) -> (sim_core::net::packet_trace::TraceWindow, bool) {
         match out.into_iter().next() {
-            Some(FromSim::Packets { window, replayed, .. }) => (window, replayed),
+            Some(FromSim::Packets { words, queue_names, replayed, .. }) => {
+                (sim_core::net::packet_trace::TraceWindow::from_words(&words, queue_names).unwrap(), replayed)
+            }
             other => panic!("no packets: {other:?}"),
         }
     }

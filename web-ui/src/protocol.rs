@@ -128,11 +128,13 @@ pub enum FromSim {
     /// What became of a [`ToSim::Change`] in each lane: the change as recorded (its time)
     /// or why the lane could not take it.
     Changed(Vec<Result<TimedChange, String>>),
-    /// A stretch of a link's packet trace ([`ToSim::Packets`]); `replayed` when the lane was
+    /// A stretch of a link's packet trace ([`ToSim::Packets`]) as words
+    /// ([`TraceWindow::to_words`]) with its sub-queues' names; `replayed` when the lane was
     /// run again to reach it.
     Packets {
         lane: usize,
-        window: TraceWindow,
+        words: Vec<u64>,
+        queue_names: Vec<(u32, String)>,
         replayed: bool,
     },
     /// Something the user should read (a scenario refused, training diverged).
@@ -141,6 +143,13 @@ pub enum FromSim {
     Ready,
     /// The simulation cannot run: its worker failed to load, did not start or crashed.
     Unavailable(String),
+}
+
+impl FromSim {
+    /// A packet-trace message for `window`.
+    pub fn packets(lane: usize, window: &TraceWindow, replayed: bool) -> FromSim {
+        FromSim::Packets { lane, words: window.to_words(), queue_names: window.queue_names.clone(), replayed }
+    }
 }
 
 /// Where every lane stands, with what is new since the last progress.

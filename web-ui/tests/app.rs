@@ -333,8 +333,12 @@ async fn training_two_episodes_draws_the_curve_and_gives_weights() {
 
 /// A keydown of Escape from `el`, bubbling as a real key press does.
 async fn press_escape(el: &Element) {
+    press_key(el, "Escape").await;
+}
+
+async fn press_key(el: &Element, key: &str) {
     let init = web_sys::KeyboardEventInit::new();
-    init.set_key("Escape");
+    init.set_key(key);
     init.set_bubbles(true);
     let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
     el.dispatch_event(&ev).unwrap();
@@ -423,6 +427,15 @@ async fn escape_closes_an_enlarged_chart_from_its_button_and_the_projector_shows
     click(&host, "projector").await;
     let shown = host.query_selector_all("[data-testid=projected] .chart").unwrap().length();
     assert_eq!(shown, 3);
+    // The lecture view: the preset's points to watch one at a time, the packet view below.
+    let callout = || find(&host, "[data-testid=callout]").text_content().unwrap();
+    assert!(callout().starts_with("1 / 3") && callout().contains("queue chart"), "{}", callout());
+    let shown = find(&host, "[data-testid=projected]");
+    press_key(&shown, "ArrowRight").await;
+    assert!(callout().starts_with("2 / 3") && callout().contains("EWMA"), "{}", callout());
+    press_key(&shown, "ArrowLeft").await;
+    assert!(callout().starts_with("1 / 3"));
+    assert!(host.query_selector("[data-testid=projected] [data-testid=packet-canvas]").unwrap().is_some());
     press_escape(&find(&host, "[data-testid=projected]")).await;
     assert!(host.query_selector("[data-testid=projected]").unwrap().is_none());
 }

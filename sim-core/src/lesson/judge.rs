@@ -160,11 +160,9 @@ fn reference(step: &Step) -> Option<Answer> {
 /// Runs every step of `lesson` with the reference answers and the challenges' reference
 /// edits, and judges them: a lesson whose own answers fail is wrong.
 pub fn check_lesson(lesson: &Lesson) -> Result<LessonReport, String> {
-    check_lesson_with(
-        lesson,
-        reference,
-        |step| step.challenge.as_ref().map_or_else(Map::new, |c| c.reference.clone()),
-    )
+    check_lesson_with(lesson, reference, |step| {
+        step.challenge.as_ref().map_or_else(Map::new, |c| c.reference.clone())
+    })
 }
 
 /// [`check_lesson`] with other answers and edits (the tests' wrong answers).

@@ -264,7 +264,9 @@ impl Lesson {
                         at("predict.reference"),
                         options.len().saturating_sub(1)
                     )),
-                Some(Prediction::Number { tolerance_pct, .. }) if tolerance_pct.is_nan() || *tolerance_pct <= 0.0 => {
+                Some(Prediction::Number { tolerance_pct, .. })
+                    if tolerance_pct.is_nan() || *tolerance_pct <= 0.0 =>
+                {
                     errors.push(format!("{}: {tolerance_pct} is not above 0", at("predict.tolerance_pct")))
                 }
                 _ => {}

@@ -8,15 +8,13 @@
 //! [`TraceReplay`] to any instant, forward or back.
 
 use crate::queue::DropReason;
-use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// Events a link's trace keeps (32 bytes each: 512 kB per traced link).
 pub const TRACE_EVENTS: usize = 16_384;
 
 /// What happened to a packet at a link.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TraceKind {
     /// Accepted by the disc into sub-queue `queue`.
     Queued,
@@ -31,7 +29,7 @@ pub enum TraceKind {
 }
 
 /// One event at a link.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TraceEvent {
     pub t_ns: u64,
     pub kind: TraceKind,
@@ -52,8 +50,7 @@ pub struct TraceEvent {
 }
 
 /// Where a packet in the link is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     Disc,
     Device,
@@ -61,7 +58,7 @@ pub enum Stage {
 }
 
 /// A packet in the link at some instant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Resident {
     pub id: u32,
     pub flow: u32,
@@ -81,7 +78,7 @@ pub struct Resident {
 
 /// A self-contained stretch of a link's trace: the packets in the link at `from_ns`, then
 /// every event after, up to `to_ns`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TraceWindow {
     pub link: u32,
     pub from_ns: u64,
@@ -147,6 +144,134 @@ impl PacketTrace {
             (base.into_iter().flatten()).filter(|r| r.stage != Stage::Wire || r.far_ns > from_ns).collect();
         let events: Vec<TraceEvent> = self.ring.iter().skip(skip).copied().collect();
         TraceWindow { link, from_ns, to_ns: now_ns, base, events, queue_names: Vec::new() }
+    }
+}
+
+/// Packs a kind, a flag and an optional reason in one byte each of a word.
+fn pack_tags(kind: u8, flag: bool, reason: Option<DropReason>) -> u64 {
+    let r = match reason {
+        None => 0,
+        Some(DropReason::Early) => 1,
+        Some(DropReason::Forced) => 2,
+        Some(DropReason::Overflow) => 3,
+        Some(DropReason::Threshold) => 4,
+    };
+    u64::from(kind) | u64::from(flag) << 8 | r << 16
+}
+
+fn unpack_reason(w: u64) -> Option<Option<DropReason>> {
+    Some(match (w >> 16) & 0xff {
+        0 => None,
+        1 => Some(DropReason::Early),
+        2 => Some(DropReason::Forced),
+        3 => Some(DropReason::Overflow),
+        4 => Some(DropReason::Threshold),
+        _ => return None,
+    })
+}
+
+fn pair(a: u32, b: u32) -> u64 {
+    u64::from(a) | u64::from(b) << 32
+}
+
+fn split(w: u64) -> (u32, u32) {
+    (w as u32, (w >> 32) as u32)
+}
+
+const KINDS: [TraceKind; 5] =
+    [TraceKind::Queued, TraceKind::Refused, TraceKind::Dropped, TraceKind::ToDevice, TraceKind::Sent];
+const STAGES: [Stage; 3] = [Stage::Disc, Stage::Device, Stage::Wire];
+
+impl TraceWindow {
+    /// The window as 64-bit words, for the page's worker messages: six per event, seven
+    /// per packet (a derived serde form cost the page's download several times the code).
+    /// The sub-queue names travel beside it.
+    pub fn to_words(&self) -> Vec<u64> {
+        let mut w = Vec::with_capacity(5 + self.base.len() * 7 + self.events.len() * 6);
+        w.extend([
+            u64::from(self.link),
+            self.from_ns,
+            self.to_ns,
+            self.base.len() as u64,
+            self.events.len() as u64,
+        ]);
+        for r in &self.base {
+            let stage = STAGES.iter().position(|s| *s == r.stage).unwrap_or(0) as u8;
+            w.extend([
+                pair(r.id, r.flow),
+                pair(r.bytes, r.queue),
+                pack_tags(stage, r.ack, r.mark),
+                r.queued_ns,
+                r.sent_ns,
+                r.done_ns,
+                r.far_ns,
+            ]);
+        }
+        for e in &self.events {
+            let kind = KINDS.iter().position(|k| *k == e.kind).unwrap_or(0) as u8;
+            w.extend([
+                e.t_ns,
+                pair(e.id, e.flow),
+                pair(e.bytes, e.queue),
+                pack_tags(kind, e.ack, e.reason),
+                e.done_ns,
+                e.far_ns,
+            ]);
+        }
+        w
+    }
+
+    /// The inverse of [`TraceWindow::to_words`]; `None` for words it did not write.
+    pub fn from_words(w: &[u64], queue_names: Vec<(u32, String)>) -> Option<TraceWindow> {
+        let (head, rest) = w.split_at_checked(5)?;
+        let (n_base, n_events) = (usize::try_from(head[3]).ok()?, usize::try_from(head[4]).ok()?);
+        if rest.len() != n_base.checked_mul(7)?.checked_add(n_events.checked_mul(6)?)? {
+            return None;
+        }
+        let (base_w, ev_w) = rest.split_at(n_base * 7);
+        let base = (base_w.chunks_exact(7))
+            .map(|c| {
+                let ((id, flow), (bytes, queue)) = (split(c[0]), split(c[1]));
+                Some(Resident {
+                    id,
+                    flow,
+                    bytes,
+                    queue,
+                    ack: (c[2] >> 8) & 1 == 1,
+                    stage: *STAGES.get((c[2] & 0xff) as usize)?,
+                    mark: unpack_reason(c[2])?,
+                    queued_ns: c[3],
+                    sent_ns: c[4],
+                    done_ns: c[5],
+                    far_ns: c[6],
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let events = (ev_w.chunks_exact(6))
+            .map(|c| {
+                let ((id, flow), (bytes, queue)) = (split(c[1]), split(c[2]));
+                Some(TraceEvent {
+                    t_ns: c[0],
+                    kind: *KINDS.get((c[3] & 0xff) as usize)?,
+                    id,
+                    flow,
+                    bytes,
+                    queue,
+                    ack: (c[3] >> 8) & 1 == 1,
+                    reason: unpack_reason(c[3])?,
+                    done_ns: c[4],
+                    far_ns: c[5],
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(TraceWindow {
+            link: u32::try_from(head[0]).ok()?,
+            from_ns: head[1],
+            to_ns: head[2],
+            base,
+            events,
+            queue_names,
+        })
     }
 }
 
@@ -398,6 +523,33 @@ mod tests {
         }
         r.seek(&w, w.events.len());
         assert_eq!(r.waiting(), 9, "20 queued, 10 sent, one dropped");
+    }
+
+    #[test]
+    fn a_window_goes_through_words_and_back_unchanged_and_bad_words_are_refused() {
+        let mut t = PacketTrace::new();
+        lifecycle(&mut t, (TRACE_EVENTS as u32) + 500);
+        t.push(TraceEvent {
+            reason: Some(DropReason::Threshold),
+            ack: true,
+            ..ev(1 << 40, TraceKind::Sent, 7)
+        });
+        t.push(TraceEvent {
+            reason: Some(DropReason::Forced),
+            queue: 3,
+            ..ev(1 << 41, TraceKind::Refused, 8)
+        });
+        let mut w = t.window(4, 1 << 42, 3000);
+        w.base.push(Resident { mark: Some(DropReason::Early), stage: Stage::Device, ..w.base[0] });
+        let names = vec![(3, "Q3".to_string())];
+        w.queue_names = names.clone();
+        let words = w.to_words();
+        assert_eq!(TraceWindow::from_words(&words, names.clone()), Some(w));
+        assert_eq!(TraceWindow::from_words(&words[..words.len() - 1], names.clone()), None);
+        assert_eq!(TraceWindow::from_words(&[0, 0, 0, u64::MAX, u64::MAX], names.clone()), None);
+        let mut bad = words.clone();
+        bad[5 + 2] |= 9 << 16;
+        assert_eq!(TraceWindow::from_words(&bad, names), None, "no such reason");
     }
 
     #[test]

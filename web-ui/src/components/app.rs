@@ -310,6 +310,14 @@ impl App {
                 all.push(m);
             }
         }
+        // The run's preset's timed points to watch, numbered as the lecture view's callouts.
+        let info = run.origin.as_ref().and_then(|(n, _)| preset_list().into_iter().find(|i| i.name == n));
+        let end = run.lanes.iter().map(|l| l.scenario.duration_s).fold(0.0, f64::max);
+        for (i, at) in info.map(|i| i.texts().watch_at).unwrap_or_default().into_iter().enumerate() {
+            if let Some(t) = at.filter(|t| *t < end) {
+                all.push((t, format!("watch {}", i + 1)));
+            }
+        }
         Rc::new(all)
     }
 
@@ -423,7 +431,12 @@ impl App {
                 }
                 false
             }
-            FromSim::Packets { lane, window, replayed } => {
+            FromSim::Packets { lane, words, queue_names, replayed } => {
+                let Some(window) = sim_core::net::packet_trace::TraceWindow::from_words(&words, queue_names)
+                else {
+                    self.packets.update_quiet(|p| p.asked = false);
+                    return false;
+                };
                 self.packets.update(|p| {
                     p.window = Some(Rc::new(window));
                     p.lane = lane;
@@ -847,7 +860,8 @@ impl Component for App {
                 <NetworkView scenario={diagram} run={self.run.clone()} lane={self.lane} cursor={self.cursor} />
                 <PacketView run={self.run.clone()} packets={self.packets.clone()} lane={self.lane} cursor={self.cursor} on_ask={self.cbs.packets.clone()} />
                 <ChartsPanel run={self.run.clone()} markers={self.markers.clone()} expected_jfi={self.expected_jfi()} cursor={self.cursor}
-                    lane={self.lane} present={self.present.clone().map(AttrValue::from)} warbler_first={self.tab == Tab::Warbler} on={self.cbs.charts.clone()} />
+                    lane={self.lane} present={self.present.clone().map(AttrValue::from)} warbler_first={self.tab == Tab::Warbler} on={self.cbs.charts.clone()}
+                    packets={self.packets.clone()} on_ask={self.cbs.packets.clone()} />
                 <SummaryPanel run={self.run.clone()} cursor={self.cursor} />
             </>
         };

@@ -3,10 +3,14 @@
 //! scrubber of a paused or finished run, and the full-screen view of one chart.
 
 use super::chart_card::ChartCard;
+use super::lecture_view::LectureView;
 use super::overlay::Overlay;
+use super::packet_view::PacketAsk;
 use crate::chart_data::{self as cd, ChartData, CompareWhat, Frame, Level, Marker};
 use crate::protocol::RunState;
+use crate::state::PacketsView;
 use crate::state::{RunView, Shared};
+use sim_core::scenario::preset_list;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -31,6 +35,9 @@ pub struct ChartsProps {
     #[prop_or_default]
     pub warbler_first: bool,
     pub on: Callback<ChartsMsg>,
+    /// For the packet view in the lecture view.
+    pub packets: Shared<PacketsView>,
+    pub on_ask: Callback<PacketAsk>,
 }
 
 /// Every chart of one lane, keyed by id.
@@ -167,6 +174,7 @@ pub fn charts_panel(p: &ChartsProps) -> Html {
     // Picked for the projector view (chart ids, in the order ticked), and whether it is on.
     let picked = use_state(Vec::<String>::new);
     let projector = use_state(|| false);
+    let with_packets = use_state(|| true);
     let on_pick = {
         let picked = picked.clone();
         Callback::from(move |(id, on): (AttrValue, bool)| {
@@ -201,6 +209,20 @@ pub fn charts_panel(p: &ChartsProps) -> Html {
     };
     let projected: Vec<&(String, Rc<ChartData>)> =
         picked.iter().filter_map(|id| lead.iter().chain(&charts).find(|(k, _)| k == id)).collect();
+    // The lecture view's title and points to watch: the run's preset's, if it was loaded
+    // from one.
+    let (title, points) =
+        match run.origin.as_ref().and_then(|(n, _)| preset_list().into_iter().find(|i| i.name == n)) {
+            Some(info) => {
+                let t = info.texts();
+                (AttrValue::from(t.title), Rc::new(t.watch_at.into_iter().zip(t.watch).collect::<Vec<_>>()))
+            }
+            None => (AttrValue::from("This run"), Rc::new(Vec::new())),
+        };
+    let toggle_packets = {
+        let w = with_packets.clone();
+        Callback::from(move |_: Event| w.set(!*w))
+    };
     let (open, leave) = {
         let (a, b) = (projector.clone(), projector.clone());
         (Callback::from(move |_: MouseEvent| a.set(true)), Callback::from(move |()| b.set(false)))
@@ -228,8 +250,9 @@ pub fn charts_panel(p: &ChartsProps) -> Html {
             if !run.lanes.is_empty() {
                 <div class="projector-bar">
                     <button data-testid="projector" disabled={projected.is_empty()} onclick={open}
-                        title="The charts ticked Projector, large and alone on the screen">
-                        { format!("Projector view ({})", projected.len()) }</button>
+                        title="The charts ticked Projector, large and alone on the screen, with the preset's points to watch and the packet view">
+                        { format!("Lecture view ({})", projected.len()) }</button>
+                    <label><input type="checkbox" checked={*with_packets} onchange={toggle_packets} data-testid="lecture-packets" />{ " with the packet view" }</label>
                     <span class="hint">{ if projected.is_empty() {
                         "Tick Projector on two or three charts to show them large together.".to_string()
                     } else {
@@ -246,12 +269,10 @@ pub fn charts_panel(p: &ChartsProps) -> Html {
             }
             <div class="grid">{ for charts.iter().map(card) }</div>
             if *projector && !projected.is_empty() {
-                <Overlay label="Projector view" class="projector" close_text="Leave projector view" on_close={leave}>
-                    <div class="projected" data-testid="projected" style={format!("--n: {}", projected.len())}>
-                        { for projected.iter().map(|(k, c)| html! {
-                            <ChartCard key={format!("projected-{k}")} id={AttrValue::from(k.clone())} data={c.clone()} on_present={on_present.clone()} large=true />
-                        }) }
-                    </div>
+                <Overlay label="Lecture view" class="projector" close_text="Leave the lecture view" on_close={leave}>
+                    <LectureView title={title} points={points} charts={projected.iter().map(|(k, c)| (k.clone(), c.clone())).collect::<Vec<_>>()}
+                        on_present={on_present.clone()} with_packets={*with_packets} run={p.run.clone()} packets={p.packets.clone()}
+                        lane={p.lane} cursor={p.cursor} on_ask={p.on_ask.clone()} on_scrub={p.on.reform(ChartsMsg::Scrub)} />
                 </Overlay>
             }
             if let Some((k, c)) = presented {

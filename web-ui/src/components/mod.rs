@@ -9,6 +9,7 @@ pub mod controls;
 pub mod draw_queue;
 pub mod editor_panel;
 pub mod header;
+pub mod lecture_view;
 pub mod lesson_panel;
 pub mod network_view;
 pub mod overlay;

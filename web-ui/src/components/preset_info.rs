@@ -45,7 +45,7 @@ pub fn preset_info(p: &PresetInfoProps) -> Html {
             if !t.watch.is_empty() {
                 <details class="watch" open=true>
                     <summary>{ "What to watch" }</summary>
-                    <ul>{ for t.watch.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
+                    <ul>{ for t.watch_at.iter().copied().zip(t.watch.iter().cloned()).map(|w| html! { <li>{ super::lecture_view::point_text(&w) }</li> }) }</ul>
                 </details>
             }
         </section>

@@ -42,7 +42,9 @@ pub struct PresetInfo {
     pub here: &'static str,
     /// Where the two differ, and why, in a sentence or two ("" where they agree).
     pub differs: &'static str,
-    /// Short things to watch on the charts, for a lecture.
+    /// Short things to watch on the charts, for a lecture; one that begins `[t=T]` (T in
+    /// seconds, a number or a `{p:…}` template) happens at that time of the run, and the
+    /// charts mark it there.
     pub watch: &'static [&'static str],
 }
 
@@ -55,6 +57,27 @@ pub struct PresetTexts {
     pub here: String,
     pub differs: String,
     pub watch: Vec<String>,
+    /// Per watch point, the time of the run it happens at, if it has one.
+    pub watch_at: Vec<Option<f64>>,
+}
+
+/// A watch point's time, if its text begins `[t=T]`, and the text without it.
+fn timed(text: String) -> (Option<f64>, String) {
+    let parsed = text.strip_prefix("[t=").and_then(|rest| {
+        let (t, after) = rest.split_once(']')?;
+        let t: f64 = t
+            .trim()
+            .trim_end_matches('s')
+            .trim()
+            .parse()
+            .ok()
+            .filter(|t: &f64| t.is_finite() && *t >= 0.0)?;
+        Some((t, after.trim_start().to_string()))
+    });
+    match parsed {
+        Some((t, rest)) => (Some(t), rest),
+        None => (None, text),
+    }
 }
 
 impl PresetInfo {
@@ -75,8 +98,17 @@ impl PresetInfo {
             paper: r(self.paper),
             here: r(self.here),
             differs: r(self.differs),
-            watch: self.watch.iter().map(|w| r(w)).collect(),
+            watch: Vec::new(),
+            watch_at: Vec::new(),
         }
+        .with_watch(self.watch.iter().map(|w| timed(r(w))))
+    }
+}
+
+impl PresetTexts {
+    fn with_watch(mut self, points: impl Iterator<Item = (Option<f64>, String)>) -> PresetTexts {
+        (self.watch_at, self.watch) = points.unzip();
+        self
     }
 }
 
@@ -172,7 +204,7 @@ data and its smoothed RTT is {app:with-upload:rtt_ms} ms instead of {app:downloa
 nearly idle. With FQ-CoDel on the uplink its ACKs get a queue of their own: {app:with-upload-fq-codel:flow0_mbps} \
 Mbit/s, with the uplink's queueing delay at {app:with-upload-fq-codel:up_delay_ms} ms.",
             differs: "",
-            watch: &["The network diagram: in with-upload the uplink's queue is full and the downlink's nearly empty.", "The goodput chart: the download's rate falls when the upload starts.", "with-upload-fq-codel: the download's rate comes back with the upload still running."],
+            watch: &["The network diagram: in with-upload the uplink's queue is full and the downlink's nearly empty.", "[t={p:with-upload:flows[1].start_s}] The goodput chart: the download's rate falls when the upload starts.", "with-upload-fq-codel: the download's rate comes back with the upload still running."],
         },
         PresetInfo {
             name: "web-workload",
@@ -382,7 +414,7 @@ warbler variant the switch CPU starts clustering at {p:warbler:bottleneck.queue.
 flows the other, and the index over the whole run rises to {app:warbler:jfi} (it reaches about one within seconds of \
 activation: aqmsim compare prints the index before and after).",
             differs: "",
-            watch: &["Before activation CUBIC fills each queue and Vegas starves.", "The 'Warbler on' marker: the flow → queue map shows the Vegas flows moving together, the weights follow.", "Jain's index climbs within a few seconds of activation."],
+            watch: &["Before activation CUBIC fills each queue and Vegas starves.", "[t={p:warbler:bottleneck.queue.control.activation_s}] The 'Warbler on' marker: the flow → queue map shows the Vegas flows moving together, the weights follow.", "Jain's index climbs within a few seconds of activation."],
         },
         PresetInfo {
             name: "cubic-bbr-vegas-3q",
@@ -565,6 +597,30 @@ mod tests {
                 p.name
             );
         }
+    }
+
+    /// A watch point marked `[t=T]` gets its time, within the runs of the preset, and loses
+    /// the mark; the others have none.
+    #[test]
+    fn a_timed_watch_point_is_at_a_time_within_the_run() {
+        let mut timed_points = 0;
+        for p in preset_list() {
+            let t = p.texts();
+            let longest =
+                p.variants.iter().map(|v| preset(p.name, Some(v)).unwrap().duration_s).fold(0.0, f64::max);
+            for ((template, text), at) in p.watch.iter().zip(&t.watch).zip(&t.watch_at) {
+                assert_eq!(template.starts_with("[t="), at.is_some(), "{}: {template}", p.name);
+                assert!(!text.starts_with('['), "{}: {text}", p.name);
+                if let Some(at) = at {
+                    assert!(*at > 0.0 && *at < longest, "{}: {at} s", p.name);
+                    timed_points += 1;
+                }
+            }
+        }
+        assert!(timed_points >= 2);
+        assert_eq!(timed(" [t=3] x".into()), (None, " [t=3] x".into()));
+        assert_eq!(timed("[t=2.5 s] x".into()), (Some(2.5), "x".into()));
+        assert_eq!(timed("[t=NaN] x".into()).0, None);
     }
 
     #[test]
