@@ -964,3 +964,35 @@ async fn the_packet_view_shows_the_paused_links_packets_and_steps_through_events
     let hover = find(&host, "[data-testid=packet-hover]").text_content().unwrap();
     assert!(hover.contains("of flow") && hover.contains("in Q0 for"), "{hover}");
 }
+
+/// Issue 26: a challenge is scored while its run goes, term by term, and the verdict says
+/// how many edits it took.
+#[wasm_bindgen_test]
+async fn a_challenge_is_scored_live_and_its_verdict_counts_the_edits() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    click(&host, "tab-lessons").await;
+    click(&host, "lesson-open-red-tuning").await;
+    find(&host, ".lesson-steps .step:nth-child(2)").dyn_into::<web_sys::HtmlElement>().unwrap().click();
+    settle().await;
+    type_into(&host, "links.bottleneck.queue.max_p", "0.5").await;
+    click(&host, "lesson-run").await;
+    let mut live_seen = false;
+    let mut verdict = None;
+    for _ in 0..3000 {
+        if let Some(s) = host.query_selector("[data-testid=live-score]").unwrap() {
+            let text = s.text_content().unwrap();
+            assert!(text.contains("parts of the goal met") && text.contains("1 of 2 edits used"), "{text}");
+            live_seen = true;
+        }
+        verdict = host.query_selector("[data-testid=challenge-score]").unwrap();
+        if verdict.is_some() {
+            break;
+        }
+        settle().await;
+    }
+    assert!(live_seen, "the score showed while the run went");
+    let verdict = verdict.expect("a verdict once the run finished").text_content().unwrap();
+    assert!(verdict.contains("Challenge met with 1 of 2 edits"), "{verdict}");
+}

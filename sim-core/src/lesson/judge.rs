@@ -149,6 +149,57 @@ pub fn judge_step(
     Ok(StepReport { title: step.title.clone(), prediction, checks, challenge })
 }
 
+/// A challenge's goal scored on runs still going (or done): each of its top-level `&&`
+/// terms, whether it holds so far and the figures it read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoalScore {
+    pub terms: Vec<CheckResult>,
+}
+
+impl GoalScore {
+    pub fn met(&self) -> usize {
+        self.terms.iter().filter(|t| t.passed).count()
+    }
+}
+
+/// The top-level `&&` terms of an expression's text (one term when it has none).
+pub fn conjuncts(src: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
+    let b = src.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            b'&' if depth == 0 && b.get(i + 1) == Some(&b'&') => {
+                out.push(src[start..i].trim());
+                start = i + 2;
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(src[start..].trim());
+    out
+}
+
+/// Scores `goal` term by term on `runs`: a term whose figures the runs do not have yet (no
+/// window so far) is not met.
+pub fn score_goal(goal: &str, runs: &[(String, Summary)]) -> GoalScore {
+    let terms = (conjuncts(goal).into_iter())
+        .map(|t| {
+            check(t, runs, "", "").unwrap_or(CheckResult {
+                expr: t.into(),
+                passed: false,
+                feedback: String::new(),
+                values: Vec::new(),
+            })
+        })
+        .collect();
+    GoalScore { terms }
+}
+
 /// The reference answer of a step's prediction.
 fn reference(step: &Step) -> Option<Answer> {
     match step.predict.as_ref()? {
@@ -184,4 +235,40 @@ pub fn check_lesson_with(
         steps.push(judge_step(step, &runs, answer(step)).map_err(at)?);
     }
     Ok(LessonReport { lesson: lesson.name.clone(), steps })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::preset;
+    use crate::time::SimTime;
+
+    #[test]
+    fn a_goal_splits_into_its_top_level_terms() {
+        assert_eq!(
+            conjuncts("a.x < 8 && (a.y > 1 && a.z < 2) && b.w >= 3"),
+            ["a.x < 8", "(a.y > 1 && a.z < 2)", "b.w >= 3"]
+        );
+        assert_eq!(conjuncts("a.x < 8 || a.y > 1"), ["a.x < 8 || a.y > 1"]);
+    }
+
+    /// Scored while the run goes: no window yet, no mean met; part-way, each term with the
+    /// figures it read, and at the end the same verdict as the judged goal.
+    #[test]
+    fn a_goal_is_scored_term_by_term_as_the_run_goes() {
+        let goal = "red.queue_mean < 8 && red.drops < 1000 && red.mbps >= 9.5";
+        let mut sc = preset("red-ecn", Some("red")).unwrap();
+        sc.duration_s = 8.0;
+        let mut sim = Simulation::new(&sc).unwrap();
+        let score = score_goal(goal, &[("red".into(), sim.summary())]);
+        // Before the window opens only the drop count (none so far) can hold.
+        assert_eq!(score.terms.len(), 3);
+        assert!(!score.terms[0].passed && !score.terms[2].passed, "{score:?}");
+        sim.step_until(SimTime::from_secs_f64(6.0));
+        let score = score_goal(goal, &[("red".into(), sim.summary())]);
+        assert!(score.terms.iter().all(|t| t.values.len() == 1), "{score:?}");
+        let end = [("red".to_string(), sim.finish())];
+        let whole = value(goal, &end).unwrap() != 0.0;
+        assert_eq!(score_goal(goal, &end).met() == 3, whole);
+    }
 }

@@ -12,8 +12,8 @@ pub mod expr;
 mod judge;
 
 pub use judge::{
-    check_lesson, check_lesson_with, judge_step, readable, Answer, CheckResult, Judged, LessonReport,
-    StepReport,
+    check_lesson, check_lesson_with, conjuncts, judge_step, readable, score_goal, Answer, CheckResult,
+    GoalScore, Judged, LessonReport, StepReport,
 };
 
 use crate::metrics::figures::is_figure;

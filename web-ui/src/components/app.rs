@@ -893,7 +893,7 @@ impl Component for App {
                         { match self.tab {
                             Tab::Charts => charts,
                             Tab::Lessons => html! { <>
-                                <LessonPanel lesson={self.lesson.clone()} on={self.cbs.lesson.clone()} />
+                                <LessonPanel lesson={self.lesson.clone()} run={self.run.clone()} on={self.cbs.lesson.clone()} />
                                 { charts }
                             </> },
                             Tab::Warbler => html! { <>

@@ -3,7 +3,7 @@
 //! the runs, each check, a challenge's goal. A result link carries the predictions and edits.
 
 use crate::lesson::LessonView;
-use crate::state::Shared;
+use crate::state::{RunView, Shared};
 use serde_json::{Map, Value};
 use sim_core::lesson::{lessons, readable, Answer, CheckResult, Prediction, Step};
 use web_sys::HtmlInputElement;
@@ -26,7 +26,30 @@ pub enum LessonMsg {
 #[derive(Properties, PartialEq)]
 pub struct LessonProps {
     pub lesson: Shared<Option<LessonView>>,
+    /// The run going (a challenge is scored on it live).
+    pub run: Shared<RunView>,
     pub on: Callback<LessonMsg>,
+}
+
+/// A challenge's goal scored on the runs so far, term by term, with the edits spent.
+fn live_score(goal: &str, run: &RunView, used: usize, budget: usize) -> Html {
+    let runs: Vec<(String, sim_core::metrics::Summary)> =
+        run.lanes.iter().filter_map(|l| l.summary.clone().map(|s| (l.label.clone(), s))).collect();
+    let score = sim_core::lesson::score_goal(goal, &runs);
+    let n = score.terms.len();
+    html! {
+        <div class="live-score" data-testid="live-score" data-met={score.met().to_string()}>
+            <strong>{ format!("Live score at t = {:.1} s: {} of {n} parts of the goal met · {used} of {budget} edits used", run.now_s, score.met()) }</strong>
+            <ul class="checks">
+                { for score.terms.iter().map(|t| {
+                    let values: Vec<String> = t.values.iter().map(|(k, v)| format!("{k} = {}", readable(*v))).collect();
+                    html! { <li class={if t.passed { "pass" } else { "fail" }}><span class="mark">{ mark(t.passed) }</span>{ format!(" {} ", t.expr) }
+                        <span class="hint values">{ if values.is_empty() { "(no window yet)".to_string() } else { format!("({})", values.join(" · ")) } }</span></li> }
+                }) }
+            </ul>
+            <p class="hint">{ "Scored on the measured window so far: a mean can still move, a count only grows. The verdict comes when the run ends." }</p>
+        </div>
+    }
 }
 
 fn mark(ok: bool) -> &'static str {
@@ -171,6 +194,13 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
                     <legend>{ format!("Challenge: change at most {} ({} left)", c.budget, c.budget.saturating_sub(edits.len())) }</legend>
                     <p class="hint">{ format!("Goal: {}", c.goal) }</p>
                     { challenge_fields(step, &c.run, &c.fields, edits, on) }
+                    if running { { live_score(&c.goal, &p.run.borrow(), edits.len(), c.budget) } }
+                    if let Some(g) = report.and_then(|r| r.challenge.as_ref()) {
+                        <p class={if g.passed { "pass" } else { "fail" }} data-testid="challenge-score">
+                            { if g.passed { format!("Challenge met with {} of {} edits. Copy the result link to share it.", edits.len(), c.budget) }
+                              else { format!("Not met yet ({} of {} edits used).", edits.len(), c.budget) } }
+                        </p>
+                    }
                 </fieldset>
             }
             <div class="buttons">
