@@ -183,13 +183,11 @@ impl ChartData {
                     c.markers.iter().map(|m| format!("{} at {:.1} s", m.label, m.t)).collect();
                 let marked =
                     if marks.is_empty() { String::new() } else { format!("; marked: {}", marks.join(", ")) };
-                format!(
-                    "{}: {} over time (0 to {:.0} s): {}{marked}",
-                    c.title,
-                    c.y_label,
-                    c.x_max,
-                    names.join(", ")
-                ) + &notes(coincide)
+                let x = match c.x_label.starts_with("time") {
+                    true => format!("over time (0 to {:.0} s)", c.x_max),
+                    false => format!("against {} (0 to {:.0})", c.x_label, c.x_max),
+                };
+                format!("{}: {} {x}: {}{marked}", c.title, c.y_label, names.join(", ")) + &notes(coincide)
             }
             ChartData::Scatter(c) => {
                 let rings =

@@ -4,6 +4,7 @@
 
 use crate::protocol::{EvalRun, FromSim, LaneProgress, Progress, RunState, Speed, ToSim};
 use crate::series::DELAY_FLOWS;
+use crate::sweep::SweepJob;
 use sim_core::cc::dqn::register_model;
 use sim_core::metrics::export::{self, Trace};
 use sim_core::net::packet_trace::TRACE_EVENTS;
@@ -60,6 +61,8 @@ pub struct Engine {
     last_summary_ms: f64,
     rate: Rate,
     trainer: Option<(Trainer, u32)>,
+    /// A parameter sweep going, a point at a time.
+    sweep: Option<SweepJob>,
     /// A lane run again for the packet view (to a time before the live trace).
     replay: Option<(usize, Simulation)>,
 }
@@ -75,6 +78,7 @@ impl Default for Engine {
             rate: Rate::default(),
             trainer: None,
             replay: None,
+            sweep: None,
         }
     }
 }
@@ -82,12 +86,14 @@ impl Default for Engine {
 impl Engine {
     /// Whether [`Engine::tick`] has work to do (running, or training).
     pub fn busy(&self) -> bool {
-        self.state == RunState::Running || self.trainer.is_some()
+        self.state == RunState::Running || self.trainer.is_some() || self.sweep.is_some()
     }
 
     /// Running as fast as possible, or training: no reason to idle between slices.
     pub fn running_at_max(&self) -> bool {
-        self.trainer.is_some() || (self.state == RunState::Running && self.speed == Speed::Max)
+        self.trainer.is_some()
+            || self.sweep.is_some()
+            || (self.state == RunState::Running && self.speed == Speed::Max)
     }
 
     /// Handles one message; returns what to tell the page right away.
@@ -149,6 +155,17 @@ impl Engine {
                 vec![self.change(&set, &to), FromSim::Progress(self.progress(false))]
             }
             ToSim::Packets { lane, link, events, at_s } => self.packets(lane, link, events as usize, at_s),
+            ToSim::Sweep { scenario, spec } => match SweepJob::new(&scenario, spec) {
+                Ok(job) => {
+                    self.sweep = Some(job);
+                    Vec::new()
+                }
+                Err(e) => vec![FromSim::SweepDone(Some(e))],
+            },
+            ToSim::StopSweep => match self.sweep.take() {
+                Some(_) => vec![FromSim::SweepDone(Some("stopped".into()))],
+                None => Vec::new(),
+            },
         }
     }
 
@@ -208,6 +225,15 @@ impl Engine {
         let mut out = Vec::new();
         if self.trainer.is_some() {
             out.extend(self.train_one());
+        }
+        if let Some(job) = &mut self.sweep {
+            // Beside a run going, the sweep takes half the slice.
+            let share = if self.state == RunState::Running { budget_ms / 2.0 } else { budget_ms };
+            out.extend(job.tick(share, clock).map(FromSim::SweepPoint));
+            if job.is_done() {
+                self.sweep = None;
+                out.push(FromSim::SweepDone(None));
+            }
         }
         if self.state == RunState::Running {
             let now = clock();

@@ -32,6 +32,7 @@ pub mod protocol;
 pub mod series;
 pub mod share;
 pub mod state;
+pub mod sweep;
 pub mod units;
 pub mod wire;
 pub mod worker;

@@ -2,6 +2,7 @@
 //! browser tests, in the page itself behind the same interface). Plain serde data: the
 //! page's as JSON text ([`encode_to_sim`]), the simulation's as bytes ([`encode_from_sim`]).
 
+use crate::sweep::{SweepPoint, SweepSpec};
 use serde::{Deserialize, Serialize};
 use sim_core::metrics::{LogHistogram, Summary, Update};
 use sim_core::ml::{DqnConfig, MlpWeights};
@@ -71,6 +72,13 @@ pub enum ToSim {
         set: String,
         to: serde_json::Value,
     },
+    /// Run `spec`'s sweep on `scenario` in the worker, point by point.
+    Sweep {
+        #[serde(deserialize_with = "read::scenario")]
+        scenario: Scenario,
+        spec: SweepSpec,
+    },
+    StopSweep,
     /// The packet view: the last `events` packet events of disc link `link` in lane `lane`
     /// and the packets in it before them. With `at_s` earlier than the trace kept, the lane
     /// is run again (same seed, same result) to that time, and the events around it sent.
@@ -137,6 +145,10 @@ pub enum FromSim {
         queue_names: Vec<(u32, String)>,
         replayed: bool,
     },
+    /// A point of the sweep going.
+    SweepPoint(SweepPoint),
+    /// The sweep ended: every point ran, it was stopped, or it was refused (why).
+    SweepDone(Option<String>),
     /// Something the user should read (a scenario refused, training diverged).
     Error(String),
     /// The worker has loaded and takes messages (its first message).

@@ -68,6 +68,40 @@ pub struct Lane {
     pub summary: Option<Summary>,
 }
 
+/// One sweep: what it varied, its points so far, and how it ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepRun {
+    /// What it ran on (the preset's name, or "custom scenario").
+    pub label: String,
+    pub spec: crate::sweep::SweepSpec,
+    pub points: Vec<crate::sweep::SweepPoint>,
+    /// Why it ended early, if it did.
+    pub error: Option<String>,
+}
+
+/// The sweep going and the earlier ones (the history the chart overlays).
+#[derive(Default)]
+pub struct SweepView {
+    pub running: Option<SweepRun>,
+    pub history: Vec<SweepRun>,
+}
+
+impl SweepView {
+    /// Sweeps the history keeps (the oldest goes first).
+    pub const KEPT: usize = 6;
+
+    /// The running sweep ended (`error`: why early): into the history.
+    pub fn finish(&mut self, error: Option<String>) {
+        if let Some(mut r) = self.running.take() {
+            r.error = error;
+            self.history.push(r);
+            if self.history.len() > Self::KEPT {
+                self.history.remove(0);
+            }
+        }
+    }
+}
+
 /// The packet view's data: the last stretch of a link's trace the simulation sent.
 #[derive(Default)]
 pub struct PacketsView {

@@ -996,3 +996,39 @@ async fn a_challenge_is_scored_live_and_its_verdict_counts_the_edits() {
     let verdict = verdict.expect("a verdict once the run finished").text_content().unwrap();
     assert!(verdict.contains("Challenge met with 1 of 2 edits"), "{verdict}");
 }
+
+/// Issue 26: a sweep of the buffer runs its points in the simulation and plots them, the
+/// earlier sweep staying on the axes.
+#[wasm_bindgen_test]
+async fn a_sweep_plots_each_value_and_keeps_the_earlier_sweep() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    choose_preset(&host, "bufferbloat/fifo").await;
+    type_into(&host, "duration_s", "12").await;
+    click(&host, "tab-sweep").await;
+    let values: HtmlInputElement = find(&host, "[data-testid=sweep-values]").dyn_into().unwrap();
+    values.set_value("20, 300");
+    fire(&values, "input");
+    settle().await;
+    for round in 1..=2 {
+        click(&host, "sweep-run").await;
+        for _ in 0..1000 {
+            if host.query_selector("[data-testid=sweep-run]").unwrap().is_some() {
+                break;
+            }
+            settle().await;
+        }
+        let status = find(&host, "[data-testid=sweep-status]");
+        assert_eq!(status.text_content().unwrap(), "The last sweep ran 2 points.", "round {round}");
+    }
+    let delay = host.query_selector("[data-chart=sweep_delay_ms]").unwrap().expect("the delay chart");
+    let text = delay.text_content().unwrap_or_default();
+    assert!(text.contains("against links.bottleneck.queue.limit.packets"), "{text}");
+    assert!(
+        text.contains(": bufferbloat/fifo, edited, bufferbloat/fifo, edited"),
+        "both sweeps on the axes: {text}"
+    );
+    // The same sweep twice: the same figures, so the two lines lie on one another.
+    assert!(delay.get_attribute("data-coincide").is_some(), "{text}");
+}

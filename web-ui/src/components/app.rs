@@ -20,6 +20,7 @@ use super::packet_view::{PacketAsk, PacketView};
 use super::playground::Playground;
 use super::preset_info::PresetInfo;
 use super::summary::SummaryPanel;
+use super::sweep_panel::{SweepMsg, SweepPanel};
 use super::train_panel::{TrainMsg, TrainPanel, MAX_WEIGHTS_BYTES};
 use super::warbler_panel::{WarblerMsg, WarblerPanel};
 use crate::compare;
@@ -29,7 +30,7 @@ use crate::link::SimLink;
 use crate::live;
 use crate::protocol::{FromSim, RunState, Speed, ToSim};
 use crate::share::{self, Origin};
-use crate::state::{PacketsView, RunView, Shared, TrainView};
+use crate::state::{PacketsView, RunView, Shared, SweepRun, SweepView, TrainView};
 use gloo::events::EventListener;
 use gloo::file::callbacks::FileReader;
 use gloo::timers::callback::Interval;
@@ -53,6 +54,7 @@ const CONFIRM_S: f64 = 60.0;
 pub enum Tab {
     Charts,
     Lessons,
+    Sweep,
     Warbler,
     Train,
     Playground,
@@ -67,6 +69,7 @@ pub enum Msg {
     Train(TrainMsg),
     Lesson(LessonMsg),
     Packets(PacketAsk),
+    Sweep(SweepMsg),
     Sim(FromSim),
     Imported(Result<String, String>),
     WeightsUploaded(Result<String, String>),
@@ -105,6 +108,8 @@ pub struct App {
     train: Shared<TrainView>,
     /// The packet view's latest stretch of a link's trace.
     packets: Shared<PacketsView>,
+    /// The parameter sweep going and the earlier ones.
+    sweep: Shared<SweepView>,
     /// The lesson open in the Lessons tab, if any.
     lesson: Shared<Option<crate::lesson::LessonView>>,
     notice: Option<String>,
@@ -142,6 +147,7 @@ struct Callbacks {
     train: Callback<TrainMsg>,
     lesson: Callback<LessonMsg>,
     packets: Callback<PacketAsk>,
+    sweep: Callback<SweepMsg>,
 }
 
 fn speed_from(s: &str) -> Speed {
@@ -445,6 +451,18 @@ impl App {
                 });
                 true
             }
+            FromSim::SweepPoint(point) => {
+                self.sweep.update(|s| {
+                    if let Some(r) = &mut s.running {
+                        r.points.push(point);
+                    }
+                });
+                true
+            }
+            FromSim::SweepDone(error) => {
+                self.sweep.update(|s| s.finish(error));
+                true
+            }
             FromSim::Changed(results) => {
                 self.on_changed(&results);
                 true
@@ -644,6 +662,7 @@ impl Component for App {
             train: link.callback(Msg::Train),
             lesson: link.callback(Msg::Lesson),
             packets: link.callback(Msg::Packets),
+            sweep: link.callback(Msg::Sweep),
         };
         let sim = SimLink::new(link.callback(Msg::Sim), ctx.props().local);
         let sim_ready = !sim.in_worker();
@@ -686,6 +705,7 @@ impl Component for App {
             train: Shared::new(TrainView::default()),
             lesson: Shared::new(None),
             packets: Shared::new(PacketsView::default()),
+            sweep: Shared::new(SweepView::default()),
             notice: None,
             refused_picks: 0,
             reader: None,
@@ -745,6 +765,27 @@ impl Component for App {
             Msg::Warbler(WarblerMsg::AbRun) => self.ab_run(),
             Msg::Train(m) => self.on_train(ctx, m),
             Msg::Lesson(m) => self.on_lesson(m),
+            Msg::Sweep(m) => match m {
+                SweepMsg::Run(spec) => {
+                    let Some(sc) = self.scenario().filter(|_| self.editor.borrow().is_runnable()) else {
+                        self.notice =
+                            Some("The scenario in the editor does not read: mend it before sweeping.".into());
+                        return true;
+                    };
+                    let label = match &self.origin {
+                        Some((p, v)) if !self.modified() => format!("{p}/{v}"),
+                        Some((p, v)) => format!("{p}/{v}, edited"),
+                        None => "custom scenario".into(),
+                    };
+                    self.sweep.update(|s| {
+                        s.running =
+                            Some(SweepRun { label, spec: spec.clone(), points: Vec::new(), error: None })
+                    });
+                    self.link.send(ToSim::Sweep { scenario: sc, spec });
+                }
+                SweepMsg::Stop => self.link.send(ToSim::StopSweep),
+                SweepMsg::Clear => self.sweep.update(|s| s.history.clear()),
+            },
             Msg::Sim(m) => return self.on_sim(m),
             Msg::Imported(r) => match r.and_then(|t| share::parse_checked(&t)) {
                 Ok(sc) if self.may_replace() => {
@@ -886,6 +927,7 @@ impl Component for App {
                         <nav class="tabs" role="tablist">
                             { tab(Tab::Charts, "Charts", "tab-charts") }
                             { tab(Tab::Lessons, "Lessons", "tab-lessons") }
+                            { tab(Tab::Sweep, "Sweep", "tab-sweep") }
                             { tab(Tab::Warbler, "Warbler", "tab-warbler") }
                             { tab(Tab::Train, "Train a DQN", "tab-train") }
                             { tab(Tab::Playground, "Clustering playground", "tab-playground") }
@@ -902,6 +944,7 @@ impl Component for App {
                             </> },
                             Tab::Train => html! { <TrainPanel train={self.train.clone()} on={self.cbs.train.clone()} /> },
                             Tab::Playground => html! { <Playground /> },
+                            Tab::Sweep => html! { <SweepPanel sweep={self.sweep.clone()} scenario={self.scenario()} on={self.cbs.sweep.clone()} /> },
                         } }
                     </main>
                     <aside class="editor" aria-label="Scenario editor">

@@ -17,5 +17,6 @@ pub mod packet_view;
 pub mod playground;
 pub mod preset_info;
 pub mod summary;
+pub mod sweep_panel;
 pub mod train_panel;
 pub mod warbler_panel;
