@@ -243,6 +243,39 @@ pub struct Frame {
     pub expected_jfi: Option<Level>,
 }
 
+/// The charts an earlier run is drawn on, by id, and how many earlier runs are kept.
+pub const OVERLAID: [&str; 4] = ["queue", "delay", "goodput", "fairness"];
+pub const EARLIER_KEPT: usize = 3;
+
+/// A finished run's aggregate lines (the queue, the mean delay, the aggregate goodput,
+/// Jain's index) by chart id, to draw under a later run's for comparison.
+pub fn aggregate_lines(s: &Series, f: &Frame) -> Vec<(String, Line)> {
+    let charts = [queue_chart(s, f), delay_time_chart(s, f, None), throughput_chart(s, f), jfi_chart(s, f)];
+    let mut out: Vec<(String, Line)> = (OVERLAID.iter().zip(charts))
+        .filter_map(|(id, c)| c.lines.into_iter().find(|l| l.color == 0).map(|l| (id.to_string(), l)))
+        .collect();
+    // With few flows the delay chart draws each; the earlier run's is their mean.
+    if !out.iter().any(|(k, _)| k == "delay") {
+        let mean = mean_over_flows(&s.flow_delay_ms, s.t.len(), |_| true);
+        out.push(("delay".into(), line("mean over flows", 0, &s.t, &mean)));
+    }
+    out
+}
+
+/// Draws `earlier` (label, its aggregate lines) on the chart `id`, pale, older first;
+/// the queue and delay axes grow to hold them.
+pub fn overlay_earlier(id: &str, c: &mut TimeChart, earlier: &[(String, Vec<(String, Line)>)]) {
+    for (label, lines) in earlier {
+        for (_, l) in lines.iter().filter(|(k, _)| k == id) {
+            if matches!(id, "queue" | "delay") {
+                c.y_max = c.y_max.max(1.05 * l.points.iter().map(|p| p.1).fold(0.0, f64::max));
+            }
+            let label = format!("earlier: {label}{}", if id == "delay" { " (mean over flows)" } else { "" });
+            c.lines.push(Line { label, color: 1, faint: true, bold: false, dashed: false, ..l.clone() });
+        }
+    }
+}
+
 fn line(label: impl Into<String>, color: usize, xs: &[f64], ys: &[f64]) -> Line {
     Line {
         label: label.into(),

@@ -373,3 +373,25 @@ fn the_slowdown_chart_puts_each_size_decade_at_its_middle_and_its_percentiles_in
         assert!(p50 >= 0.0 && p50 <= p95 && p95 <= p99, "decade {i}: {p50} {p95} {p99}");
     }
 }
+
+/// An earlier run's aggregate lines go pale under a later run's, on the same charts, and
+/// the queue and delay axes grow to hold them.
+#[test]
+fn an_earlier_run_is_drawn_pale_under_the_later_one() {
+    let fifo = run("bufferbloat", "fifo", 12.0);
+    let codel = run("bufferbloat", "codel", 12.0);
+    let earlier = vec![("FIFO".to_string(), aggregate_lines(&fifo, &frame()))];
+    let mut ids: Vec<&str> = earlier[0].1.iter().map(|(k, _)| k.as_str()).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["delay", "fairness", "goodput", "queue"], "a line for each overlaid chart");
+    let mut q = queue_chart(&codel, &frame());
+    let (before, y_before) = (q.lines.len(), q.y_max);
+    overlay_earlier("queue", &mut q, &earlier);
+    let added = &q.lines[before..];
+    assert_eq!(added.len(), 1);
+    assert!(added[0].faint && added[0].label == "earlier: FIFO" && added[0].color == 1);
+    assert!(q.y_max > y_before * 5.0, "the FIFO's queue is many times CoDel's: {} vs {y_before}", q.y_max);
+    let mut d = delay_time_chart(&codel, &frame(), None);
+    overlay_earlier("delay", &mut d, &earlier);
+    assert!(d.lines.iter().any(|l| l.label == "earlier: FIFO (mean over flows)"));
+}

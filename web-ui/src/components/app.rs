@@ -108,6 +108,10 @@ pub struct App {
     train: Shared<TrainView>,
     /// The packet view's latest stretch of a link's trace.
     packets: Shared<PacketsView>,
+    /// Earlier finished runs' aggregate lines, drawn under the run's on its charts.
+    earlier: Rc<Vec<(String, Vec<(String, crate::chart_data::Line)>)>>,
+    /// Those the charts draw: the runs before the one on them.
+    earlier_shown: Rc<Vec<(String, Vec<(String, crate::chart_data::Line)>)>>,
     /// The parameter sweep going and the earlier ones.
     sweep: Shared<SweepView>,
     /// The lesson open in the Lessons tab, if any.
@@ -260,6 +264,7 @@ impl App {
         {
             return false;
         }
+        self.earlier_shown = self.earlier.clone();
         self.pace.clear();
         self.running_ms = 0.0;
         self.paced = self.speed != Speed::Max;
@@ -305,6 +310,27 @@ impl App {
 
     fn run_finished(&self) -> bool {
         self.run.borrow().state == RunState::Finished
+    }
+
+    /// Keeps a finished single run's aggregate lines for the charts of the runs after it.
+    fn keep_earlier(&mut self) {
+        let run = self.run.borrow();
+        let [lane] = &run.lanes[..] else { return };
+        let f = crate::chart_data::Frame {
+            x_max: run.end_s,
+            markers: Vec::new(),
+            cursor: None,
+            expected_jfi: None,
+        };
+        let title = run.title(0);
+        let lines = crate::chart_data::aggregate_lines(&lane.series, &f);
+        drop(run);
+        self.earlier_shown = self.earlier.clone();
+        let mut v: Vec<_> = self.earlier.iter().cloned().collect();
+        v.push((title, lines));
+        let extra = v.len().saturating_sub(crate::chart_data::EARLIER_KEPT);
+        v.drain(..extra);
+        self.earlier = Rc::new(v);
     }
 
     fn markers(&self) -> Rc<Vec<(f64, String)>> {
@@ -386,6 +412,7 @@ impl App {
                         run.lanes.iter().map(|l| estimate::work_units(&l.scenario)).sum::<f64>() as u64;
                     drop(run);
                     self.rates.record(flows, events, self.running_ms, self.paced);
+                    self.keep_earlier();
                     self.lesson_run_finished();
                 }
                 true
@@ -706,6 +733,8 @@ impl Component for App {
             lesson: Shared::new(None),
             packets: Shared::new(PacketsView::default()),
             sweep: Shared::new(SweepView::default()),
+            earlier: Rc::new(Vec::new()),
+            earlier_shown: Rc::new(Vec::new()),
             notice: None,
             refused_picks: 0,
             reader: None,
@@ -760,6 +789,9 @@ impl Component for App {
             Msg::Charts(m) => match m {
                 ChartsMsg::Present(p) => self.present = p,
                 ChartsMsg::Scrub(t) => self.cursor = t,
+                ChartsMsg::ForgetEarlier => {
+                    (self.earlier, self.earlier_shown) = (Rc::default(), Rc::default())
+                }
                 ChartsMsg::Lane(l) => self.lane = l,
             },
             Msg::Warbler(WarblerMsg::AbRun) => self.ab_run(),
@@ -902,7 +934,7 @@ impl Component for App {
                 <PacketView run={self.run.clone()} packets={self.packets.clone()} lane={self.lane} cursor={self.cursor} on_ask={self.cbs.packets.clone()} />
                 <ChartsPanel run={self.run.clone()} markers={self.markers.clone()} expected_jfi={self.expected_jfi()} cursor={self.cursor}
                     lane={self.lane} present={self.present.clone().map(AttrValue::from)} warbler_first={self.tab == Tab::Warbler} on={self.cbs.charts.clone()}
-                    packets={self.packets.clone()} on_ask={self.cbs.packets.clone()} />
+                    packets={self.packets.clone()} on_ask={self.cbs.packets.clone()} earlier={self.earlier_shown.clone()} />
                 <SummaryPanel run={self.run.clone()} cursor={self.cursor} />
             </>
         };

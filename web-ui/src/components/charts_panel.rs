@@ -18,6 +18,7 @@ use yew::prelude::*;
 #[derive(Clone, Debug, PartialEq)]
 pub enum ChartsMsg {
     Present(Option<String>),
+    ForgetEarlier,
     Scrub(Option<f64>),
     Lane(usize),
 }
@@ -35,6 +36,8 @@ pub struct ChartsProps {
     #[prop_or_default]
     pub warbler_first: bool,
     pub on: Callback<ChartsMsg>,
+    /// Earlier finished runs (label, aggregate lines by chart), drawn under this one's.
+    pub earlier: Rc<Vec<(String, Vec<(String, cd::Line)>)>>,
     /// For the packet view in the lecture view.
     pub packets: Shared<PacketsView>,
     pub on_ask: Callback<PacketAsk>,
@@ -152,7 +155,15 @@ fn all_charts(p: &ChartsProps) -> (Vec<(String, ChartData)>, Vec<(String, ChartD
             }
         }
     }
-    out.extend(lane_charts(&run, lane, &f, &lane_prefix(&run, lane)));
+    let mut mine = lane_charts(&run, lane, &f, &lane_prefix(&run, lane));
+    if run.lanes.len() == 1 {
+        for (k, c) in &mut mine {
+            if let ChartData::Time(t) = c {
+                cd::overlay_earlier(k, t, &p.earlier);
+            }
+        }
+    }
+    out.extend(mine);
     if !p.warbler_first {
         return (Vec::new(), out);
     }
@@ -253,6 +264,10 @@ pub fn charts_panel(p: &ChartsProps) -> Html {
                         title="The charts ticked Projector, large and alone on the screen, with the preset's points to watch and the packet view">
                         { format!("Lecture view ({})", projected.len()) }</button>
                     <label><input type="checkbox" checked={*with_packets} onchange={toggle_packets} data-testid="lecture-packets" />{ " with the packet view" }</label>
+                    if !p.earlier.is_empty() {
+                        <span class="hint" data-testid="earlier-runs">{ format!("The queue, delay, goodput and fairness charts also show the last {} finished run{} in pale grey, labelled earlier.", p.earlier.len(), if p.earlier.len() == 1 { "" } else { "s" }) }</span>
+                        <button onclick={p.on.reform(|_| ChartsMsg::ForgetEarlier)}>{ "Forget earlier runs" }</button>
+                    }
                     <span class="hint">{ if projected.is_empty() {
                         "Tick Projector on two or three charts to show them large together.".to_string()
                     } else {
