@@ -247,6 +247,9 @@ pub struct Frame {
 pub const OVERLAID: [&str; 4] = ["queue", "delay", "goodput", "fairness"];
 pub const EARLIER_KEPT: usize = 3;
 
+/// An earlier run: its title and its aggregate lines by chart id.
+pub type EarlierRun = (String, Vec<(String, Line)>);
+
 /// A finished run's aggregate lines (the queue, the mean delay, the aggregate goodput,
 /// Jain's index) by chart id, to draw under a later run's for comparison.
 pub fn aggregate_lines(s: &Series, f: &Frame) -> Vec<(String, Line)> {
@@ -264,7 +267,7 @@ pub fn aggregate_lines(s: &Series, f: &Frame) -> Vec<(String, Line)> {
 
 /// Draws `earlier` (label, its aggregate lines) on the chart `id`, pale, older first;
 /// the queue and delay axes grow to hold them.
-pub fn overlay_earlier(id: &str, c: &mut TimeChart, earlier: &[(String, Vec<(String, Line)>)]) {
+pub fn overlay_earlier(id: &str, c: &mut TimeChart, earlier: &[EarlierRun]) {
     for (label, lines) in earlier {
         for (_, l) in lines.iter().filter(|(k, _)| k == id) {
             if matches!(id, "queue" | "delay") {

@@ -109,9 +109,9 @@ pub struct App {
     /// The packet view's latest stretch of a link's trace.
     packets: Shared<PacketsView>,
     /// Earlier finished runs' aggregate lines, drawn under the run's on its charts.
-    earlier: Rc<Vec<(String, Vec<(String, crate::chart_data::Line)>)>>,
+    earlier: Rc<Vec<crate::chart_data::EarlierRun>>,
     /// Those the charts draw: the runs before the one on them.
-    earlier_shown: Rc<Vec<(String, Vec<(String, crate::chart_data::Line)>)>>,
+    earlier_shown: Rc<Vec<crate::chart_data::EarlierRun>>,
     /// The parameter sweep going and the earlier ones.
     sweep: Shared<SweepView>,
     /// The lesson open in the Lessons tab, if any.

@@ -37,7 +37,7 @@ pub struct ChartsProps {
     pub warbler_first: bool,
     pub on: Callback<ChartsMsg>,
     /// Earlier finished runs (label, aggregate lines by chart), drawn under this one's.
-    pub earlier: Rc<Vec<(String, Vec<(String, cd::Line)>)>>,
+    pub earlier: Rc<Vec<cd::EarlierRun>>,
     /// For the packet view in the lecture view.
     pub packets: Shared<PacketsView>,
     pub on_ask: Callback<PacketAsk>,
