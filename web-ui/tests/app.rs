@@ -1032,3 +1032,26 @@ async fn a_sweep_plots_each_value_and_keeps_the_earlier_sweep() {
     // The same sweep twice: the same figures, so the two lines lie on one another.
     assert!(delay.get_attribute("data-coincide").is_some(), "{text}");
 }
+
+/// Issue 26: a lesson shows only the fields its runs set, and one click opens a run with
+/// every field in the editor.
+#[wasm_bindgen_test]
+async fn a_lessons_run_names_its_fields_and_opens_whole_in_the_editor() {
+    let host = host();
+    let _app = web_ui::mount(host.clone());
+    settle().await;
+    click(&host, "tab-lessons").await;
+    click(&host, "lesson-open-red-tuning").await;
+    find(&host, ".lesson-steps .step:nth-child(2)").dyn_into::<web_sys::HtmlElement>().unwrap().click();
+    settle().await;
+    type_into(&host, "links.bottleneck.queue.max_p", "0.5").await;
+    let runs = find(&host, "[data-testid=lesson-runs]").text_content().unwrap();
+    assert!(runs.contains("Run red: red-ecn / red"), "{runs}");
+    find(&host, "[data-testid=lesson-runs] .link-button").dyn_into::<web_sys::HtmlElement>().unwrap().click();
+    settle().await;
+    assert!(
+        find(&host, "[data-testid=tab-charts]").get_attribute("aria-selected").as_deref() == Some("true")
+    );
+    assert_eq!(input_value(&host, "links.bottleneck.queue.max_p"), "0.5", "the challenge's edit came along");
+    assert!(find(&host, "[data-testid=modified]").text_content().unwrap().contains("Modified from"));
+}

@@ -21,6 +21,8 @@ pub enum LessonMsg {
     Edit(String, String),
     Run,
     CopyLink,
+    /// Open the step's run with this label (its edits applied) in the full editor.
+    EditAll(String),
 }
 
 #[derive(Properties, PartialEq)]
@@ -121,6 +123,22 @@ fn prediction(step: &Step, answer: Option<Answer>, locked: bool, on: &Callback<L
     }
 }
 
+/// The fields a run sets, labelled as the editor labels them, with their values: all a
+/// beginner needs to read of the scenario (the rest is one click away).
+fn set_fields(r: &sim_core::lesson::RunSpec) -> Vec<String> {
+    let base =
+        r.scenario(&Map::new()).ok().and_then(|sc| serde_json::to_value(sc).ok()).unwrap_or(Value::Null);
+    r.set
+        .iter()
+        .map(|(path, v)| {
+            format!(
+                " · {} = {v}",
+                crate::place::label(&base, path).unwrap_or(path.rsplit('.').next().unwrap_or(path))
+            )
+        })
+        .collect()
+}
+
 /// A challenge's fields, each labelled as the editor labels it, its value in the run as
 /// the placeholder.
 fn challenge_fields(
@@ -187,7 +205,19 @@ pub fn lesson_panel(p: &LessonProps) -> Html {
             </nav>
             <h4>{ &step.title }</h4>
             <p>{ &step.text }</p>
-            <p class="hint">{ "Runs: " }{ step.runs.iter().map(|r| format!("{} ({}{})", r.label, r.preset, r.variant.as_ref().map_or(String::new(), |x| format!(" / {x}")))).collect::<Vec<_>>().join(", ") }</p>
+            <div class="lesson-runs" data-testid="lesson-runs">
+                { for step.runs.iter().map(|r| {
+                    let label = r.label.clone();
+                    html! {
+                        <p class="hint">
+                            { format!("Run {}: {}{}", r.label, r.preset, r.variant.as_ref().map_or(String::new(), |x| format!(" / {x}"))) }
+                            { for set_fields(r).into_iter().map(|t| html! { <span class="set-field">{ t }</span> }) }
+                            <button class="link-button" onclick={on.reform(move |_| LessonMsg::EditAll(label.clone()))}
+                                title="Open this run, with your edits, in the full editor (the Charts tab)">{ "Every field ›" }</button>
+                        </p>
+                    }
+                }) }
+            </div>
             { prediction(step, answer, report.is_some() || running, on) }
             if let Some(c) = &step.challenge {
                 <fieldset class="challenge" data-testid="lesson-challenge">

@@ -22,6 +22,31 @@ impl App {
         if m == LessonMsg::Run {
             return self.run_lesson_step();
         }
+        if let LessonMsg::EditAll(label) = &m {
+            let found = self.lesson.borrow().as_ref().map(|v| {
+                let step = &v.lesson.steps[v.step];
+                let run = step.runs.iter().find(|r| &r.label == label).cloned();
+                (v.lanes(), run)
+            });
+            match found {
+                Some((Ok(lanes), Some(run))) => {
+                    if let Some((_, sc)) = lanes.into_iter().find(|(l, _)| l == label) {
+                        let variant = run.variant.clone().or_else(|| {
+                            preset_list()
+                                .into_iter()
+                                .find(|p| p.name == run.preset)
+                                .map(|p| p.default_variant.to_string())
+                        });
+                        self.set_editor(&sc, variant.map(|v| (run.preset.clone(), v)));
+                        self.tab = Tab::Charts;
+                        self.sync_url();
+                    }
+                }
+                Some((Err(e), _)) => self.notice = Some(e),
+                _ => {}
+            }
+            return;
+        }
         if m == LessonMsg::CopyLink {
             if let Some(v) = self.lesson.borrow().as_ref() {
                 let url = dom::full_url();
@@ -50,7 +75,11 @@ impl App {
                     _ => Some(format!("'{}' is not a number", sim_core::params::echo(&text))),
                 },
                 LessonMsg::Edit(path, text) => v.edit(&path, &text).err(),
-                LessonMsg::Open(_) | LessonMsg::Close | LessonMsg::Run | LessonMsg::CopyLink => None,
+                LessonMsg::Open(_)
+                | LessonMsg::Close
+                | LessonMsg::Run
+                | LessonMsg::CopyLink
+                | LessonMsg::EditAll(_) => None,
             };
         });
     }
