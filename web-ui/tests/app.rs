@@ -27,6 +27,17 @@ async fn settle() {
     TimeoutFuture::new(30).await;
 }
 
+/// Waits (up to 3 s) for `cond`: a busy machine may take more than one settle to render.
+async fn until(cond: impl Fn() -> bool) -> bool {
+    for _ in 0..100 {
+        if cond() {
+            return true;
+        }
+        settle().await;
+    }
+    cond()
+}
+
 fn find(host: &Element, sel: &str) -> Element {
     host.query_selector(sel).unwrap().unwrap_or_else(|| panic!("no element matches {sel}"))
 }
@@ -757,6 +768,7 @@ async fn the_tcp_profile_sets_its_fields_each_stays_editable_and_an_edit_reads_a
     assert_eq!(value("tcp.min_rto_ms"), 200);
     choose(&host, "select[name='tcp.profile']", "ns3-3.44").await;
     assert_eq!(profile(), "ns3-3.44");
+    until(|| value("tcp.min_rto_ms") == 1000).await;
     assert_eq!(value("tcp.min_rto_ms"), 1000);
     assert_eq!(value("tcp.mss_bytes"), 1448, "the profile leaves the rest alone");
     type_into(&host, "tcp.min_rto_ms", "300").await;
@@ -834,7 +846,7 @@ async fn the_network_is_drawn_edited_and_coloured_by_its_queues() {
     // Its ACKs can cross a link too: the diagram dashes it under the group's bar.
     set_checkbox(&host, "flows[0].ack_route.link2", true).await;
     assert_eq!(scenario_in_url().flows[0].ack_route, ["link2"]);
-    assert!(host.query_selector("[data-testid=network] .ack-bar").unwrap().is_some());
+    assert!(until(|| host.query_selector("[data-testid=network] .ack-bar").unwrap().is_some()).await);
     set_checkbox(&host, "flows[0].ack_route.link2", false).await;
     assert!(scenario_in_url().flows[0].ack_route.is_empty());
     // Its disc is picked in its own section, and its rate typed there.
