@@ -791,6 +791,42 @@ pub fn agent_chart(s: &Series, f: &Frame) -> Option<TimeChart> {
     Some(c)
 }
 
+/// What the DQN agent saw and earned (flow 0): its five normalised features at each
+/// decision and the reward of the one before (§3.3.1, §3.3.3), as the run goes.
+pub fn agent_state_chart(s: &Series, f: &Frame) -> Option<TimeChart> {
+    let labels = [
+        ("state_in_flight", "bytes in flight"),
+        ("state_cwnd", "cWnd"),
+        ("state_rtt", "RTT"),
+        ("state_acked", "acknowledged"),
+        ("state_ssthresh", "ssThresh"),
+        ("reward", "reward"),
+    ];
+    let mut lines = Vec::new();
+    let (mut y_min, mut y_max) = (0.0_f64, 1.0_f64);
+    for (i, (key, label)) in labels.iter().enumerate() {
+        let (xs, ys): (Vec<f64>, Vec<f64>) = (s.cc.iter())
+            .filter_map(|(t, v)| v.iter().find(|(k, _)| k == key).map(|(_, x)| (*t, *x)))
+            .unzip();
+        if xs.is_empty() {
+            continue;
+        }
+        y_max = y_max.max(robust_max(&ys));
+        y_min = y_min.min(ys.iter().copied().fold(0.0, f64::min));
+        let mut l = line(*label, if *key == "reward" { 0 } else { flow_color(i) }, &xs, &ys);
+        l.bold = *key == "reward";
+        lines.push(l);
+    }
+    if lines.is_empty() {
+        return None;
+    }
+    let mut c =
+        time("What the agent sees and earns (flow 0)", "feature (÷ its scale) · reward", f, lines, y_max);
+    c.y_min = y_min;
+    c.note = Some("Each feature divided by its scale (bytes by the normalisation size, RTT by its ms), as the network reads them; the reward is α·throughput − β·RTT of the decision before.".into());
+    Some(c)
+}
+
 /// An axis maximum that lets the rare burst run off the top instead of flattening the
 /// rest: 1.2 × the 99th percentile (in-order delivery after a loss is very bursty).
 pub fn robust_max(v: &[f64]) -> f64 {

@@ -262,6 +262,10 @@ pub struct Dqn {
     started: bool,
 }
 
+/// The state's features as [`CongestionControl::metrics`] names them.
+pub const STATE_NAMES: [&str; 5] =
+    ["state_in_flight", "state_cwnd", "state_rtt", "state_acked", "state_ssthresh"];
+
 impl Dqn {
     pub fn new(cfg: DqnCcConfig, policy: Policy) -> Dqn {
         Dqn {
@@ -276,7 +280,8 @@ impl Dqn {
         }
     }
 
-    /// §3.3.1's five features, each divided by its scale and capped at 16.
+    /// §3.3.1's five features, each divided by its scale and capped at 16 (named, in
+    /// order, by [`STATE_NAMES`]).
     fn state(&self, tcb: &Tcb, rtt_s: f64) -> Vec<f64> {
         let b = self.cfg.norm_bytes;
         let cap = |x: f64| x.clamp(0.0, 16.0);
@@ -347,6 +352,12 @@ impl CongestionControl for Dqn {
         for (name, q) in ["q_hold", "q_up", "q_down", "q_rocket"].iter().zip(&self.last_q) {
             m.values.push((name, *q));
         }
+        // What the agent saw at its last decision (§3.3.1's features, normalised).
+        if let Some((state, _)) = &self.pending {
+            for (name, x) in STATE_NAMES.iter().zip(state) {
+                m.values.push((name, *x));
+            }
+        }
         m
     }
 }
@@ -384,6 +395,7 @@ mod tests {
             i64::from(t.cwnd) - before
         );
         assert!(d.metrics().get("action").is_some());
+        assert!(STATE_NAMES.iter().all(|n| d.metrics().get(n).is_some()), "the state it acted on");
     }
 
     #[test]

@@ -395,3 +395,25 @@ fn an_earlier_run_is_drawn_pale_under_the_later_one() {
     overlay_earlier("delay", &mut d, &earlier);
     assert!(d.lines.iter().any(|l| l.label == "earlier: FIFO (mean over flows)"));
 }
+
+/// The DQN agent's five features and its reward, as the run goes: a line each.
+#[test]
+fn the_agents_state_and_reward_are_drawn_as_the_run_goes() {
+    let mut sc = preset("dqn-dumbbell", Some("dqn")).unwrap();
+    sc.duration_s = 3.0;
+    sc.warmup_s = 1.0;
+    let mut sim = Simulation::new(&sc).unwrap();
+    let mut s = Series::new(1, sc.sample_interval_s, sc.tcp.mss_bytes, false, &sim.recorder().series_info);
+    for step in 1..=30 {
+        sim.step_until(sim_core::time::SimTime::from_secs_f64(f64::from(step) * 0.1));
+        let cc: Vec<(String, f64)> =
+            sim.cc_metrics(0).unwrap().values.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        s.push(&sim.poll(), &cc);
+    }
+    let c = agent_state_chart(&s, &frame()).expect("a DQN run has the chart");
+    let labels: Vec<&str> = c.lines.iter().map(|l| l.label.as_str()).collect();
+    assert_eq!(labels, ["bytes in flight", "cWnd", "RTT", "acknowledged", "ssThresh", "reward"]);
+    assert!(c.lines.iter().all(|l| l.points.len() > 10), "a point per look at the agent");
+    let plain = run("red-study", "red", 2.0);
+    assert!(agent_state_chart(&plain, &frame()).is_none(), "no agent, no chart");
+}

@@ -76,6 +76,9 @@ fn lane_charts(run: &RunView, lane: usize, f: &Frame, prefix: &str) -> Vec<(Stri
     if let Some(a) = cd::agent_chart(s, f) {
         out.push((format!("{prefix}agent"), ChartData::Time(a)));
     }
+    if let Some(a) = cd::agent_state_chart(s, f) {
+        out.push((format!("{prefix}agent-state"), ChartData::Time(a)));
+    }
     let sc = &l.scenario;
     let traffic = [
         ("ping-rtt", cd::traffic::ping_chart(s, f).map(ChartData::Time)),
