@@ -189,7 +189,7 @@ pub fn scene(
     let heading = |sc: &mut Scene, x: f64, text: &str| {
         sc.shapes.push(Shape::Text { x, y: 14.0, text: text.into(), right: false })
     };
-    heading(&mut sc, disc_x, "queue disc (head →)");
+    heading(&mut sc, disc_x, if disc_w < 170.0 { "disc (head →)" } else { "queue disc (head →)" });
     heading(&mut sc, dev_x, "device");
     heading(&mut sc, wire_x, "wire");
 
