@@ -298,9 +298,10 @@ impl PacketView {
                     } else {
                         format!(" (thresholds: {})", th.join(", "))
                     };
+                    let val = sim_core::lesson::readable(*val);
                     out.push(format!(
-                        "{}: {:.4} {}{th} at the sample of {:.2} s",
-                        info.label, val, info.unit, s.t[i]
+                        "{}: {val} {}{th} at the sample of {:.2} s",
+                        info.label, info.unit, s.t[i]
                     ));
                 }
             }
