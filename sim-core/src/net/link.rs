@@ -111,18 +111,7 @@ impl DiscLink {
                 }
                 _ => 0,
             };
-            t.push(TraceEvent {
-                t_ns: now.0,
-                kind,
-                id: item.id,
-                flow: item.flow,
-                bytes: item.bytes,
-                queue,
-                ack: item.ack,
-                reason,
-                done_ns: 0,
-                far_ns: 0,
-            });
+            t.push(TraceEvent::of(now.0, kind, item, queue, reason));
         }
     }
 
@@ -162,17 +151,11 @@ impl DiscLink {
         self.transmitting = Some(item);
         self.done_at = done;
         if let Some(t) = self.trace.as_deref_mut() {
+            let far = done + self.spec.delay;
             t.push(TraceEvent {
-                t_ns: now.0,
-                kind: TraceKind::Sent,
-                id: item.id,
-                flow: item.flow,
-                bytes: item.bytes,
-                queue: 0,
-                ack: item.ack,
-                reason: item.marked,
                 done_ns: done.0,
-                far_ns: (done + self.spec.delay).0,
+                far_ns: far.0,
+                ..TraceEvent::of(now.0, TraceKind::Sent, &item, 0, item.marked)
             });
         }
         Started { item, left_disc, done }

@@ -49,6 +49,30 @@ pub struct TraceEvent {
     pub far_ns: u64,
 }
 
+impl TraceEvent {
+    /// `kind` for `item` at `t_ns`, with no times beyond (a `Sent` sets `done_ns`, `far_ns`).
+    pub fn of(
+        t_ns: u64,
+        kind: TraceKind,
+        item: &crate::queue::QItem,
+        queue: u32,
+        reason: Option<DropReason>,
+    ) -> TraceEvent {
+        TraceEvent {
+            t_ns,
+            kind,
+            id: item.id,
+            flow: item.flow,
+            bytes: item.bytes,
+            queue,
+            ack: item.ack,
+            reason,
+            done_ns: 0,
+            far_ns: 0,
+        }
+    }
+}
+
 /// Where a packet in the link is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
