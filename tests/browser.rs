@@ -76,3 +76,18 @@ fn warbler_clustering_in_the_browser_decides_as_natively() {
     console_log!("k-means n = 10 000, K = 16, M = 3 in the browser: median {:.2} ms (probe included)", ms[2]);
     assert_eq!(digest, aqm_tests::KMEANS_DIGEST, "wasm digest {digest:#x}");
 }
+
+/// Issue 26: every lesson's reference answers pass its own checks in the browser too (the
+/// page judges with the same sim-core as `aqmsim lesson check`).
+#[wasm_bindgen_test]
+fn every_lessons_reference_answers_pass_in_the_browser() {
+    for l in sim_core::lesson::lessons() {
+        let r = sim_core::lesson::check_lesson(&l).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            r.passed(),
+            "{}: {:?}",
+            l.name,
+            r.steps.iter().filter(|s| !s.passed()).map(|s| &s.title).collect::<Vec<_>>()
+        );
+    }
+}
