@@ -64,7 +64,8 @@ pub struct Engine {
     /// A parameter sweep going, a point at a time.
     sweep: Option<SweepJob>,
     /// A lane run again for the packet view (to a time before the live trace).
-    replay: Option<(usize, Simulation)>,
+    /// Its lane, the time asked for, and the run.
+    replay: Option<(usize, u64, Simulation)>,
 }
 
 impl Default for Engine {
@@ -182,16 +183,25 @@ impl Engine {
         let Some(at) = at_ns.filter(|_| before_trace) else {
             return vec![FromSim::packets(lane, &live, false)];
         };
-        // Again from the start (or from an earlier replay of this lane that is not past
-        // `at`), to `at`, then on until half a trace of events follows it.
-        let reuse = matches!(&self.replay, Some((rl, s)) if *rl == lane && s.now().as_nanos() <= at);
+        // The replay made for this time already (another link of it), or again from the
+        // start (or from an earlier replay of this lane not past `at`) to `at`, then on
+        // until half a trace of events follows it.
+        if let Some((_, _, s)) = self.replay.as_ref().filter(|(rl, ra, _)| *rl == lane && *ra == at) {
+            return s
+                .packet_window(link, events)
+                .map(|w| FromSim::packets(lane, &w, true))
+                .into_iter()
+                .collect();
+        }
+        let reuse = matches!(&self.replay, Some((rl, _, s)) if *rl == lane && s.now().as_nanos() <= at);
         if !reuse {
             let Ok(mut s) = Simulation::new(l.sim.scenario()) else { return Vec::new() };
             s.watch_all_links();
             s.set_parallel(false);
-            self.replay = Some((lane, s));
+            self.replay = Some((lane, at, s));
         }
-        let Some((_, s)) = self.replay.as_mut() else { return Vec::new() };
+        let Some((_, ra, s)) = self.replay.as_mut() else { return Vec::new() };
+        *ra = at;
         s.step_until(SimTime(at));
         let mark = s.packet_events(link);
         let end = s.end();

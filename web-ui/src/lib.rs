@@ -25,6 +25,7 @@ pub mod live;
 pub mod network;
 pub mod network_svg;
 pub mod pace;
+pub mod packet_model;
 pub mod packet_scene;
 pub mod panic;
 pub mod place;

@@ -105,8 +105,9 @@ impl SweepView {
 /// The packet view's data: the last stretch of a link's trace the simulation sent.
 #[derive(Default)]
 pub struct PacketsView {
-    pub window: Option<Rc<sim_core::net::packet_trace::TraceWindow>>,
-    /// Whose window it is.
+    /// By link, the latest window sent for it.
+    pub windows: std::collections::BTreeMap<u32, Rc<sim_core::net::packet_trace::TraceWindow>>,
+    /// Whose windows they are.
     pub lane: usize,
     /// The lane was run again to reach the time asked for.
     pub replayed: bool,

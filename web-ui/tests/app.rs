@@ -988,6 +988,9 @@ async fn a_challenge_is_scored_live_and_its_verdict_counts_the_edits() {
     click(&host, "lesson-open-red-tuning").await;
     find(&host, ".lesson-steps .step:nth-child(2)").dyn_into::<web_sys::HtmlElement>().unwrap().click();
     settle().await;
+    assert!(
+        until(|| host.query_selector("input[name='links.bottleneck.queue.max_p']").unwrap().is_some()).await
+    );
     type_into(&host, "links.bottleneck.queue.max_p", "0.5").await;
     click(&host, "lesson-run").await;
     let mut live_seen = false;
@@ -1056,6 +1059,9 @@ async fn a_lessons_run_names_its_fields_and_opens_whole_in_the_editor() {
     click(&host, "lesson-open-red-tuning").await;
     find(&host, ".lesson-steps .step:nth-child(2)").dyn_into::<web_sys::HtmlElement>().unwrap().click();
     settle().await;
+    assert!(
+        until(|| host.query_selector("input[name='links.bottleneck.queue.max_p']").unwrap().is_some()).await
+    );
     type_into(&host, "links.bottleneck.queue.max_p", "0.5").await;
     let runs = find(&host, "[data-testid=lesson-runs]").text_content().unwrap();
     assert!(runs.contains("Run red: red-ecn / red"), "{runs}");

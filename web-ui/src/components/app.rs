@@ -471,7 +471,10 @@ impl App {
                     return false;
                 };
                 self.packets.update(|p| {
-                    p.window = Some(Rc::new(window));
+                    if p.lane != lane {
+                        p.windows.clear();
+                    }
+                    p.windows.insert(window.link, Rc::new(window));
                     p.lane = lane;
                     p.replayed = replayed;
                     p.asked = false;
