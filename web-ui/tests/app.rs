@@ -1070,6 +1070,8 @@ async fn a_lessons_run_names_its_fields_and_opens_whole_in_the_editor() {
     assert!(
         find(&host, "[data-testid=tab-charts]").get_attribute("aria-selected").as_deref() == Some("true")
     );
+    let field = "input[name='links.bottleneck.queue.max_p']";
+    assert!(until(|| host.query_selector(field).unwrap().is_some()).await, "the editor shows RED's fields");
     assert_eq!(input_value(&host, "links.bottleneck.queue.max_p"), "0.5", "the challenge's edit came along");
     assert!(find(&host, "[data-testid=modified]").text_content().unwrap().contains("Modified from"));
 }
