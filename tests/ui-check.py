@@ -28,10 +28,10 @@ BROKEN = "broken/aqmlab"  # the same files, but the worker's loader is missing
 # in the charts and tables) to 748 kB, its ns-3.44 TCP rules, FQ-PIE and issue 26's lessons
 # (the judge, the Lessons tab, eight lessons' text) to 804 kB, and the rest of issue 26 (the
 # packet view, the lecture view, the sweep, the run history, the live challenge score) to
-# 856 kB: the bound is 860 kB until the module is slimmed (the largest single items are the
+# 861 kB: the bound is 870 kB until the module is slimmed (the largest single items are the
 # registries' readers, QueueDiscSpec::from_value 39 kB and CcaSpec::from_value 23 kB, about
 # 300 kB of text, and 10-40 kB per Yew view).
-MAX_DOWNLOAD_GZ = 860_000
+MAX_DOWNLOAD_GZ = 870_000
 
 
 def free_port():
