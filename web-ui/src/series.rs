@@ -495,11 +495,20 @@ mod tests {
     }
 
     #[test]
-    fn delay_density_marks_p50_below_p95() {
-        let (s, _) = series_of(3.0);
+    fn delay_density_marks_the_flows_own_median_and_p95() {
+        // The marks are the recorder's own quantiles of flow 0's delays, in ms, and the
+        // curve peaks where the delays are.
+        let (s, sim) = series_of(3.0);
         let d = s.delay_density(0, s.delay_range_ms()).unwrap();
-        assert!(d.p50 <= d.p95);
+        let h = &sim.recorder().window.flows()[0].delay;
+        assert_eq!(d.p50, h.quantile(0.5).unwrap() * 1e3);
+        assert_eq!(d.p95, h.quantile(0.95).unwrap() * 1e3);
+        assert!(d.p50 < d.p95, "RED's queue moves: the tail is longer than the median");
         assert!(d.density.ys.iter().all(|y| y.is_finite() && *y >= 0.0));
+        let peak =
+            (0..d.density.ys.len()).max_by(|&a, &b| d.density.ys[a].total_cmp(&d.density.ys[b])).unwrap();
+        let x = d.density.xs[peak];
+        assert!(x <= d.p95 * 1.5, "the density peaks at {x} ms, beyond the P95 {} ms", d.p95);
     }
 
     #[test]

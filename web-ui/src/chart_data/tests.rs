@@ -174,14 +174,28 @@ fn every_density_is_scaled_to_its_own_peak() {
             assert!((peak - 1.0).abs() < 1e-9, "{} peaks at {peak}", curve.label);
         }
     }
-    assert_eq!(delay_chart(&s).marks.len(), 2 * delay_chart(&s).curves.len());
+    // Each flow's two marks are its own P50 and P95, in its colour.
+    let d = delay_chart(&s);
+    assert_eq!(d.marks.len(), 2 * d.curves.len());
+    for (f, pair) in d.marks.chunks(2).enumerate() {
+        let own = s.delay_density(f, d.x_max).unwrap();
+        assert_eq!(pair[0], (own.p50, "P50".to_string(), flow_color(f)));
+        assert_eq!(pair[1], (own.p95, "P95".to_string(), flow_color(f)));
+    }
 }
 
 #[test]
-fn shares_sum_to_one_and_mark_the_fair_share() {
-    let c = share_chart(&run("red-study", "gentle", 4.0));
-    let sum: f64 = c.bars.iter().map(|b| b.1).sum();
-    assert!((sum - 1.0).abs() < 1e-9);
+fn each_share_is_the_flows_goodput_over_the_total_and_the_fair_share_a_tenth() {
+    let s = run("red-study", "gentle", 4.0);
+    let c = share_chart(&s);
+    // Each flow's bar is its own mean goodput over the flows' total, from the series.
+    let mean = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len() as f64;
+    let total: f64 = s.flow_mbps.iter().map(mean).sum();
+    assert_eq!(c.bars.len(), 10);
+    for (b, v) in c.bars.iter().zip(&s.flow_mbps) {
+        assert!((b.1 - mean(v) / total).abs() < 1e-9, "{} against {}", b.1, mean(v) / total);
+    }
+    assert!(c.bars.iter().any(|b| (b.1 - 0.1).abs() > 1e-3), "ten CUBIC flows do not split exactly");
     assert!((c.fair.unwrap() - 0.1).abs() < 1e-12);
 }
 
