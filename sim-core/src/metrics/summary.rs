@@ -531,3 +531,96 @@ impl Summary {
         self.series.iter().find(|s| !s.zones.is_empty())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::{SimDuration, SimTime};
+
+    fn s(x: f64) -> SimTime {
+        SimTime::from_secs_f64(x)
+    }
+
+    fn facts(received: u64) -> FlowFacts {
+        FlowFacts {
+            group: 0,
+            cca: "cubic".into(),
+            received_bytes: received,
+            delivered_bytes: received,
+            retransmissions: 0,
+            timeouts: 0,
+            timeouts_by_state: TimeoutsByState::default(),
+            fast_recoveries: 0,
+            start_time_s: None,
+            completion_time_s: None,
+            crosses_bottleneck: true,
+            probe: false,
+            pooled: false,
+            loss_pct: None,
+        }
+    }
+
+    /// A two-second window worked out by hand: goodput, shares, Jain's index,
+    /// utilisation, the delay mean, the queue's statistics, drops and marks.
+    #[test]
+    fn the_published_figures_of_a_window_worked_out_by_hand() {
+        let mut w = WindowStats::new(s(1.0), SimDuration::from_millis(100), s(3.0), 2);
+        w.open([(1_000, 0), (2_000, 0)].into_iter());
+        // Flow 0 gets 250 000 bytes in the 2 s window (1 Mbit/s), flow 1 750 000 (3 Mbit/s).
+        let flows = vec![facts(1_000 + 250_000), facts(2_000 + 750_000)];
+        // Delays: flow 0 10 and 30 ms, flow 1 20 ms; one before the window, left out.
+        w.on_delay(s(0.5), 0, 9.0);
+        w.on_delay(s(1.5), 0, 0.010);
+        w.on_delay(s(1.6), 0, 0.030);
+        w.on_delay(s(1.7), 1, 0.020);
+        // Four samples of the queue: 0, 10, 20, 30 packets (the first at the warm-up's end
+        // plus one interval).
+        for (i, q) in [0u32, 10, 20, 30].into_iter().enumerate() {
+            w.on_sample(s(1.1 + 0.1 * i as f64), q, 4e6, &[0, 0], &[None, None], &[]);
+        }
+        // Drops: one in the warm-up (counted over the whole run only), two 500 ms apart.
+        for t in [0.5, 1.5, 2.0] {
+            w.on_drop(s(t), DropReason::Early);
+        }
+        // Two data packets leave after the warm-up, flow 1's marked.
+        w.on_departure(s(1.5), 1, Some(DropReason::Early));
+        w.on_departure(s(1.6), 0, None);
+        let sum = Summary::compute(SummaryInput {
+            scenario: "hand".into(),
+            queue_disc: "red".into(),
+            duration_s: 3.0,
+            warmup_s: 1.0,
+            link_rate_bps: 8e6,
+            device_queue: false,
+            access_waits: WaitTally::default(),
+            ack_waits: WaitTally::default(),
+            flows,
+            packets: PacketCounts::default(),
+            events: 0,
+            window: &w,
+            series: &[],
+        });
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9 * b.abs().max(1.0);
+        assert!(close(sum.flows[0].throughput_bps, 1e6) && close(sum.flows[1].throughput_bps, 3e6));
+        assert!(close(sum.throughput.mean_bps, 4e6));
+        assert!(close(sum.flows[0].throughput_share, 0.25) && close(sum.flows[1].throughput_share, 0.75));
+        // Jain: (1 + 3)² / (2 · (1² + 3²)) = 16 / 20.
+        assert!(close(sum.jfi, 0.8), "{}", sum.jfi);
+        assert!(close(sum.throughput.utilisation, 0.5));
+        // (10 + 30 + 20) ms over three packets; the histograms keep values to about 1 %.
+        let mean = sum.delay_mean_s.unwrap();
+        assert!((mean - 0.020).abs() < 0.0005, "{mean}");
+        assert_eq!(sum.window_s, 2.0);
+        assert_eq!(sum.queue.mean_packets, Some(15.0));
+        assert_eq!(sum.queue.max_packets, Some(30.0));
+        assert_eq!(sum.queue.empty_pct, Some(25.0));
+        assert_eq!((sum.drops.total_all, sum.drops.total, sum.drops.early), (3, 2, 2));
+        assert!(close(sum.drops.per_second, 1.0));
+        let gap = sum.drops.median_interval_ms.unwrap();
+        assert!((gap - 500.0).abs() < 10.0, "{gap}");
+        let marks = sum.marks.unwrap();
+        assert_eq!((marks.total, marks.early), (1, 1));
+        assert_eq!(marks.marked_pct, Some(50.0));
+        assert_eq!((sum.flows[0].marks, sum.flows[1].marks), (0, 1));
+    }
+}
