@@ -6,7 +6,7 @@ use sim_core::aqm::DropReason;
 use sim_core::metrics::fct::Transfer;
 use sim_core::metrics::kde::{kde_binned, kde_histogram, Density};
 use sim_core::metrics::pings::PingSample;
-use sim_core::metrics::{jain_index, DropRecord, LogHistogram, Update};
+use sim_core::metrics::{halve, jain_index, DropRecord, LogHistogram, Thinning, Update};
 use sim_core::trace::{LogRecord, SeriesInfo};
 
 /// Flows whose delay distribution the delay chart shows.
@@ -92,37 +92,16 @@ pub struct Series {
     pings_kept: Thinning,
 }
 
-/// Which records of a stream a bounded list keeps: every `stride`-th, the list halved and
-/// the stride doubled past its budget.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Thinning {
-    stride: usize,
-    seen: usize,
-    budget: usize,
+/// A stream's records kept in a bounded list ([`Thinning`], as the recorder keeps its own),
+/// by the page's budgets.
+trait Keep {
+    fn extend<T>(&mut self, kept: &mut Vec<T>, new: impl IntoIterator<Item = T>);
 }
 
-impl Default for Thinning {
-    fn default() -> Self {
-        Thinning::with_budget(RECORD_BUDGET)
-    }
-}
-
-impl Thinning {
-    fn with_budget(budget: usize) -> Thinning {
-        Thinning { stride: 1, seen: 0, budget }
-    }
-
-    /// Adds the records of `new` that it keeps to `kept`, halving it past the budget.
-    fn extend<T: Copy>(&mut self, kept: &mut Vec<T>, new: impl IntoIterator<Item = T>) {
+impl Keep for Thinning {
+    fn extend<T>(&mut self, kept: &mut Vec<T>, new: impl IntoIterator<Item = T>) {
         for r in new {
-            self.seen += 1;
-            if (self.seen - 1).is_multiple_of(self.stride) {
-                kept.push(r);
-                if kept.len() > self.budget {
-                    halve(kept);
-                    self.stride *= 2;
-                }
-            }
+            self.offer(kept, r);
         }
     }
 }
@@ -149,14 +128,6 @@ pub struct WindowFigures {
     pub marks: usize,
 }
 
-fn halve<T>(v: &mut Vec<T>) {
-    let mut i = 0;
-    v.retain(|_| {
-        i += 1;
-        i % 2 == 1
-    });
-}
-
 impl Series {
     pub fn new(n_flows: usize, interval_s: f64, mss: u32, in_cells: bool, info: &[SeriesInfo]) -> Series {
         let avg_index = info.iter().position(|i| i.group == "queue" && !i.thresholds.is_empty());
@@ -179,8 +150,10 @@ impl Series {
                 .map(|i| vec![(0.0, info[i].thresholds.iter().map(|t| t.value).collect())])
                 .unwrap_or_default(),
             stride: 1,
-            drops_kept: Thinning::with_budget(DROP_BUDGET),
-            marks_kept: Thinning::with_budget(DROP_BUDGET),
+            drops_kept: Thinning::new(DROP_BUDGET),
+            marks_kept: Thinning::new(DROP_BUDGET),
+            transfers_kept: Thinning::new(RECORD_BUDGET),
+            pings_kept: Thinning::new(RECORD_BUDGET),
             ..Series::default()
         }
     }
@@ -387,7 +360,7 @@ impl Series {
 
     /// Drops at the bottleneck so far, kept or not.
     pub fn drops_seen(&self) -> usize {
-        self.drops_kept.seen
+        self.drops_kept.seen() as usize
     }
 
     /// Goodput, fairness, queue and drops between `from_s` and `to_s` (the scrubber).
@@ -404,8 +377,10 @@ impl Series {
             jfi: jain_index(&flow_mbps),
             flow_mbps,
             queue_mean: idx.iter().map(|&i| self.queue[i]).sum::<f64>() / n,
-            drops: self.drops.iter().filter(|d| d.0 > from_s && d.0 <= to_s).count() * self.drops_kept.stride,
-            marks: self.marks.iter().filter(|d| d.0 > from_s && d.0 <= to_s).count() * self.marks_kept.stride,
+            drops: self.drops.iter().filter(|d| d.0 > from_s && d.0 <= to_s).count()
+                * self.drops_kept.stride() as usize,
+            marks: self.marks.iter().filter(|d| d.0 > from_s && d.0 <= to_s).count()
+                * self.marks_kept.stride() as usize,
         }
     }
 }

@@ -18,8 +18,8 @@ pub mod window;
 pub use histogram::LogHistogram;
 pub use jain::jain_index;
 pub use recorder::{
-    DropRecord, Recorder, Sample, Thinned, Update, TRACE_DROPS, TRACE_FLOW_SAMPLES, TRACE_LOG,
-    TRACE_LOG_VALUES, TRACE_MARKS,
+    halve, DropRecord, Recorder, Sample, Thinned, Thinning, Update, TRACE_DROPS, TRACE_FLOW_SAMPLES,
+    TRACE_LOG, TRACE_LOG_VALUES, TRACE_MARKS,
 };
 pub use summary::{
     DropStats, FlowFacts, FlowSummary, HopDelay, LinkSummary, LongFlowStats, PacketCounts, QueueStats,

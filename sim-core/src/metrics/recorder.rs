@@ -96,32 +96,35 @@ pub const TRACE_LOG: usize = 36_000;
 /// 10 000 flows keep 75 of them, not 36 000 (23 GB).
 pub const TRACE_LOG_VALUES: usize = 1_500_000;
 
-/// A bounded history of records: keeps every `stride`-th one, and when full drops every
-/// other kept record and doubles the stride, so it always spans the whole run.
-#[derive(Clone, Debug)]
-pub struct Thinned<T> {
-    pub kept: Vec<T>,
+/// Which records of a stream a bounded list keeps: every `stride`-th, and past the
+/// capacity every other kept one goes and the stride doubles, so the list always spans the
+/// whole stream. The list lives with its owner ([`Thinned`] here, the page's series).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thinning {
     stride: u64,
     seen: u64,
     capacity: usize,
 }
 
-impl<T> Thinned<T> {
-    pub fn new(capacity: usize) -> Thinned<T> {
-        Thinned { kept: Vec::new(), stride: 1, seen: 0, capacity: capacity.max(2) }
+/// A list of two (a placeholder until its owner sets the capacity).
+impl Default for Thinning {
+    fn default() -> Self {
+        Thinning::new(2)
+    }
+}
+
+impl Thinning {
+    pub fn new(capacity: usize) -> Thinning {
+        Thinning { stride: 1, seen: 0, capacity: capacity.max(2) }
     }
 
-    /// Offers a record; says whether it was kept.
-    pub fn push(&mut self, x: T) -> bool {
+    /// Offers `x` to `kept`; says whether it was kept.
+    pub fn offer<T>(&mut self, kept: &mut Vec<T>, x: T) -> bool {
         let keep = self.seen % self.stride == 0;
         if keep {
-            self.kept.push(x);
-            if self.kept.len() > self.capacity {
-                let mut i = 0;
-                self.kept.retain(|_| {
-                    i += 1;
-                    i % 2 == 1
-                });
+            kept.push(x);
+            if kept.len() > self.capacity {
+                halve(kept);
                 self.stride *= 2;
             }
         }
@@ -137,6 +140,43 @@ impl<T> Thinned<T> {
     /// 1 while every record is kept; 2, 4, ... once thinned.
     pub fn stride(&self) -> u64 {
         self.stride
+    }
+}
+
+/// Keeps every other element, the first included.
+pub fn halve<T>(v: &mut Vec<T>) {
+    let mut i = 0;
+    v.retain(|_| {
+        i += 1;
+        i % 2 == 1
+    });
+}
+
+/// A bounded history of records, thinned by a [`Thinning`].
+#[derive(Clone, Debug)]
+pub struct Thinned<T> {
+    pub kept: Vec<T>,
+    thinning: Thinning,
+}
+
+impl<T> Thinned<T> {
+    pub fn new(capacity: usize) -> Thinned<T> {
+        Thinned { kept: Vec::new(), thinning: Thinning::new(capacity) }
+    }
+
+    /// Offers a record; says whether it was kept.
+    pub fn push(&mut self, x: T) -> bool {
+        self.thinning.offer(&mut self.kept, x)
+    }
+
+    /// Records offered so far (kept or not).
+    pub fn seen(&self) -> u64 {
+        self.thinning.seen()
+    }
+
+    /// 1 while every record is kept; 2, 4, ... once thinned.
+    pub fn stride(&self) -> u64 {
+        self.thinning.stride()
     }
 }
 
