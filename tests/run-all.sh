@@ -17,7 +17,7 @@ export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver || echo /usr/bin/chromedriver)}"
 # wasm-bindgen-test-runner reads webdriver.json from the working directory.
 (cd tests && cargo test -p aqm-tests --target wasm32-unknown-unknown --test browser)
-(cd web-ui && cargo test -p web-ui --target wasm32-unknown-unknown --test app)
+(cd web-ui && cargo test -p web-ui --target wasm32-unknown-unknown --test app --test teaching)
 
 echo "== the deployed page (tests/ui-check.py)"
 python3 tests/ui-check.py

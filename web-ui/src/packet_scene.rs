@@ -204,13 +204,8 @@ pub fn scene(
             text: format!("{} ({n})", name(*q)),
             right: true,
         });
-        sc.shapes.push(Shape::Line {
-            x1: disc_x,
-            y1: y + box_h + 1.5,
-            x2: disc_x + disc_w,
-            y2: y + box_h + 1.5,
-            color: css(1),
-        });
+        sc.shapes.push(floor(disc_x, disc_w, y + box_h + 1.5, 1));
+        let row_name = name(*q);
         // Head at the right: packets from the newest (left) to the oldest (right edge).
         let in_row: Vec<&Resident> =
             packets.iter().filter(|p| p.stage == Stage::Disc && p.queue == *q).collect();
@@ -230,7 +225,7 @@ pub fn scene(
                 continue;
             }
             last_drawn = x0;
-            push_packet(&mut sc, p, x0, y, pw.max(1.0), box_h, t_ns, &name(*q));
+            push_packet(&mut sc, p, x0, y, pw.max(1.0), box_h, t_ns, &row_name);
         }
         if overflowed > 0 {
             sc.shapes.push(Shape::Text {
@@ -254,13 +249,7 @@ pub fn scene(
     // The device queue: head on the right.
     let dev: Vec<&Resident> = packets.iter().filter(|p| p.stage == Stage::Device).collect();
     let dev_y = row_y(0);
-    sc.shapes.push(Shape::Line {
-        x1: dev_x,
-        y1: dev_y + box_h + 1.5,
-        x2: dev_x + dev_w,
-        y2: dev_y + box_h + 1.5,
-        color: css(2),
-    });
+    sc.shapes.push(floor(dev_x, dev_w, dev_y + box_h + 1.5, 2));
     let dev_box = (dev_w / dev.len().max(4) as f64).min(box_h * 2.0);
     for (i, p) in dev.iter().rev().enumerate() {
         let x0 = dev_x + dev_w - (i + 1) as f64 * dev_box;
@@ -323,6 +312,11 @@ pub fn scene(
     }
     sc.counts = (packets.iter().filter(|p| p.stage == Stage::Disc).count(), dev.len(), wire.len());
     sc
+}
+
+/// The line a queue's packets stand on, in palette colour `color`.
+fn floor(x: f64, w: f64, y: f64, color: usize) -> Shape {
+    Shape::Line { x1: x, y1: y, x2: x + w, y2: y, color: css(color) }
 }
 
 #[allow(clippy::too_many_arguments)]

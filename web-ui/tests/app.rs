@@ -7,69 +7,12 @@
 use gloo::timers::future::TimeoutFuture;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, EventInit, HtmlButtonElement, HtmlInputElement, HtmlSelectElement};
+use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn document() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
-/// A fresh host element and a clean URL for each test.
-fn host() -> Element {
-    web_ui::dom::replace_hash("");
-    let h = document().create_element("div").unwrap();
-    document().body().unwrap().append_child(&h).unwrap();
-    h
-}
-
-async fn settle() {
-    TimeoutFuture::new(30).await;
-}
-
-/// Waits (up to 3 s) for `cond`: a busy machine may take more than one settle to render.
-async fn until(cond: impl Fn() -> bool) -> bool {
-    for _ in 0..100 {
-        if cond() {
-            return true;
-        }
-        settle().await;
-    }
-    cond()
-}
-
-fn find(host: &Element, sel: &str) -> Element {
-    host.query_selector(sel).unwrap().unwrap_or_else(|| panic!("no element matches {sel}"))
-}
-
-fn fire(el: &Element, kind: &str) {
-    let init = EventInit::new();
-    init.set_bubbles(true);
-    let ev = web_sys::Event::new_with_event_init_dict(kind, &init).unwrap();
-    el.dispatch_event(&ev).unwrap();
-}
-
-async fn type_into(host: &Element, name: &str, text: &str) {
-    let input: HtmlInputElement = find(host, &format!("input[name='{name}']")).dyn_into().unwrap();
-    input.set_value(text);
-    fire(&input, "input");
-    settle().await;
-}
-
-async fn choose_preset(host: &Element, key: &str) {
-    let select: HtmlSelectElement = find(host, "[data-testid=preset-select]").dyn_into().unwrap();
-    select.set_value(key);
-    assert_eq!(select.value(), key, "{key} is offered");
-    fire(&select, "change");
-    settle().await;
-    let notice = host.query_selector(".notice").unwrap().map(|n| n.text_content().unwrap());
-    assert_eq!(select.value(), key, "{key} loaded (notice: {notice:?})");
-}
-
-async fn click(host: &Element, testid: &str) {
-    find(host, &format!("[data-testid={testid}]")).dyn_into::<web_sys::HtmlElement>().unwrap().click();
-    settle().await;
-}
+mod common;
+use common::*;
 
 #[wasm_bindgen_test]
 async fn the_red_preset_steps_fill_the_charts_and_the_summary_shows_numbers() {
@@ -347,15 +290,6 @@ async fn press_escape(el: &Element) {
     press_key(el, "Escape").await;
 }
 
-async fn press_key(el: &Element, key: &str) {
-    let init = web_sys::KeyboardEventInit::new();
-    init.set_key(key);
-    init.set_bubbles(true);
-    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
-    el.dispatch_event(&ev).unwrap();
-    settle().await;
-}
-
 /// Ticks a disc in Compare's picker by its label.
 async fn tick_disc(host: &Element, label: &str) {
     let labels = host.query_selector_all("[data-testid=compare-discs] label.disc").unwrap();
@@ -486,10 +420,6 @@ async fn run_becomes(host: &Element, disabled: bool) -> bool {
         settle().await;
     }
     false
-}
-
-fn input_value(host: &Element, name: &str) -> String {
-    find(host, &format!("input[name='{name}']")).dyn_into::<HtmlInputElement>().unwrap().value()
 }
 
 /// The scenario the address bar carries (it follows every valid edit).
@@ -892,186 +822,4 @@ async fn an_edit_of_another_link_during_a_run_becomes_a_timed_change_of_that_lin
     let input: HtmlInputElement =
         find(&host, "input[name='links.modem.queue.limit.packets']").dyn_into().unwrap();
     assert_eq!(input.value(), "300", "the field shows the value at the start");
-}
-
-#[wasm_bindgen_test]
-async fn a_lesson_step_asks_first_runs_its_runs_and_judges_the_prediction() {
-    let host = host();
-    let _app = web_ui::mount(host.clone());
-    settle().await;
-    click(&host, "tab-lessons").await;
-    click(&host, "lesson-open-red-tuning").await;
-    let run: HtmlButtonElement = find(&host, "[data-testid=lesson-run]").dyn_into().unwrap();
-    assert!(run.disabled(), "no run before a prediction");
-    // Predict "between minTh and maxTh", the second option.
-    let option: HtmlInputElement =
-        host.query_selector_all("input[name=lesson-choice]").unwrap().item(1).unwrap().dyn_into().unwrap();
-    option.set_checked(true);
-    fire(&option, "change");
-    settle().await;
-    assert!(!run.disabled());
-    click(&host, "lesson-run").await;
-    let mut report = None;
-    for _ in 0..2000 {
-        report = host.query_selector("[data-testid=lesson-report]").unwrap();
-        if report.is_some() {
-            break;
-        }
-        settle().await;
-    }
-    let report = report.expect("a report once the step's run finished");
-    assert_eq!(report.get_attribute("data-passed").as_deref(), Some("true"), "{:?}", report.text_content());
-    let text = report.text_content().unwrap();
-    assert!(text.contains("Your prediction was right") && text.contains("red.queue_mean = "), "{text}");
-    let progress = find(&host, "[data-testid=lesson-progress]").text_content().unwrap();
-    assert!(progress.contains("1 run, 1 passed"), "{progress}");
-}
-
-/// Issue 26: the packet view shows what the simulator holds at the paused instant, steps
-/// one event back and forward, and names what a packet is when pointed at.
-#[wasm_bindgen_test]
-async fn the_packet_view_shows_the_paused_links_packets_and_steps_through_events() {
-    let host = host();
-    let _app = web_ui::mount(host.clone());
-    settle().await;
-    choose_preset(&host, "red-study/red").await;
-    for _ in 0..30 {
-        click(&host, "step").await;
-    }
-    let status = || find(&host, "[data-testid=packet-status]").text_content().unwrap();
-    for _ in 0..100 {
-        if status().starts_with("t = 3.0") {
-            break;
-        }
-        settle().await;
-    }
-    // The simulator's own count at 3 s, watched from the start as the page's lane is.
-    let sc = sim_core::scenario::preset("red-study", Some("red")).unwrap();
-    let mut sim = sim_core::sim::Simulation::new(&sc).unwrap();
-    sim.watch_link(0);
-    sim.step_until(sim_core::time::SimTime::from_secs_f64(3.0));
-    let w = sim.packet_window(0, usize::MAX).unwrap();
-    let mut r = sim_core::net::packet_trace::TraceReplay::new(&w);
-    r.seek(&w, w.events.len());
-    let disc = r.at(w.to_ns).iter().filter(|p| p.stage == sim_core::net::packet_trace::Stage::Disc).count();
-    assert!(disc > 0, "RED's queue holds packets at 3 s");
-    assert!(status().contains(&format!("{disc} waiting in the disc")), "{} (simulator: {disc})", status());
-    let event = || find(&host, "[data-testid=packet-event]").text_content().unwrap();
-    let n = w.events.len();
-    click(&host, "packet-back").await;
-    assert!(event().starts_with(&format!("Event {} of {n}", n - 1)), "{}", event());
-    click(&host, "packet-back").await;
-    click(&host, "packet-forward").await;
-    assert!(event().starts_with(&format!("Event {} of {n}", n - 1)), "{}", event());
-    // Pointing at the head of the queue names the packet.
-    let canvas = find(&host, "[data-testid=packet-canvas]");
-    let rect = canvas.get_bounding_client_rect();
-    let init = web_sys::MouseEventInit::new();
-    init.set_bubbles(true);
-    init.set_client_x((rect.left() + rect.width() * 0.55 - 3.0) as i32);
-    init.set_client_y((rect.top() + 30.0) as i32);
-    let ev = web_sys::MouseEvent::new_with_mouse_event_init_dict("click", &init).unwrap();
-    canvas.dispatch_event(&ev).unwrap();
-    settle().await;
-    let hover = find(&host, "[data-testid=packet-hover]").text_content().unwrap();
-    assert!(hover.contains("of flow") && hover.contains("in Q0 for"), "{hover}");
-}
-
-/// Issue 26: a challenge is scored while its run goes, term by term, and the verdict says
-/// how many edits it took.
-#[wasm_bindgen_test]
-async fn a_challenge_is_scored_live_and_its_verdict_counts_the_edits() {
-    let host = host();
-    let _app = web_ui::mount(host.clone());
-    settle().await;
-    click(&host, "tab-lessons").await;
-    click(&host, "lesson-open-red-tuning").await;
-    find(&host, ".lesson-steps .step:nth-child(2)").dyn_into::<web_sys::HtmlElement>().unwrap().click();
-    settle().await;
-    assert!(
-        until(|| host.query_selector("input[name='links.bottleneck.queue.max_p']").unwrap().is_some()).await
-    );
-    type_into(&host, "links.bottleneck.queue.max_p", "0.5").await;
-    click(&host, "lesson-run").await;
-    let mut live_seen = false;
-    let mut verdict = None;
-    for _ in 0..3000 {
-        if let Some(s) = host.query_selector("[data-testid=live-score]").unwrap() {
-            let text = s.text_content().unwrap();
-            assert!(text.contains("parts of the goal met") && text.contains("1 of 2 edits used"), "{text}");
-            live_seen = true;
-        }
-        verdict = host.query_selector("[data-testid=challenge-score]").unwrap();
-        if verdict.is_some() {
-            break;
-        }
-        settle().await;
-    }
-    assert!(live_seen, "the score showed while the run went");
-    let verdict = verdict.expect("a verdict once the run finished").text_content().unwrap();
-    assert!(verdict.contains("Challenge met with 1 of 2 edits"), "{verdict}");
-}
-
-/// Issue 26: a sweep of the buffer runs its points in the simulation and plots them, the
-/// earlier sweep staying on the axes.
-#[wasm_bindgen_test]
-async fn a_sweep_plots_each_value_and_keeps_the_earlier_sweep() {
-    let host = host();
-    let _app = web_ui::mount(host.clone());
-    settle().await;
-    choose_preset(&host, "bufferbloat/fifo").await;
-    type_into(&host, "duration_s", "12").await;
-    click(&host, "tab-sweep").await;
-    let values: HtmlInputElement = find(&host, "[data-testid=sweep-values]").dyn_into().unwrap();
-    values.set_value("20, 300");
-    fire(&values, "input");
-    settle().await;
-    for round in 1..=2 {
-        click(&host, "sweep-run").await;
-        for _ in 0..1000 {
-            if host.query_selector("[data-testid=sweep-run]").unwrap().is_some() {
-                break;
-            }
-            settle().await;
-        }
-        let status = find(&host, "[data-testid=sweep-status]");
-        assert_eq!(status.text_content().unwrap(), "The last sweep ran 2 points.", "round {round}");
-    }
-    let delay = host.query_selector("[data-chart=sweep_delay_ms]").unwrap().expect("the delay chart");
-    let text = delay.text_content().unwrap_or_default();
-    assert!(text.contains("against links.bottleneck.queue.limit.packets"), "{text}");
-    assert!(
-        text.contains(": bufferbloat/fifo, edited, bufferbloat/fifo, edited"),
-        "both sweeps on the axes: {text}"
-    );
-    // The same sweep twice: the same figures, so the two lines lie on one another.
-    assert!(delay.get_attribute("data-coincide").is_some(), "{text}");
-}
-
-/// Issue 26: a lesson shows only the fields its runs set, and one click opens a run with
-/// every field in the editor.
-#[wasm_bindgen_test]
-async fn a_lessons_run_names_its_fields_and_opens_whole_in_the_editor() {
-    let host = host();
-    let _app = web_ui::mount(host.clone());
-    settle().await;
-    click(&host, "tab-lessons").await;
-    click(&host, "lesson-open-red-tuning").await;
-    find(&host, ".lesson-steps .step:nth-child(2)").dyn_into::<web_sys::HtmlElement>().unwrap().click();
-    settle().await;
-    assert!(
-        until(|| host.query_selector("input[name='links.bottleneck.queue.max_p']").unwrap().is_some()).await
-    );
-    type_into(&host, "links.bottleneck.queue.max_p", "0.5").await;
-    let runs = find(&host, "[data-testid=lesson-runs]").text_content().unwrap();
-    assert!(runs.contains("Run red: red-ecn / red"), "{runs}");
-    find(&host, "[data-testid=lesson-runs] .link-button").dyn_into::<web_sys::HtmlElement>().unwrap().click();
-    settle().await;
-    assert!(
-        find(&host, "[data-testid=tab-charts]").get_attribute("aria-selected").as_deref() == Some("true")
-    );
-    let field = "input[name='links.bottleneck.queue.max_p']";
-    assert!(until(|| host.query_selector(field).unwrap().is_some()).await, "the editor shows RED's fields");
-    assert_eq!(input_value(&host, "links.bottleneck.queue.max_p"), "0.5", "the challenge's edit came along");
-    assert!(find(&host, "[data-testid=modified]").text_content().unwrap().contains("Modified from"));
 }

@@ -363,49 +363,47 @@ impl TraceWindow {
     }
 }
 
-fn apply_by_id(slots: &mut Vec<Option<Resident>>, e: &TraceEvent) {
-    let i = e.id as usize;
+/// The slot of packet `id` (ids are dense: the simulator's packet slots).
+fn slot(slots: &mut Vec<Option<Resident>>, id: u32) -> &mut Option<Resident> {
+    let i = id as usize;
     if slots.len() <= i {
         slots.resize(i + 1, None);
     }
-    apply(&mut slots[i], e);
+    &mut slots[i]
+}
+
+fn apply_by_id(slots: &mut Vec<Option<Resident>>, e: &TraceEvent) {
+    apply(slot(slots, e.id), e);
+}
+
+impl Resident {
+    /// `e`'s packet waiting in the disc's sub-queue `queue` since `e`.
+    fn arrived(e: &TraceEvent, queue: u32) -> Resident {
+        Resident {
+            id: e.id,
+            flow: e.flow,
+            bytes: e.bytes,
+            queue,
+            ack: e.ack,
+            stage: Stage::Disc,
+            queued_ns: e.t_ns,
+            mark: None,
+            sent_ns: 0,
+            done_ns: 0,
+            far_ns: 0,
+        }
+    }
 }
 
 /// One event's effect on the packet with its id.
 fn apply(slot: &mut Option<Resident>, e: &TraceEvent) {
     match e.kind {
-        TraceKind::Queued => {
-            *slot = Some(Resident {
-                id: e.id,
-                flow: e.flow,
-                bytes: e.bytes,
-                queue: e.queue,
-                ack: e.ack,
-                stage: Stage::Disc,
-                queued_ns: e.t_ns,
-                mark: None,
-                sent_ns: 0,
-                done_ns: 0,
-                far_ns: 0,
-            })
-        }
+        TraceKind::Queued => *slot = Some(Resident::arrived(e, e.queue)),
         TraceKind::Refused => {}
         TraceKind::Dropped => *slot = None,
         TraceKind::ToDevice | TraceKind::Sent => {
             // A packet queued before the trace began is seen first here.
-            let r = slot.get_or_insert(Resident {
-                id: e.id,
-                flow: e.flow,
-                bytes: e.bytes,
-                queue: 0,
-                ack: e.ack,
-                stage: Stage::Disc,
-                queued_ns: e.t_ns,
-                mark: None,
-                sent_ns: 0,
-                done_ns: 0,
-                far_ns: 0,
-            });
+            let r = slot.get_or_insert(Resident::arrived(e, 0));
             r.mark = r.mark.or(e.reason);
             if e.kind == TraceKind::ToDevice {
                 r.stage = Stage::Device;
@@ -429,11 +427,7 @@ impl TraceReplay {
     pub fn new(w: &TraceWindow) -> TraceReplay {
         let mut slots = Vec::new();
         for r in &w.base {
-            let i = r.id as usize;
-            if slots.len() <= i {
-                slots.resize(i + 1, None);
-            }
-            slots[i] = Some(*r);
+            *slot(&mut slots, r.id) = Some(*r);
         }
         TraceReplay { applied: 0, slots }
     }

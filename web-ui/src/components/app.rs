@@ -1,10 +1,12 @@
 //! The root component: owns the editor, the link to the simulation (a Web Worker), the run
 //! and training views and the URL; its children get shared views and callbacks made once.
 
+mod edits;
 mod estimate;
 mod files;
 mod lessons;
 mod live_edits;
+mod sweep;
 mod train;
 
 use estimate::duration;
@@ -312,27 +314,6 @@ impl App {
         self.run.borrow().state == RunState::Finished
     }
 
-    /// Keeps a finished single run's aggregate lines for the charts of the runs after it.
-    fn keep_earlier(&mut self) {
-        let run = self.run.borrow();
-        let [lane] = &run.lanes[..] else { return };
-        let f = crate::chart_data::Frame {
-            x_max: run.end_s,
-            markers: Vec::new(),
-            cursor: None,
-            expected_jfi: None,
-        };
-        let title = run.title(0);
-        let lines = crate::chart_data::aggregate_lines(&lane.series, &f);
-        drop(run);
-        self.earlier_shown = self.earlier.clone();
-        let mut v: Vec<_> = self.earlier.iter().cloned().collect();
-        v.push((title, lines));
-        let extra = v.len().saturating_sub(crate::chart_data::EARLIER_KEPT);
-        v.drain(..extra);
-        self.earlier = Rc::new(v);
-    }
-
     fn markers(&self) -> Rc<Vec<(f64, String)>> {
         let run = self.run.borrow();
         // Every lane's (Warbler switches on in one lane of an A/B run), each once.
@@ -532,86 +513,6 @@ impl App {
         }
     }
 
-    fn on_edit(&mut self, m: EditMsg) {
-        let during_run = self.run_active();
-        let committed = match &m {
-            EditMsg::Commit(path) | EditMsg::Set(path, _) => Some(path.clone()),
-            EditMsg::QueueType(path, _) => Some(format!("{path}.type")),
-            EditMsg::LimitUnit(..) | EditMsg::Choose(..) => {
-                Some(format!("{}.queue.type", self.editor.borrow().studied()))
-            }
-            EditMsg::AddFlow
-            | EditMsg::DuplicateFlow(_)
-            | EditMsg::RemoveFlow(_)
-            | EditMsg::Route(..)
-            | EditMsg::AckRoute(..) => Some(String::from("flows")),
-            EditMsg::AddLink | EditMsg::RemoveLink(_) => Some(String::from("links")),
-            EditMsg::TcpProfile(_) => Some(String::from("tcp.min_rto_ms")),
-            _ => None,
-        };
-        if let EditMsg::Commit(_) = m {
-            // The text is in the editor already (typed); only the run may need to hear of it.
-        } else {
-            self.apply_edit(m);
-        }
-        if let Some(path) = committed.filter(|_| during_run) {
-            self.edit_during_run(&path);
-        }
-    }
-
-    fn apply_edit(&mut self, m: EditMsg) {
-        let mut ed = self.editor.clone();
-        ed.update(|e| match m {
-            EditMsg::Commit(_) => {}
-            EditMsg::AddChange(c) => e.add_change(&c),
-            EditMsg::RemoveChange(i) => e.remove_change(i),
-            EditMsg::Edit(path, raw, input) => e.edit(&path, &raw, input),
-            EditMsg::Set(path, v) => e.set(&path, v),
-            EditMsg::TcpProfile(p) => {
-                let mut t = sim_core::tcp::TcpConfig::default();
-                p.apply(&mut t);
-                let v = serde_json::to_value(&t).unwrap_or_default();
-                for f in sim_core::tcp::TcpProfile::FIELDS {
-                    e.set(&format!("tcp.{f}"), v[f].clone());
-                }
-            }
-            EditMsg::Choose(path, tag, default) => e.choose(&path, &tag, default),
-            EditMsg::AddFlow => e.add_flow_group(),
-            EditMsg::DuplicateFlow(i) => e.duplicate_flow_group(i),
-            EditMsg::RemoveFlow(i) => e.remove_flow_group(i),
-            EditMsg::QueueType(path, key) => e.swap_disc(&path, &key),
-            EditMsg::AddLink => {
-                e.add_link();
-            }
-            EditMsg::RemoveLink(name) => e.remove_link(&name),
-            EditMsg::Route(i, name, on) => e.toggle_route(i, &name, on),
-            EditMsg::AckRoute(i, name, on) => e.toggle_ack_route(i, &name, on),
-            EditMsg::LimitUnit(path, unit) => {
-                let pkt = u64::from(e.scenario().map_or(1500, |s| s.full_packet_bytes()));
-                let bytes = match e.value(&path) {
-                    Some(v) if v.get("packets").is_some() => v["packets"].as_u64().unwrap_or(100) * pkt,
-                    Some(v) if v.get("bytes").is_some() => v["bytes"].as_u64().unwrap_or(150_000),
-                    Some(v) if v.get("cells").is_some() => {
-                        let c = &v["cells"];
-                        c["cells"].as_u64().unwrap_or(1000) * c["cell_bytes"].as_u64().unwrap_or(160)
-                    }
-                    _ => 100 * pkt,
-                };
-                let v = match unit.as_str() {
-                    "none" => Value::Null,
-                    "bytes" => serde_json::json!({ "bytes": bytes }),
-                    "cells" => {
-                        serde_json::json!({ "cells": { "cells": bytes.div_ceil(160), "cell_bytes": 160 } })
-                    }
-                    _ => serde_json::json!({ "packets": bytes.div_ceil(pkt).max(1) }),
-                };
-                e.set(&path, v);
-            }
-        });
-        self.editor = ed;
-        self.sync_url();
-    }
-
     fn on_control(&mut self, m: ControlMsg) {
         match m {
             ControlMsg::Run => {
@@ -800,27 +701,7 @@ impl Component for App {
             Msg::Warbler(WarblerMsg::AbRun) => self.ab_run(),
             Msg::Train(m) => self.on_train(ctx, m),
             Msg::Lesson(m) => self.on_lesson(m),
-            Msg::Sweep(m) => match m {
-                SweepMsg::Run(spec) => {
-                    let Some(sc) = self.scenario().filter(|_| self.editor.borrow().is_runnable()) else {
-                        self.notice =
-                            Some("The scenario in the editor does not read: mend it before sweeping.".into());
-                        return true;
-                    };
-                    let label = match &self.origin {
-                        Some((p, v)) if !self.modified() => format!("{p}/{v}"),
-                        Some((p, v)) => format!("{p}/{v}, edited"),
-                        None => "custom scenario".into(),
-                    };
-                    self.sweep.update(|s| {
-                        s.running =
-                            Some(SweepRun { label, spec: spec.clone(), points: Vec::new(), error: None })
-                    });
-                    self.link.send(ToSim::Sweep { scenario: sc, spec });
-                }
-                SweepMsg::Stop => self.link.send(ToSim::StopSweep),
-                SweepMsg::Clear => self.sweep.update(|s| s.history.clear()),
-            },
+            Msg::Sweep(m) => self.on_sweep(m),
             Msg::Sim(m) => return self.on_sim(m),
             Msg::Imported(r) => match r.and_then(|t| share::parse_checked(&t)) {
                 Ok(sc) if self.may_replace() => {
